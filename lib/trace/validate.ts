@@ -55,7 +55,6 @@ export function validateTrace(raw: unknown, base = "$"): ValidationResult {
     ...data,
     metadata: topologyDetail(raw, data.metadata),
     events: data.events.map(toEvent),
-    costs: data.costs as Trace["costs"],
   };
   return { ok: true, trace, warnings: structural.warnings };
 }

@@ -1,0 +1,32 @@
+import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
+import { parseJsonBody, parseJsonLines } from "@/lib/ingest/parse";
+import { ApiError, invalid } from "@/lib/server/errors";
+import { maxBodyBytes, parseQuery, readBodyLimited, route } from "@/lib/server/http";
+import { ingestRecords } from "@/lib/server/ingest/ingest";
+import { listTraces } from "@/lib/server/queries/traces";
+
+export const dynamic = "force-dynamic";
+
+const JSON_TYPES = new Set(["application/json"]);
+const JSONL_TYPES = new Set(["application/x-ndjson", "application/jsonl", "application/x-jsonlines"]);
+
+/** GET /api/traces: the trace list, filtered, newest first, cursor-paged. */
+export const GET = route(async (request: Request) => {
+  const query = parseQuery(traceListQuery, searchParamsObject(new URL(request.url).searchParams));
+  return Response.json(await listTraces(query));
+});
+
+/** POST /api/traces: one trace, an array of traces, or JSONL; all or nothing. */
+export const POST = route(async (request: Request) => {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const jsonl = JSONL_TYPES.has(type);
+  if (!jsonl && !JSON_TYPES.has(type)) {
+    throw new ApiError(415, "unsupported_media_type", `send application/json or application/x-ndjson, not "${type || "no content type"}"`);
+  }
+  const upsert = ["1", "true"].includes(new URL(request.url).searchParams.get("upsert") ?? "");
+  const text = await readBodyLimited(request, maxBodyBytes());
+  const parsed = jsonl ? parseJsonLines(text) : parseJsonBody(text);
+  if (!parsed.ok) throw invalid(parsed.problems, parsed.problems[0]!.message.startsWith("malformed") ? "malformed JSON" : "no traces in the body");
+  const traces = await ingestRecords(parsed.records, { upsert });
+  return Response.json({ traces }, { status: 201 });
+});

@@ -1,0 +1,42 @@
+import Link from "next/link";
+import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
+import { listTraces, traceFacets } from "@/lib/server/queries/traces";
+import { TraceFilters } from "./_components/trace-filters";
+import { TraceTable } from "./_components/trace-table";
+
+export const dynamic = "force-dynamic";
+
+export default async function TraceListPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const raw = searchParamsObject(await searchParams);
+  const parsed = traceListQuery.safeParse(raw);
+  const query = parsed.success ? parsed.data : traceListQuery.parse({});
+  const [page, facets] = await Promise.all([listTraces(query), traceFacets()]);
+  const nextParams = new URLSearchParams({ ...raw, cursor: page.next_cursor ?? "" });
+  const firstParams = new URLSearchParams(raw);
+  firstParams.delete("cursor");
+  return (
+    <div className="space-y-4">
+      <div className="flex items-baseline justify-between">
+        <h1 className="text-2xl font-semibold">Traces</h1>
+        <Link href="/upload" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white hover:bg-slate-700">
+          Upload traces
+        </Link>
+      </div>
+      {!parsed.success && <p className="text-sm text-red-700">Some filters were invalid and are ignored.</p>}
+      <TraceFilters values={raw} facets={facets} />
+      <TraceTable traces={page.traces} />
+      <div className="flex gap-4 text-sm">
+        {query.cursor && (
+          <Link className="text-blue-700 hover:underline" href={`/?${firstParams.toString()}`}>
+            First page
+          </Link>
+        )}
+        {page.next_cursor && (
+          <Link className="text-blue-700 hover:underline" href={`/?${nextParams.toString()}`} data-testid="next-page">
+            Next page
+          </Link>
+        )}
+      </div>
+    </div>
+  );
+}

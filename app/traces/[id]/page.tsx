@@ -1,0 +1,71 @@
+import Link from "next/link";
+import { E1Badge } from "@/components/e1-badge";
+import { eventPageQuery, searchParamsObject } from "@/lib/api/filters";
+import { ApiError } from "@/lib/server/errors";
+import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces";
+import { notFound } from "next/navigation";
+import { EventTable } from "./_components/event-table";
+import { EdgeTable } from "./_components/edge-table";
+
+export const dynamic = "force-dynamic";
+
+interface Props {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export default async function TraceDetailPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const traceId = decodeURIComponent(id);
+  const query = eventPageQuery.safeParse(searchParamsObject(await searchParams));
+  const page = query.success ? query.data : eventPageQuery.parse({});
+  const row = await findTraceRow(traceId).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) notFound();
+    throw error;
+  });
+  const [events, edges] = await Promise.all([
+    listEvents(traceId, { cursor: page.cursor, limit: page.limit, content: false }),
+    listEdges(row.id),
+  ]);
+  const warnings = row.warnings as { path: string; message: string }[];
+  const reported = (row.reportedMetrics ?? {}) as Record<string, number>;
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href="/" className="text-sm text-blue-700 hover:underline">← Traces</Link>
+        <h1 className="mt-1 break-all font-mono text-xl font-semibold" data-testid="trace-title">{row.traceId}</h1>
+        <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
+          <Meta label="Task">{row.taskId}</Meta>
+          <Meta label="Project">{row.project.name}</Meta>
+          <Meta label="System">{row.system ?? "—"}</Meta>
+          <Meta label="Topology">{row.topology ?? "—"}</Meta>
+          <Meta label="Group">{row.groupId ?? "—"}</Meta>
+          <Meta label="Events / edges">{`${row.eventCount.toLocaleString("en")} / ${row.edgeCount.toLocaleString("en")}`}</Meta>
+          <Meta label="E1 task success"><E1Badge value={row.e1} /></Meta>
+          <Meta label="Reported metrics">
+            {Object.keys(reported).length === 0 ? "—" : Object.entries(reported).map(([k, v]) => `${k}=${v}`).join(", ")}
+          </Meta>
+        </dl>
+      </div>
+      {warnings.length > 0 && (
+        <details className="rounded border border-amber-300 bg-amber-50 p-3 text-sm">
+          <summary className="cursor-pointer font-medium text-amber-900">{warnings.length} warning(s)</summary>
+          <ul className="mt-2 space-y-0.5 font-mono text-xs">
+            {warnings.map((w, i) => <li key={i}>{w.path}: {w.message}</li>)}
+          </ul>
+        </details>
+      )}
+      <EventTable traceId={row.traceId} events={events.events} total={row.eventCount} from={page.cursor ? Number(page.cursor) : 0} nextCursor={events.next_cursor} limit={page.limit} />
+      <EdgeTable edges={edges} />
+    </div>
+  );
+}
+
+function Meta({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="break-all">{children}</dd>
+    </div>
+  );
+}

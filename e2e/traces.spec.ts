@@ -1,0 +1,47 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+
+const example = readFileSync("../shared/trace-schema/example_trace.json", "utf8");
+
+test("the list shows the demo traces, filters them and opens one", async ({ page }) => {
+  await page.goto("/");
+  const rows = page.getByTestId("trace-row");
+  await expect(rows.first()).toBeVisible();
+  const total = await rows.count();
+  expect(total).toBeGreaterThanOrEqual(7);
+
+  await page.getByLabel("Search").fill("rollout");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/q=rollout/);
+  await expect(rows).toHaveCount(4);
+
+  const first = rows.first().getByRole("link");
+  const traceId = (await first.textContent())!;
+  await first.click();
+  await expect(page.getByTestId("trace-title")).toHaveText(traceId);
+  await expect(page.getByTestId("event-row").first()).toBeVisible();
+  await expect(page.getByTestId("edge-row").first()).toBeVisible();
+});
+
+test("uploading a valid file lists it; an invalid one shows its errors with paths", async ({ page }) => {
+  const traceId = `e2e-upload-${Date.now()}`;
+  const valid = JSON.stringify({ ...JSON.parse(example), trace_id: traceId });
+  const invalid = JSON.stringify({ ...JSON.parse(example), trace_id: `${traceId}-bad`, events: [{ id: "e1", t: -3, type: "teleport", agent: "a" }], edges: [] });
+
+  await page.goto("/upload");
+  await page.getByTestId("file-input").setInputFiles([
+    { name: "good.json", mimeType: "application/json", buffer: Buffer.from(valid) },
+    { name: "bad.json", mimeType: "application/json", buffer: Buffer.from(invalid) },
+  ]);
+  const ok = page.getByTestId("upload-ok");
+  await expect(ok).toContainText(traceId);
+  await expect(ok).toContainText("8 events, 8 edges");
+  const error = page.getByTestId("upload-error");
+  await expect(error).toContainText("nothing from this file was stored");
+  await expect(error).toContainText("$.events[0].t");
+  await expect(error).toContainText("$.events[0].type");
+
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: traceId, exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: `${traceId}-bad`, exact: true })).toHaveCount(0);
+});

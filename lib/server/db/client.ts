@@ -1,0 +1,39 @@
+import "server-only";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+
+/**
+ * One pg pool per process, shared by Prisma (through @prisma/adapter-pg) and
+ * the raw-SQL bulk paths (COPY), cached on globalThis so that Next's dev
+ * reloads do not open a new pool each time.
+ */
+interface Db {
+  pool: pg.Pool;
+  prisma: PrismaClient;
+}
+
+const cache = globalThis as unknown as { batonDb?: Db };
+
+export function database(): Db {
+  if (cache.batonDb) return cache.batonDb;
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded database)");
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.BATON_DB_POOL ?? 10) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  cache.batonDb = { pool, prisma };
+  return cache.batonDb;
+}
+
+export const prisma = (): PrismaClient => database().prisma;
+export const pool = (): pg.Pool => database().pool;
+
+/** Closes the pool (scripts and tests). */
+export async function closeDatabase(): Promise<void> {
+  const db = cache.batonDb;
+  cache.batonDb = undefined;
+  if (db) {
+    await db.prisma.$disconnect();
+    await db.pool.end().catch(() => {});
+  }
+}

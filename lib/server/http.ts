@@ -1,0 +1,72 @@
+import "server-only";
+import { z } from "zod";
+import { jsonPath } from "@/lib/trace/validate";
+import { ApiError } from "./errors";
+
+/**
+ * Route-handler glue: every error becomes the documented error shape
+ * (SPEC.md section 7); unexpected ones are logged and answered with a
+ * generic 500, never a stack trace.
+ */
+type Handler<C> = (request: Request, context: C) => Promise<Response>;
+
+export function route<C>(handler: Handler<C>): Handler<C> {
+  return async (request, context) => {
+    try {
+      return await handler(request, context);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ApiError) return Response.json(error.toJSON(), { status: error.status });
+  if (error instanceof z.ZodError) return errorResponse(queryError(error));
+  console.error("[baton] unexpected error:", error);
+  return Response.json({ error: { code: "internal", message: "internal error", details: [] } }, { status: 500 });
+}
+
+/** A zod error on query parameters, with each parameter's name as its path. */
+export function queryError(error: z.ZodError): ApiError {
+  const details = error.issues.map((i) => ({ path: jsonPath("", i.path).replace(/^\./, "") || "$", message: i.message }));
+  return new ApiError(400, "invalid_parameter", "invalid query parameter(s)", details);
+}
+
+export function parseQuery<T extends z.ZodType>(schema: T, params: Record<string, string>): z.infer<T> {
+  const result = schema.safeParse(params);
+  if (!result.success) throw queryError(result.error);
+  return result.data;
+}
+
+/** Reads a request body as text, refusing (413) once it passes `limitBytes`, without buffering more. */
+export async function readBodyLimited(request: Request, limitBytes: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limitBytes) throw tooLarge(limitBytes);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await reader.cancel();
+      throw tooLarge(limitBytes);
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join("");
+}
+
+function tooLarge(limitBytes: number): ApiError {
+  return new ApiError(413, "payload_too_large", `request body is over the limit of ${Math.round(limitBytes / 1048576)} MB (BATON_MAX_BODY_MB)`);
+}
+
+export function maxBodyBytes(): number {
+  const mb = Number(process.env.BATON_MAX_BODY_MB ?? "100");
+  return (Number.isFinite(mb) && mb > 0 ? mb : 100) * 1024 * 1024;
+}

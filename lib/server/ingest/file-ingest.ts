@@ -1,0 +1,92 @@
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { parseJsonBody, parseJsonLine, type TraceRecord } from "@/lib/ingest/parse";
+import type { Problem } from "@/lib/trace/validate";
+import { ApiError } from "../errors";
+import { inTransaction, validateRecords } from "./ingest";
+import { storeTraces, type StoredTrace } from "./store";
+
+/**
+ * Ingests one file through the same path as the API, all or nothing:
+ * JSONL is streamed line by line and stored in batches inside one
+ * transaction (memory stays flat for files of any size); a .json file holds
+ * one trace or an array and is read whole.
+ */
+export interface FileOutcome {
+  file: string;
+  ok: boolean;
+  traces: StoredTrace[];
+  problems: Problem[];
+}
+
+const BATCH_EVENTS = 50_000;
+const MAX_REPORTED_PROBLEMS = 1000;
+
+export async function ingestFile(file: string, opts: { upsert: boolean; onBytes?: (bytes: number) => void }): Promise<FileOutcome> {
+  const jsonl = /\.(jsonl|ndjson)$/i.test(file);
+  try {
+    const traces = await inTransaction(async (client) => {
+      const stored: StoredTrace[] = [];
+      const problems: Problem[] = [];
+      const flush = async (batch: TraceRecord[]) => {
+        const { items, problems: found } = validateRecords(batch);
+        problems.push(...found);
+        // once anything is invalid, keep validating (to report every problem) but write nothing more
+        if (problems.length === 0) stored.push(...(await storeTraces(client, items, opts)));
+      };
+      const records = jsonl ? readJsonLines(file, problems, opts.onBytes) : readJsonFile(file, problems, opts.onBytes);
+      let batch: TraceRecord[] = [];
+      let events = 0;
+      for await (const record of records) {
+        batch.push(record);
+        events += eventCount(record.value);
+        if (events >= BATCH_EVENTS) {
+          await flush(batch);
+          batch = [];
+          events = 0;
+        }
+        if (problems.length > MAX_REPORTED_PROBLEMS) break;
+      }
+      if (batch.length > 0) await flush(batch);
+      if (problems.length > 0) throw new ApiError(400, "invalid_input", `${problems.length} problem(s)`, problems.slice(0, MAX_REPORTED_PROBLEMS));
+      return stored;
+    });
+    return { file, ok: true, traces, problems: [] };
+  } catch (error) {
+    if (error instanceof ApiError) return { file, ok: false, traces: [], problems: error.details.length ? error.details : [{ path: "$", message: error.message }] };
+    return { file, ok: false, traces: [], problems: [{ path: "$", message: error instanceof Error ? error.message : String(error) }] };
+  }
+}
+
+async function* readJsonLines(file: string, problems: Problem[], onBytes?: (bytes: number) => void): AsyncGenerator<TraceRecord> {
+  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let lineNumber = 0;
+  let index = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    onBytes?.(Buffer.byteLength(line) + 1);
+    const parsed = parseJsonLine(line, index, lineNumber);
+    if (parsed === null) continue;
+    index++;
+    if ("problem" in parsed) problems.push(parsed.problem);
+    else yield parsed;
+  }
+}
+
+async function* readJsonFile(file: string, problems: Problem[], onBytes?: (bytes: number) => void): AsyncGenerator<TraceRecord> {
+  const size = (await stat(file)).size;
+  const parsed = parseJsonBody(await readFile(file, "utf8"));
+  onBytes?.(size);
+  if (!parsed.ok) {
+    problems.push(...parsed.problems);
+    return;
+  }
+  yield* parsed.records;
+}
+
+function eventCount(value: unknown): number {
+  const events = (value as { events?: unknown } | null)?.events;
+  return Array.isArray(events) ? events.length : 1;
+}

@@ -1,0 +1,71 @@
+import type { PoolClient } from "pg";
+import type { TraceRecord } from "@/lib/ingest/parse";
+import { prepareTrace } from "@/lib/ingest/prepare";
+import { validateTrace, type Problem } from "@/lib/trace/validate";
+import { pool } from "../db/client";
+import { ApiError, invalid } from "../errors";
+import { computedColumns } from "./computed";
+import { ConflictError, storeTraces, type StoreItem, type StoredTrace } from "./store";
+
+/**
+ * The one ingest path behind all three doors (HTTP API, CLI, upload page):
+ * validate every record, then store all of them in one transaction or none.
+ */
+export function validateRecords(records: readonly TraceRecord[]): { items: StoreItem[]; problems: Problem[] } {
+  const items: StoreItem[] = [];
+  const problems: Problem[] = [];
+  const seen = new Map<string, string>();
+  for (const record of records) {
+    const result = validateTrace(record.value, record.base);
+    if (!result.ok) {
+      problems.push(...result.problems);
+      continue;
+    }
+    const id = result.trace.trace_id;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      problems.push({ path: `${record.base}.trace_id`, message: `trace_id "${id}" appears twice in this request (first at ${first})` });
+      continue;
+    }
+    seen.set(id, record.base);
+    const prepared = prepareTrace(result.trace);
+    items.push({ prepared, warnings: result.warnings, computed: computedColumns(prepared) });
+  }
+  return { items, problems };
+}
+
+export async function ingestRecords(records: readonly TraceRecord[], opts: { upsert: boolean }): Promise<StoredTrace[]> {
+  const { items, problems } = validateRecords(records);
+  if (problems.length > 0) throw invalid(problems);
+  return inTransaction((client) => storeTraces(client, items, opts));
+}
+
+/** Runs `work` in one transaction on a pooled client; maps unique violations on trace_id to 409. */
+export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw asApiError(error);
+  } finally {
+    client.release();
+  }
+}
+
+function asApiError(error: unknown): unknown {
+  if (error instanceof ConflictError) {
+    return new ApiError(409, "conflict", `${error.message} (use ?upsert=1 to replace)`, error.traceIds.map((id) => ({ path: "$.trace_id", message: `trace_id "${id}" exists` })));
+  }
+  if (isPgError(error) && error.code === "23505" && error.constraint === "traces_trace_id_key") {
+    return new ApiError(409, "conflict", "a trace with this trace_id was stored concurrently");
+  }
+  return error;
+}
+
+function isPgError(e: unknown): e is { code: string; constraint?: string } {
+  return typeof e === "object" && e !== null && "code" in e;
+}

@@ -1,0 +1,161 @@
+import type pg from "pg";
+import type { PreparedTrace } from "@/lib/ingest/prepare";
+import type { Problem } from "@/lib/trace/validate";
+import { copyLines, copyValue as v } from "../db/copy";
+
+/**
+ * Writes prepared traces inside the caller's transaction: trace rows with one
+ * INSERT ... SELECT FROM unnest, events, contents and edges with COPY.
+ * Per-row ORM inserts are two orders of magnitude slower for this.
+ */
+
+/** Column name -> SQL type of the trace row; values are sent as text[] and cast. */
+const TRACE_COLUMNS = [
+  ["trace_id", "text"],
+  ["project_id", "int4"],
+  ["task_id", "text"],
+  ["system", "text"],
+  ["topology", '"Topology"'],
+  ["group_id", "text"],
+  ["metadata", "jsonb"],
+  ["rewards", "jsonb"],
+  ["costs", "jsonb"],
+  ["reported_metrics", "jsonb"],
+  ["warnings", "jsonb"],
+  ["event_count", "int4"],
+  ["edge_count", "int4"],
+  ["reported_e1", "int4"],
+] as const;
+
+export type ComputedColumns = Record<string, string | number | boolean | null>;
+
+export interface StoredTrace {
+  id: number;
+  trace_id: string;
+  events: number;
+  edges: number;
+  warnings: Problem[];
+}
+
+export class ConflictError extends Error {
+  constructor(readonly traceIds: string[]) {
+    super(`trace_id already exists: ${traceIds.join(", ")}`);
+  }
+}
+
+export interface StoreItem {
+  prepared: PreparedTrace;
+  warnings: Problem[];
+  /** computed metric columns (SPEC.md section 4), column name -> value */
+  computed: ComputedColumns;
+}
+
+export async function storeTraces(client: pg.PoolClient, items: readonly StoreItem[], opts: { upsert: boolean }): Promise<StoredTrace[]> {
+  if (items.length === 0) return [];
+  const traceIds = items.map((i) => i.prepared.trace.trace_id);
+  const existing = await client.query<{ trace_id: string }>("SELECT trace_id FROM traces WHERE trace_id = ANY($1::text[])", [traceIds]);
+  if (existing.rowCount) {
+    const found = existing.rows.map((r) => r.trace_id);
+    if (!opts.upsert) throw new ConflictError(found);
+    await client.query("DELETE FROM traces WHERE trace_id = ANY($1::text[])", [found]);
+  }
+  const projectIds = await ensureProjects(client, [...new Set(items.map((i) => i.prepared.project))]);
+  const ids = await insertTraceRows(client, items, projectIds);
+
+  await copyLines(client, "events", EVENT_COLUMNS, eventLines(items, ids));
+  await copyLines(client, "event_content", CONTENT_COLUMNS, contentLines(items, ids));
+  await copyLines(client, "edges", EDGE_COLUMNS, edgeLines(items, ids));
+  return items.map((item) => ({
+    id: ids.get(item.prepared.trace.trace_id)!,
+    trace_id: item.prepared.trace.trace_id,
+    events: item.prepared.trace.events.length,
+    edges: item.prepared.trace.edges.length,
+    warnings: item.warnings,
+  }));
+}
+
+export async function ensureProjects(client: pg.PoolClient, names: string[]): Promise<Map<string, number>> {
+  await client.query("INSERT INTO projects (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING", [names]);
+  const rows = await client.query<{ id: number; name: string }>("SELECT id, name FROM projects WHERE name = ANY($1::text[])", [names]);
+  return new Map(rows.rows.map((r) => [r.name, r.id]));
+}
+
+async function insertTraceRows(client: pg.PoolClient, items: readonly StoreItem[], projectIds: Map<string, number>): Promise<Map<string, number>> {
+  const computedNames = Object.keys(items[0]!.computed);
+  const columns = [...TRACE_COLUMNS.map(([name]) => name), ...computedNames];
+  const types = [...TRACE_COLUMNS.map(([, type]) => type), ...computedNames.map(computedType)];
+  const values: (string | null)[][] = columns.map(() => []);
+  for (const { prepared, warnings, computed } of items) {
+    const t = prepared.trace;
+    const row: unknown[] = [
+      t.trace_id, projectIds.get(prepared.project), t.task_id, t.system, t.topology, t.group_id,
+      json(t.metadata), JSON.stringify(t.rewards), JSON.stringify(t.costs), json(t.metrics), JSON.stringify(warnings),
+      t.events.length, t.edges.length, prepared.reportedE1,
+      ...computedNames.map((name) => computed[name]),
+    ];
+    row.forEach((value, i) => values[i]!.push(value === undefined || value === null ? null : String(value as string | number | boolean)));
+  }
+  const select = columns.map((_, i) => `u.c${i}::${types[i]}`).join(", ");
+  const unnest = columns.map((_, i) => `$${i + 1}::text[]`).join(", ");
+  const sql = `INSERT INTO traces (${columns.map((c) => `"${c}"`).join(", ")})
+    SELECT ${select} FROM unnest(${unnest}) AS u(${columns.map((_, i) => `c${i}`).join(", ")})
+    RETURNING id, trace_id`;
+  const inserted = await client.query<{ id: number; trace_id: string }>(sql, values);
+  return new Map(inserted.rows.map((r) => [r.trace_id, r.id]));
+}
+
+/** SQL type of a computed metric column, by naming convention of the schema. */
+function computedType(name: string): string {
+  if (name === "stop_reason") return '"StopReason"';
+  if (name === "verdict") return '"Verdict"';
+  if (name === "metrics_version") return "text";
+  if (name === "terminal_tainted") return "boolean";
+  if (["e1", "critical_steps", "max_concurrency", "tainted_events", "tail_events"].includes(name)) return "int4";
+  return "float8";
+}
+
+export const EVENT_COLUMNS = [
+  "trace_id", "seq", "pos", "event_id", "t", "t_end", "type", "agent", "role", "from_agent", "to_agent", "tool",
+  "content_ref", "trusted", "tokens", "status", "decision", "reason", "rewards", "extra", "content_length",
+] as const;
+
+export const CONTENT_COLUMNS = ["trace_id", "seq", "content"] as const;
+export const EDGE_COLUMNS = ["trace_id", "seq", "src", "dst", "type"] as const;
+
+/** COPY lines of the events table (exported for the ingest benchmark's raw-COPY baseline). */
+export function* eventLines(items: readonly StoreItem[], ids: Map<string, number>): Generator<string> {
+  for (const { prepared } of items) {
+    const traceId = ids.get(prepared.trace.trace_id)!;
+    const events = prepared.trace.events;
+    for (let seq = 0; seq < events.length; seq++) {
+      const pos = prepared.order[seq]!;
+      const e = events[pos]!;
+      yield `${traceId}\t${seq}\t${pos}\t${v(e.id)}\t${e.t}\t${v(e.t_end)}\t${e.type}\t${v(e.agent)}\t${v(e.role)}\t${v(e.from)}\t${v(e.to)}\t${v(e.tool)}\t${v(e.content_ref)}\t${v(e.trusted)}\t${v(e.tokens)}\t${v(e.status)}\t${v(e.decision)}\t${v(e.reason)}\t${v(json(e.rewards))}\t${v(json(e.extra))}\t${v(e.content?.length)}\n`;
+    }
+  }
+}
+
+export function* contentLines(items: readonly StoreItem[], ids: Map<string, number>): Generator<string> {
+  for (const { prepared } of items) {
+    const traceId = ids.get(prepared.trace.trace_id)!;
+    const events = prepared.trace.events;
+    for (let seq = 0; seq < events.length; seq++) {
+      const content = events[prepared.order[seq]!]!.content;
+      if (content !== undefined) yield `${traceId}\t${seq}\t${v(content)}\n`;
+    }
+  }
+}
+
+export function* edgeLines(items: readonly StoreItem[], ids: Map<string, number>): Generator<string> {
+  for (const { prepared } of items) {
+    const traceId = ids.get(prepared.trace.trace_id)!;
+    const ends = prepared.edgeEnds;
+    for (let j = 0; j < prepared.trace.edges.length; j++) {
+      yield `${traceId}\t${j}\t${ends[2 * j]}\t${ends[2 * j + 1]}\t${prepared.trace.edges[j]!.type}\n`;
+    }
+  }
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}

@@ -1,0 +1,140 @@
+import "server-only";
+import type { TraceListQuery } from "@/lib/api/filters";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { prisma } from "../db/client";
+import { notFound } from "../errors";
+import { apiEvent, traceFormEvent, type ApiEvent } from "./serialize";
+
+/** A row of the trace list (`GET /api/traces`). */
+export interface TraceListItem {
+  id: number;
+  trace_id: string;
+  project: string;
+  task_id: string;
+  system: string | null;
+  topology: string | null;
+  group_id: string | null;
+  events: number;
+  edges: number;
+  e1: number | null;
+  reported_e1: number | null;
+  verdict: string | null;
+  created_at: string;
+}
+
+export async function listTraces(query: TraceListQuery): Promise<{ traces: TraceListItem[]; next_cursor: string | null }> {
+  const where: Prisma.TraceWhereInput = {
+    ...(query.project && { project: { name: query.project } }),
+    ...(query.system && { system: query.system }),
+    ...(query.task_id && { taskId: query.task_id }),
+    ...(query.group_id && { groupId: query.group_id }),
+    ...(query.topology && { topology: query.topology }),
+    ...(query.verdict && { verdict: query.verdict }),
+    ...(query.cursor && { id: { lt: Number(query.cursor) } }),
+    ...(query.q && {
+      OR: [
+        { traceId: { contains: query.q, mode: "insensitive" } },
+        { taskId: { contains: query.q, mode: "insensitive" } },
+        { system: { contains: query.q, mode: "insensitive" } },
+        { groupId: { contains: query.q, mode: "insensitive" } },
+      ],
+    }),
+  };
+  const rows = await prisma().trace.findMany({
+    where,
+    orderBy: { id: "desc" },
+    take: query.limit + 1,
+    include: { project: { select: { name: true } } },
+  });
+  const page = rows.slice(0, query.limit);
+  return {
+    traces: page.map((r) => ({
+      id: r.id,
+      trace_id: r.traceId,
+      project: r.project.name,
+      task_id: r.taskId,
+      system: r.system,
+      topology: r.topology,
+      group_id: r.groupId,
+      events: r.eventCount,
+      edges: r.edgeCount,
+      e1: r.e1,
+      reported_e1: r.reportedE1,
+      verdict: r.verdict,
+      created_at: r.createdAt.toISOString(),
+    })),
+    next_cursor: rows.length > query.limit ? String(page[page.length - 1]!.id) : null,
+  };
+}
+
+export async function findTraceRow(traceId: string) {
+  const row = await prisma().trace.findUnique({ where: { traceId }, include: { project: { select: { name: true } } } });
+  if (!row) throw notFound(`trace "${traceId}"`);
+  return row;
+}
+
+/** The trace in extended form (SPEC.md section 7), events in input order; content only when asked for. */
+export async function getTrace(traceId: string, opts: { content: boolean }) {
+  const row = await findTraceRow(traceId);
+  const [events, edges, contents] = await Promise.all([
+    prisma().event.findMany({ where: { traceId: row.id }, orderBy: { pos: "asc" } }),
+    prisma().edge.findMany({ where: { traceId: row.id }, orderBy: { seq: "asc" } }),
+    opts.content ? prisma().eventContent.findMany({ where: { traceId: row.id } }) : Promise.resolve([]),
+  ]);
+  const contentBySeq = new Map(contents.map((c) => [c.seq, c.content]));
+  const idBySeq = new Map(events.map((e) => [e.seq, e.eventId]));
+  return {
+    trace_id: row.traceId,
+    task_id: row.taskId,
+    ...(row.system !== null && { system: row.system }),
+    ...(row.topology !== null && { topology: row.topology }),
+    ...(row.groupId !== null && { group_id: row.groupId }),
+    project: row.project.name,
+    ...(row.metadata !== null && { metadata: row.metadata }),
+    events: events.map((e) => traceFormEvent(e, contentBySeq.get(e.seq))),
+    edges: edges.map((e) => ({ src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type })),
+    rewards: row.rewards,
+    costs: row.costs,
+    ...(row.reportedMetrics !== null && { metrics: row.reportedMetrics }),
+    created_at: row.createdAt.toISOString(),
+    warnings: row.warnings,
+  };
+}
+
+/** Events in event order, a page at a time (`seq` is the cursor). */
+export async function listEvents(traceId: string, opts: { cursor?: string; limit: number; content: boolean }): Promise<{ events: ApiEvent[]; next_cursor: string | null }> {
+  const row = await findTraceRow(traceId);
+  const from = opts.cursor ? Number(opts.cursor) : 0;
+  const events = await prisma().event.findMany({
+    where: { traceId: row.id, seq: { gte: from, lt: from + opts.limit } },
+    orderBy: { seq: "asc" },
+  });
+  const contents = opts.content && events.length > 0
+    ? await prisma().eventContent.findMany({ where: { traceId: row.id, seq: { gte: from, lt: from + opts.limit } } })
+    : [];
+  const bySeq = new Map(contents.map((c) => [c.seq, c.content]));
+  const next = from + opts.limit;
+  return {
+    events: events.map((e) => apiEvent(e, opts.content ? (bySeq.get(e.seq) ?? null) : undefined)),
+    next_cursor: next < row.eventCount ? String(next) : null,
+  };
+}
+
+/** Edges of a trace with event ids (for the detail page). */
+export async function listEdges(traceDbId: number) {
+  const [edges, events] = await Promise.all([
+    prisma().edge.findMany({ where: { traceId: traceDbId }, orderBy: { seq: "asc" } }),
+    prisma().event.findMany({ where: { traceId: traceDbId }, select: { seq: true, eventId: true } }),
+  ]);
+  const idBySeq = new Map(events.map((e) => [e.seq, e.eventId]));
+  return edges.map((e) => ({ seq: e.seq, src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type }));
+}
+
+/** Distinct values for the list filters' suggestions. */
+export async function traceFacets(): Promise<{ projects: string[]; systems: string[] }> {
+  const [projects, systems] = await Promise.all([
+    prisma().project.findMany({ select: { name: true }, orderBy: { name: "asc" } }),
+    prisma().trace.findMany({ select: { system: true }, distinct: ["system"], where: { system: { not: null } }, orderBy: { system: "asc" }, take: 200 }),
+  ]);
+  return { projects: projects.map((p) => p.name), systems: systems.map((s) => s.system!).filter(Boolean) };
+}

@@ -1,0 +1,42 @@
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests in a real Chromium against `npm start` (production build,
+ * real PostgreSQL: embedded in .baton-test/e2e, or DATABASE_URL).
+ * Debian's chromium is used when present (CHROMIUM_PATH, default /usr/bin/chromium),
+ * else Playwright's own browser.
+ */
+const port = Number(process.env.BATON_E2E_PORT ?? 3100);
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  timeout: 60_000,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      ...(existsSync(chromium) && { executablePath: chromium }),
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: "npm start",
+    url: `http://127.0.0.1:${port}/api/traces?limit=1`,
+    timeout: 600_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: "pipe",
+    env: {
+      PORT: String(port),
+      BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
+      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

@@ -1,0 +1,32 @@
+import pg from "pg";
+import { readConfig } from "@/lib/server/config";
+import { startEmbeddedPostgres, type EmbeddedServer } from "@/lib/server/db/embedded";
+import { applyMigrations } from "@/lib/server/db/migrate";
+
+/** A fresh, migrated database `<name>` for a benchmark (embedded unless DATABASE_URL is set). */
+export async function benchDatabase(name: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const config = readConfig();
+  let embedded: EmbeddedServer | null = null;
+  let adminUrl: string;
+  if (config.DATABASE_URL) {
+    const u = new URL(config.DATABASE_URL);
+    u.pathname = "/postgres";
+    adminUrl = u.toString();
+  } else {
+    embedded = await startEmbeddedPostgres({ dataDir: ".baton-bench", port: 54333, database: "postgres" });
+    adminUrl = embedded.url;
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString());
+  return { url: url.toString(), close: async () => { await embedded?.stop(); } };
+}
+
+export function fmt(n: number, digits = 0): string {
+  return n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}

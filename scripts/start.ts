@@ -1,0 +1,82 @@
+/**
+ * `npm start`: a migrated database (embedded PostgreSQL unless DATABASE_URL
+ * is set), demo traces on first start, a production build when there is none
+ * or it is stale, then `next start`. Stops the embedded server on exit.
+ * `--dev` runs the dev server instead (for working on Baton itself).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { readConfig } from "@/lib/server/config";
+import { readyDatabase } from "@/lib/server/db/bootstrap";
+import { loadDemoIfEmpty } from "./lib/demo-load";
+
+const dev = process.argv.includes("--dev");
+const config = readConfig();
+const nextBin = path.resolve("node_modules/next/dist/bin/next");
+
+async function main() {
+  const db = await readyDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BATON_DATA_DIR, pgPort: config.BATON_PG_PORT });
+  const stopDatabase = async () => {
+    await db.embedded?.stop();
+  };
+  console.log(db.embedded ? `Baton: embedded PostgreSQL in ${path.resolve(config.BATON_DATA_DIR)}${db.embedded.reused ? " (reused a running server)" : ""}` : "Baton: using DATABASE_URL");
+  if (db.migrationsApplied.length > 0) console.log(`Baton: applied migrations ${db.migrationsApplied.join(", ")}`);
+  process.env.DATABASE_URL = db.url;
+
+  if (config.BATON_DEMO === "1") {
+    const loaded = await loadDemoIfEmpty();
+    if (loaded > 0) console.log(`Baton: loaded ${loaded} demo traces`);
+  }
+
+  if (!dev && buildIsStale()) {
+    console.log("Baton: building (no build yet, or sources changed since the last one)…");
+    const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    if (build.status !== 0) {
+      await stopDatabase();
+      process.exit(build.status ?? 1);
+    }
+  }
+
+  const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(config.PORT)], {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await stopDatabase();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+  child.on("exit", (code) => void shutdown(code ?? 0));
+}
+
+/** True when there is no production build or a source file is newer than it. */
+function buildIsStale(): boolean {
+  const buildId = ".next/BUILD_ID";
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  const sources = ["app", "components", "lib", "public", "next.config.mjs", "package.json", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
+  return sources.some((source) => newestMtime(source) > built);
+}
+
+function newestMtime(p: string): number {
+  if (!existsSync(p)) return 0;
+  const stat = statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(p)) {
+    if (entry === "node_modules" || entry.startsWith(".")) continue;
+    newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  }
+  return newest;
+}
+
+main().catch((error: unknown) => {
+  console.error(`Baton failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

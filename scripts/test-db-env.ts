@@ -1,0 +1,9 @@
+// Setup file of the integration project: points the app's database client at the test database.
+import { afterAll, inject } from "vitest";
+import { closeDatabase } from "../lib/server/db/client";
+
+process.env.DATABASE_URL = inject("databaseUrl");
+
+afterAll(async () => {
+  await closeDatabase();
+});
