@@ -1,0 +1,14 @@
+import type { Trace } from "../trace/types";
+import { failedCodingTrace } from "./scenarios/failed-coding";
+import { parallelResearchTrace } from "./scenarios/parallel-research";
+import { redundantDebateTrace } from "./scenarios/redundant-debate";
+import { sqlRolloutGroup } from "./scenarios/sql-rollout-group";
+
+/**
+ * The traces a user sees on first start: one per scenario (a)-(c) and the
+ * four rollouts of scenario (d). Deterministic: every call returns equal,
+ * freshly built objects (callers may mutate them).
+ */
+export function demoTraces(): Trace[] {
+  return [parallelResearchTrace(), failedCodingTrace(), redundantDebateTrace(), ...sqlRolloutGroup()];
+}
