@@ -1,7 +1,40 @@
 import type { PreparedTrace } from "@/lib/ingest/prepare";
+import { computeMetrics, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
+import type { HumanLabels } from "@/lib/rewards";
 import type { ComputedColumns } from "./store";
 
-/** Computed metric columns stored with each trace (SPEC.md section 4). Filled by the compute core. */
-export function computedColumns(prepared: PreparedTrace): ComputedColumns {
-  return { e1: prepared.reportedE1 };
+/**
+ * The computed metrics (SPEC.md section 4) as the trace row stores them, so
+ * that aggregation over many traces is one SQL query, and back.
+ */
+export function computedColumns(prepared: PreparedTrace, labels?: HumanLabels): ComputedColumns {
+  return metricsToColumns(computeMetrics(prepared.trace, labels));
+}
+
+export function metricsToColumns(m: TraceMetrics): ComputedColumns {
+  return {
+    e1: m.e1,
+    critical_steps: m.e2.critical_steps,
+    step_parallelism: m.e2.step_parallelism,
+    busy_time: m.e2.busy_time,
+    makespan: m.e2.makespan,
+    speedup: m.e2.speedup,
+    max_concurrency: m.e2.max_concurrency,
+    efficiency: m.e2.efficiency,
+    useful_agent_utilization: m.e2.useful_agent_utilization,
+    message_redundancy: m.e3.message_redundancy,
+    dead_message_rate: m.e3.dead_message_rate,
+    aggregate_diversity: m.e3.aggregate_diversity,
+    protocol_overhead: m.e4.protocol_overhead,
+    error_amplification: m.e4.error_amplification,
+    tainted_events: m.e4.tainted_events,
+    terminal_tainted: m.e4.terminal_tainted,
+    stop_reason: m.stop.stop_reason,
+    stop_t: m.stop.stop_t,
+    tail_events: m.stop.tail_events,
+    tail_tokens: m.stop.tail_tokens,
+    wasted_work_ratio: m.stop.wasted_work_ratio,
+    verdict: m.stop.verdict,
+    metrics_version: SPEC_VERSION,
+  };
 }

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { searchParamsObject } from "@/lib/api/filters";
+import { parseQuery, route } from "@/lib/server/http";
+import { aggregateMetrics } from "@/lib/server/queries/metrics";
+import { TOPOLOGIES } from "@/lib/trace/types";
+
+export const dynamic = "force-dynamic";
+
+const text = z.string().trim().min(1).max(500).optional();
+const filter = z.strictObject({ project: text, system: text, task_id: text, group_id: text, topology: z.enum(TOPOLOGIES).optional() });
+
+/** GET /api/metrics?project=&system=&task_id=&group_id=&topology=: metrics aggregated over the matching traces. */
+export const GET = route(async (request: Request) => {
+  const query = parseQuery(filter, searchParamsObject(new URL(request.url).searchParams));
+  return Response.json(await aggregateMetrics(query));
+});

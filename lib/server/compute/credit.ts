@@ -1,0 +1,59 @@
+import "server-only";
+import { computeCredit, CREDIT_METHODS, GroupTooSmallError, type CreditMethod, type CreditResponse } from "@/lib/credit";
+import { FAMILIES, type Family } from "@/lib/trace/types";
+import { DEFAULT_PRESET, resolvePreset, type WeightOverrides } from "@/lib/rewards";
+import type { Problem } from "@/lib/trace/validate";
+import { ApiError } from "../errors";
+import { loadGroup, loadTrace } from "../queries/load-trace";
+import { userPresets } from "../queries/presets";
+
+export interface CreditQuery {
+  method: CreditMethod;
+  preset: string;
+  normalize: boolean;
+  overrides: WeightOverrides;
+}
+
+const FAMILY_SET: ReadonlySet<string> = new Set(FAMILIES);
+
+/**
+ * Reads `method`, `preset`, `normalize` and `w.<family>` from the query
+ * string; every problem is reported with its parameter as the path.
+ */
+export function parseCreditQuery(params: URLSearchParams): CreditQuery {
+  const problems: Problem[] = [];
+  const method = params.get("method") ?? "ccp";
+  if (!(CREDIT_METHODS as readonly string[]).includes(method)) {
+    problems.push({ path: "method", message: `unknown method "${method}"; one of ${CREDIT_METHODS.join(", ")}` });
+  }
+  const normalizeRaw = params.get("normalize") ?? "0";
+  if (!["0", "1", "true", "false"].includes(normalizeRaw)) problems.push({ path: "normalize", message: "must be 0 or 1" });
+  const overrides: WeightOverrides = {};
+  for (const [key, value] of params) {
+    if (!key.startsWith("w.")) continue;
+    const family = key.slice(2);
+    const weight = value.trim() === "" ? Number.NaN : Number(value);
+    if (!FAMILY_SET.has(family)) problems.push({ path: key, message: `unknown family "${family}"; one of ${FAMILIES.join(", ")}` });
+    else if (!Number.isFinite(weight)) problems.push({ path: key, message: "must be a finite number" });
+    else overrides[family as Family] = weight;
+  }
+  if (problems.length > 0) throw new ApiError(400, "invalid_parameter", "invalid query parameter(s)", problems);
+  return { method: method as CreditMethod, preset: params.get("preset") ?? DEFAULT_PRESET, normalize: normalizeRaw === "1" || normalizeRaw === "true", overrides };
+}
+
+/** `GET /api/traces/{id}/credit`: credit of every event under one method and preset (SPEC.md section 3). */
+export async function traceCredit(traceId: string, query: CreditQuery): Promise<CreditResponse> {
+  const preset = resolvePreset(query.preset, query.overrides, await userPresets());
+  if (!preset) throw new ApiError(400, "invalid_parameter", `unknown preset "${query.preset}"`, [{ path: "preset", message: `unknown preset "${query.preset}"` }]);
+  const trace = await loadTrace(traceId);
+  const needsGroup = query.method === "grpo" || query.method === "gigpo";
+  const group = needsGroup && trace.group_id ? (await loadGroup(trace.group_id)).map((t) => ({ trace: t })) : [];
+  try {
+    return computeCredit(trace, { method: query.method, preset, normalize: query.normalize, group });
+  } catch (error) {
+    if (error instanceof GroupTooSmallError) {
+      throw new ApiError(422, "group_too_small", `${query.method} needs a group of at least 2 traces sharing the trace's group_id: ${error.message}`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,99 @@
+import "server-only";
+import type { Trace as TraceRow } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
+import { wilsonInterval } from "@/lib/stats";
+import { prisma } from "../db/client";
+import { findTraceRow } from "./traces";
+
+/** `GET /api/traces/{id}/metrics`: the metrics stored with the trace (computed at ingest, recomputed on change). */
+export async function traceMetrics(traceId: string): Promise<TraceMetrics> {
+  return rowToMetrics(await findTraceRow(traceId));
+}
+
+export function rowToMetrics(r: TraceRow): TraceMetrics {
+  return {
+    version: SPEC_VERSION,
+    e1: r.e1 === null ? null : r.e1 === 1 ? 1 : 0,
+    e2: {
+      critical_steps: r.criticalSteps!,
+      step_parallelism: r.stepParallelism!,
+      busy_time: r.busyTime!,
+      makespan: r.makespan!,
+      speedup: r.speedup,
+      max_concurrency: r.maxConcurrency!,
+      efficiency: r.efficiency,
+      useful_agent_utilization: r.usefulAgentUtilization,
+    },
+    e3: { message_redundancy: r.messageRedundancy, dead_message_rate: r.deadMessageRate, aggregate_diversity: r.aggregateDiversity },
+    e4: { protocol_overhead: r.protocolOverhead!, error_amplification: r.errorAmplification!, tainted_events: r.taintedEvents!, terminal_tainted: r.terminalTainted! },
+    stop: { stop_reason: r.stopReason, stop_t: r.stopT, tail_events: r.tailEvents!, tail_tokens: r.tailTokens!, wasted_work_ratio: r.wastedWorkRatio!, verdict: r.verdict! },
+    reported: (r.reportedMetrics ?? {}) as Record<string, number>,
+  };
+}
+
+export interface MetricsFilter {
+  project?: string;
+  system?: string;
+  task_id?: string;
+  group_id?: string;
+  topology?: string;
+}
+
+/** Aggregated value columns of `GET /api/metrics`, by section. */
+const AGGREGATED = {
+  e2: ["critical_steps", "step_parallelism", "busy_time", "makespan", "speedup", "max_concurrency", "efficiency", "useful_agent_utilization"],
+  e3: ["message_redundancy", "dead_message_rate", "aggregate_diversity"],
+  e4: ["protocol_overhead", "error_amplification", "tainted_events", "terminal_tainted"],
+} as const;
+
+type MeanMedian = { mean: number | null; median: number | null };
+
+/**
+ * `GET /api/metrics`: one SQL query over the stored per-trace columns
+ * (SPEC.md section 4 aggregates): E1 rate with its Wilson 95% interval,
+ * mean and median of every E2-E4 value over non-null values, verdict counts.
+ */
+export async function aggregateMetrics(filter: MetricsFilter) {
+  const where = whereClause(filter);
+  const columns = Object.values(AGGREGATED).flat();
+  const value = (c: string) => (c === "terminal_tainted" ? Prisma.raw(`(t.${c})::int`) : Prisma.raw(`t.${c}`));
+  const selects = columns.flatMap((c) => [
+    Prisma.sql`avg(${value(c)})::float8 AS ${Prisma.raw(`"${c}_mean"`)}`,
+    Prisma.sql`percentile_cont(0.5) WITHIN GROUP (ORDER BY ${value(c)}) AS ${Prisma.raw(`"${c}_median"`)}`,
+  ]);
+  const [row] = await prisma().$queryRaw<Record<string, number | bigint | null>[]>`
+    SELECT count(*)::int AS traces, count(t.e1)::int AS e1_n, coalesce(sum(t.e1), 0)::int AS e1_successes, ${Prisma.join(selects)}
+    FROM traces t ${where}`;
+  const verdictRows = await prisma().$queryRaw<{ verdict: string | null; n: number }[]>`
+    SELECT t.verdict::text AS verdict, count(*)::int AS n FROM traces t ${where} GROUP BY t.verdict`;
+  const r = row!;
+  const section = (names: readonly string[]) =>
+    Object.fromEntries(names.map((c) => [c, { mean: num(r[`${c}_mean`]), median: num(r[`${c}_median`]) } satisfies MeanMedian]));
+  const wilson = wilsonInterval(Number(r.e1_successes), Number(r.e1_n));
+  const verdicts: Record<string, number> = { premature: 0, late: 0, unknown: 0, ok: 0 };
+  for (const v of verdictRows) if (v.verdict !== null) verdicts[v.verdict] = v.n;
+  return {
+    version: SPEC_VERSION,
+    traces: Number(r.traces),
+    e1: { rate: wilson?.rate ?? null, low: wilson?.low ?? null, high: wilson?.high ?? null, n: Number(r.e1_n) },
+    e2: section(AGGREGATED.e2),
+    e3: section(AGGREGATED.e3),
+    e4: section(AGGREGATED.e4),
+    verdicts,
+  };
+}
+
+function whereClause(f: MetricsFilter): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [];
+  if (f.project) conditions.push(Prisma.sql`t.project_id = (SELECT id FROM projects WHERE name = ${f.project})`);
+  if (f.system) conditions.push(Prisma.sql`t.system = ${f.system}`);
+  if (f.task_id) conditions.push(Prisma.sql`t.task_id = ${f.task_id}`);
+  if (f.group_id) conditions.push(Prisma.sql`t.group_id = ${f.group_id}`);
+  if (f.topology) conditions.push(Prisma.sql`t.topology = ${f.topology}::"Topology"`);
+  return conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+}
+
+function num(v: number | bigint | null | undefined): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}
