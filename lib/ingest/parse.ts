@@ -21,7 +21,7 @@ export function parseJsonBody(text: string): ParseResult {
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return { ok: false, problems: [{ path: "$", message: "the array holds no traces" }] };
-    return { ok: true, records: value.map((v, i) => ({ base: `$[${i}]`, value: v })) };
+    return { ok: true, records: (value as unknown[]).map((v, i) => ({ base: `$[${i}]`, value: v })) };
   }
   return { ok: true, records: [{ base: "$", value }] };
 }

@@ -84,10 +84,10 @@ async function main() {
   const client = await pool().connect();
   started = performance.now();
   await client.query("BEGIN");
-  const ids = await client.query<{ id: number }>(
+  await client.query(
     `INSERT INTO traces (trace_id, project_id, task_id, rewards, costs, event_count, edge_count)
      SELECT u.trace_id, (SELECT id FROM projects WHERE name = 'default'), u.task_id, '{}'::jsonb, '{}'::jsonb, u.events, u.edges
-     FROM unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS u(trace_id, task_id, events, edges) RETURNING id`,
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS u(trace_id, task_id, events, edges)`,
     [prepared.map((p) => p.trace.trace_id), prepared.map((p) => p.trace.task_id), prepared.map((p) => p.trace.events.length), prepared.map((p) => p.trace.edges.length)],
   );
   await copyLines(client, "events", EVENT_COLUMNS, lines.events);

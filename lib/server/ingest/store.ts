@@ -87,13 +87,13 @@ async function insertTraceRows(client: pg.PoolClient, items: readonly StoreItem[
   const values: (string | null)[][] = columns.map(() => []);
   for (const { prepared, warnings, computed } of items) {
     const t = prepared.trace;
-    const row: unknown[] = [
+    const row: (string | number | boolean | null | undefined)[] = [
       t.trace_id, projectIds.get(prepared.project), t.task_id, t.system, t.topology, t.group_id,
       json(t.metadata), JSON.stringify(t.rewards), JSON.stringify(t.costs), json(t.metrics), JSON.stringify(warnings),
       t.events.length, t.edges.length, prepared.reportedE1,
       ...computedNames.map((name) => computed[name]),
     ];
-    row.forEach((value, i) => values[i]!.push(value === undefined || value === null ? null : String(value as string | number | boolean)));
+    row.forEach((value, i) => values[i]!.push(value === undefined || value === null ? null : String(value)));
   }
   const select = columns.map((_, i) => `u.c${i}::${types[i]}`).join(", ");
   const unnest = columns.map((_, i) => `$${i + 1}::text[]`).join(", ");
