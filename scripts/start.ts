@@ -58,7 +58,7 @@ async function main() {
 
 /** True when there is no production build or a source file is newer than it. */
 function buildIsStale(): boolean {
-  const buildId = ".next/BUILD_ID";
+  const buildId = path.join(process.env.BATON_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
   const sources = ["app", "components", "lib", "public", "next.config.mjs", "package.json", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];

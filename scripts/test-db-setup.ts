@@ -8,7 +8,7 @@ import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres, type EmbeddedServer } from "../lib/server/db/embedded";
 import { applyMigrations } from "../lib/server/db/migrate";
 
-const TEST_DB = "baton_test";
+const TEST_DB = process.env.BATON_TEST_DB ?? "baton_test";
 
 let embedded: EmbeddedServer | null = null;
 
@@ -19,7 +19,7 @@ export async function setup(project: TestProject) {
     url.pathname = "/postgres";
     adminUrl = url.toString();
   } else {
-    embedded = await startEmbeddedPostgres({ dataDir: ".baton-test/vitest", port: Number(process.env.BATON_TEST_PG_PORT ?? 54330), database: "postgres" });
+    embedded = await startEmbeddedPostgres({ dataDir: process.env.BATON_TEST_DATA_DIR ?? ".baton-test/vitest", port: Number(process.env.BATON_TEST_PG_PORT ?? 54330), database: "postgres" });
     adminUrl = embedded.url;
   }
   const admin = new pg.Client({ connectionString: adminUrl });
