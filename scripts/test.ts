@@ -19,7 +19,7 @@ const steps: [string, string[]][] = [
 const only = process.argv.slice(2);
 for (const [name, [cmd, ...args]] of steps) {
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
-  if (name === "e2e") rmSync(".baton-test/e2e", { recursive: true, force: true });
+  if (name === "e2e") rmSync(process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e", { recursive: true, force: true });
   console.log(`\n=== ${name}: ${[cmd, ...args].join(" ")}`);
   const started = Date.now();
   const result = spawnSync(cmd!, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
