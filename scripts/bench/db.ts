@@ -24,7 +24,8 @@ export async function benchDatabase(name: string): Promise<{ url: string; close:
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   await applyMigrations(url.toString());
-  return { url: url.toString(), close: async () => { await embedded?.stop(); } };
+  // a server another benchmark started (reused) is left for that one to stop
+  return { url: url.toString(), close: async () => { if (embedded && !embedded.reused) await embedded.stop(); } };
 }
 
 export function fmt(n: number, digits = 0): string {
