@@ -45,3 +45,20 @@ test("uploading a valid file lists it; an invalid one shows its errors with path
   await expect(page.getByRole("link", { name: traceId, exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: `${traceId}-bad`, exact: true })).toHaveCount(0);
 });
+
+test("the detail page shows the computed metrics with links to their definitions", async ({ page, request }) => {
+  const traceId = `e2e-metrics-${Date.now()}`;
+  const created = await request.post("/api/traces", { data: { ...(JSON.parse(example) as object), trace_id: traceId } });
+  expect(created.status()).toBe(201);
+  await page.goto(`/traces/${traceId}`);
+  const panel = page.getByTestId("metrics-panel");
+  // the paper's example: 8 events over a 7-event critical path; e6 (untrusted) taints e6, e7, e8
+  await expect(panel.getByTestId("metric-critical-steps")).toContainText("7");
+  await expect(panel.getByTestId("metric-step-parallelism")).toContainText("1.143");
+  await expect(panel.getByTestId("metric-tainted-events")).toContainText("3");
+  await expect(panel.getByTestId("metric-speedup")).toContainText("—");
+  await expect(panel.getByTestId("metric-verdict")).toContainText("ok");
+  await panel.getByRole("link", { name: "definition" }).nth(2).click();
+  await expect(page).toHaveURL(/\/docs\/metrics#e3-collaboration-quality$/);
+  await expect(page.locator("#e3-collaboration-quality")).toBeVisible();
+});

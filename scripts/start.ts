@@ -9,6 +9,8 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { readConfig } from "@/lib/server/config";
 import { readyDatabase } from "@/lib/server/db/bootstrap";
+import { SPEC_VERSION } from "@/lib/metrics";
+import { recomputeStaleMetrics } from "@/lib/server/compute/persist";
 import { loadDemoIfEmpty } from "./lib/demo-load";
 
 const dev = process.argv.includes("--dev");
@@ -23,6 +25,9 @@ async function main() {
   console.log(db.embedded ? `Baton: embedded PostgreSQL in ${path.resolve(config.BATON_DATA_DIR)}${db.embedded.reused ? " (reused a running server)" : ""}` : "Baton: using DATABASE_URL");
   if (db.migrationsApplied.length > 0) console.log(`Baton: applied migrations ${db.migrationsApplied.join(", ")}`);
   process.env.DATABASE_URL = db.url;
+
+  const recomputed = await recomputeStaleMetrics();
+  if (recomputed > 0) console.log(`Baton: recomputed the metrics of ${recomputed} trace(s) for ${SPEC_VERSION}`);
 
   if (config.BATON_DEMO === "1") {
     const loaded = await loadDemoIfEmpty();

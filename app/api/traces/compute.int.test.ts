@@ -55,6 +55,16 @@ describe("GET /api/traces/{id}/metrics", () => {
     });
   });
 
+  it("recomputes metrics stored under another spec version (or none) and writes them back", async () => {
+    await ingest(example);
+    await prisma().trace.update({ where: { traceId: "demo-trace-001" }, data: { metricsVersion: null, e1: 0, criticalSteps: null } });
+    const { body } = await getJson<{ e1: number; e2: { critical_steps: number } }>(metrics, "/api/traces/demo-trace-001/metrics", "demo-trace-001");
+    expect(body.e1).toBe(1);
+    expect(body.e2.critical_steps).toBe(7);
+    const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: "demo-trace-001" } });
+    expect(row).toMatchObject({ metricsVersion: "baton-spec-1", e1: 1, criticalSteps: 7 });
+  });
+
   it("404 for an unknown trace", async () => {
     const { status, body } = await getJson(metrics, "/api/traces/none/metrics", "none");
     expect(status).toBe(404);

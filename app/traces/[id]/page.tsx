@@ -2,10 +2,12 @@ import Link from "next/link";
 import { E1Badge } from "@/components/e1-badge";
 import { eventPageQuery, searchParamsObject } from "@/lib/api/filters";
 import { ApiError } from "@/lib/server/errors";
+import { traceMetrics } from "@/lib/server/queries/metrics";
 import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces";
 import { notFound } from "next/navigation";
 import { EventTable } from "./_components/event-table";
 import { EdgeTable } from "./_components/edge-table";
+import { MetricsPanel } from "./_components/metrics-panel";
 
 export const dynamic = "force-dynamic";
 
@@ -23,9 +25,10 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
     if (error instanceof ApiError && error.status === 404) notFound();
     throw error;
   });
-  const [events, edges] = await Promise.all([
+  const [events, edges, metrics] = await Promise.all([
     listEvents(traceId, { cursor: page.cursor, limit: page.limit, content: false }),
     listEdges(row.id),
+    traceMetrics(traceId),
   ]);
   const warnings = row.warnings as { path: string; message: string }[];
   const reported = (row.reportedMetrics ?? {}) as Record<string, number>;
@@ -55,6 +58,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
           </ul>
         </details>
       )}
+      <MetricsPanel metrics={metrics} />
       <EventTable traceId={row.traceId} events={events.events} total={row.eventCount} from={page.cursor ? Number(page.cursor) : 0} nextCursor={events.next_cursor} limit={page.limit} />
       <EdgeTable edges={edges} />
     </div>

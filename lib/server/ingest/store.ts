@@ -105,7 +105,7 @@ async function insertTraceRows(client: pg.PoolClient, items: readonly StoreItem[
 }
 
 /** SQL type of a computed metric column, by naming convention of the schema. */
-function computedType(name: string): string {
+export function computedType(name: string): string {
   if (name === "stop_reason") return '"StopReason"';
   if (name === "verdict") return '"Verdict"';
   if (name === "metrics_version") return "text";

@@ -3,12 +3,14 @@ import type { Trace as TraceRow } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import { wilsonInterval } from "@/lib/stats";
+import { recomputeMetrics } from "../compute/persist";
 import { prisma } from "../db/client";
 import { findTraceRow } from "./traces";
 
 /** `GET /api/traces/{id}/metrics`: the metrics stored with the trace (computed at ingest, recomputed on change). */
 export async function traceMetrics(traceId: string): Promise<TraceMetrics> {
-  return rowToMetrics(await findTraceRow(traceId));
+  const row = await findTraceRow(traceId);
+  return row.metricsVersion === SPEC_VERSION ? rowToMetrics(row) : recomputeMetrics(row.id);
 }
 
 export function rowToMetrics(r: TraceRow): TraceMetrics {

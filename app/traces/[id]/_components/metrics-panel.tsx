@@ -1,0 +1,96 @@
+import Link from "next/link";
+import type { TraceMetrics } from "@/lib/metrics";
+import { formatValue } from "@/lib/format";
+
+interface Row {
+  label: string;
+  value: number | boolean | string | null;
+  explain: string;
+}
+
+const DOCS = "/docs/metrics";
+
+/** E1-E4 and stop diagnostics of one trace, each with a one-line explanation and a link to its definition. */
+export function MetricsPanel({ metrics }: { metrics: TraceMetrics }) {
+  const { e2, e3, e4, stop } = metrics;
+  const sections: { title: string; anchor: string; rows: Row[] }[] = [
+    {
+      title: "E1 task success",
+      anchor: "e1-task-success",
+      rows: [{ label: "task success", value: metrics.e1 === null ? null : metrics.e1 === 1 ? "success" : "failure", explain: "human labels, else the trace's reported metric, else its reward channel" }],
+    },
+    {
+      title: "E2 parallelism",
+      anchor: "e2-parallelism-work-and-span",
+      rows: [
+        { label: "critical steps", value: e2.critical_steps, explain: "most events on one causal path" },
+        { label: "step parallelism", value: e2.step_parallelism, explain: "events / critical steps (1 = fully sequential)" },
+        { label: "busy time", value: e2.busy_time, explain: "sum of event durations" },
+        { label: "makespan", value: e2.makespan, explain: "first start to last end" },
+        { label: "speedup", value: e2.speedup, explain: "busy time / makespan" },
+        { label: "max concurrency", value: e2.max_concurrency, explain: "most timed events running at one instant" },
+        { label: "efficiency", value: e2.efficiency, explain: "speedup / max concurrency" },
+        { label: "useful agents", value: e2.useful_agent_utilization, explain: "spawned agents that contributed to the result" },
+      ],
+    },
+    {
+      title: "E3 collaboration",
+      anchor: "e3-collaboration-quality",
+      rows: [
+        { label: "message redundancy", value: e3.message_redundancy, explain: "share of messages repeating an earlier one" },
+        { label: "dead messages", value: e3.dead_message_rate, explain: "share of messages that never reach the result" },
+        { label: "aggregate diversity", value: e3.aggregate_diversity, explain: "distinct agents feeding each aggregate" },
+      ],
+    },
+    {
+      title: "E4 protocol overhead",
+      anchor: "e4-protocol-overhead-errors-and-taint",
+      rows: [
+        { label: "protocol overhead", value: e4.protocol_overhead, explain: "coordination share of tokens (or events)" },
+        { label: "error amplification", value: e4.error_amplification, explain: "share of events downstream of an error or safety event" },
+        { label: "tainted events", value: e4.tainted_events, explain: "events reached by untrusted input" },
+        { label: "result tainted", value: e4.terminal_tainted, explain: "untrusted input reaches the final event" },
+      ],
+    },
+    {
+      title: "Stop diagnostics",
+      anchor: "stop-diagnostics",
+      rows: [
+        { label: "verdict", value: stop.verdict, explain: "premature, late, ok, or unknown without E1" },
+        { label: "stop reason", value: stop.stop_reason, explain: "as the stop decision gives it" },
+        { label: "stop at t", value: stop.stop_t, explain: "time of the last stop decision" },
+        { label: "tail events", value: stop.tail_events, explain: "events after the stop" },
+        { label: "tail tokens", value: stop.tail_tokens, explain: "tokens spent after the stop" },
+        { label: "wasted work", value: stop.wasted_work_ratio, explain: "share of events that never reach the result" },
+      ],
+    },
+  ];
+  return (
+    <section aria-label="Metrics" data-testid="metrics-panel">
+      <h2 className="mb-2 text-lg font-semibold">
+        Metrics <span className="text-xs font-normal text-slate-500">{metrics.version}</span>
+      </h2>
+      <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
+        {sections.map((s) => (
+          <div key={s.title} className="rounded border border-slate-200 bg-white p-3">
+            <h3 className="mb-1 flex items-baseline justify-between text-sm font-semibold">
+              {s.title}
+              <Link href={`${DOCS}#${s.anchor}`} className="text-xs font-normal text-blue-700 hover:underline">definition</Link>
+            </h3>
+            <dl className="space-y-1 text-sm">
+              {s.rows.map((r) => (
+                <div key={r.label} className="flex items-baseline justify-between gap-3" data-testid={`metric-${r.label.replace(/ /g, "-")}`}>
+                  <dt className="min-w-0">
+                    <span className="text-slate-800">{r.label}</span>
+                    <span className="block text-xs text-slate-500">{r.explain}</span>
+                  </dt>
+                  <dd className="shrink-0 font-mono tabular-nums">{formatValue(r.value)}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
