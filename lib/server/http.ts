@@ -62,6 +62,25 @@ export async function readBodyLimited(request: Request, limitBytes: number): Pro
   return parts.join("");
 }
 
+/** Reads a small JSON body (415 unless application/json, 400 with paths when the schema refuses it). */
+export async function parseJsonRequest<T extends z.ZodType>(request: Request, schema: T, limitBytes = 1024 * 1024): Promise<z.infer<T>> {
+  if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")) {
+    throw new ApiError(415, "unsupported_media_type", "send application/json");
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBodyLimited(request, limitBytes));
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(400, "invalid_input", "malformed JSON", [{ path: "$", message: (error as Error).message }]);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ApiError(400, "invalid_input", "invalid body", parsed.error.issues.map((i) => ({ path: jsonPath("$", i.path), message: i.message })));
+  }
+  return parsed.data;
+}
+
 function tooLarge(limitBytes: number): ApiError {
   return new ApiError(413, "payload_too_large", `request body is over the limit of ${Math.round(limitBytes / 1048576)} MB (BATON_MAX_BODY_MB)`);
 }

@@ -4,6 +4,7 @@ import { FAMILIES, type Family } from "@/lib/trace/types";
 import { DEFAULT_PRESET, resolvePreset, type WeightOverrides } from "@/lib/rewards";
 import type { Problem } from "@/lib/trace/validate";
 import { ApiError } from "../errors";
+import { humanLabels } from "../queries/annotations";
 import { loadGroup, loadTrace } from "../queries/load-trace";
 import { userPresets } from "../queries/presets";
 
@@ -46,10 +47,11 @@ export async function traceCredit(traceId: string, query: CreditQuery): Promise<
   const preset = resolvePreset(query.preset, query.overrides, await userPresets());
   if (!preset) throw new ApiError(400, "invalid_parameter", `unknown preset "${query.preset}"`, [{ path: "preset", message: `unknown preset "${query.preset}"` }]);
   const trace = await loadTrace(traceId);
+  const { labels } = await humanLabels(trace.trace_id);
   const needsGroup = query.method === "grpo" || query.method === "gigpo";
-  const group = needsGroup && trace.group_id ? (await loadGroup(trace.group_id)).map((t) => ({ trace: t })) : [];
+  const group = needsGroup && trace.group_id ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id)).labels }))) : [];
   try {
-    return computeCredit(trace, { method: query.method, preset, normalize: query.normalize, group });
+    return computeCredit(trace, { method: query.method, preset, normalize: query.normalize, group, labels });
   } catch (error) {
     if (error instanceof GroupTooSmallError) {
       throw new ApiError(422, "group_too_small", `${query.method} needs a group of at least 2 traces sharing the trace's group_id: ${error.message}`);

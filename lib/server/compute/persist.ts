@@ -1,9 +1,9 @@
 import "server-only";
 import { computeMetrics, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
-import type { HumanLabels } from "@/lib/rewards";
 import { pool, prisma } from "../db/client";
 import { metricsToColumns } from "../ingest/computed";
 import { computedType } from "../ingest/store";
+import { humanLabels } from "../queries/annotations";
 import { loadTraceById } from "../queries/load-trace";
 
 /**
@@ -11,8 +11,10 @@ import { loadTraceById } from "../queries/load-trace";
  * labels change, or when it was stored under another spec version) and
  * writes the columns back.
  */
-export async function recomputeMetrics(traceDbId: number, labels?: HumanLabels): Promise<TraceMetrics> {
-  const metrics = computeMetrics(await loadTraceById(traceDbId), labels);
+export async function recomputeMetrics(traceDbId: number): Promise<TraceMetrics> {
+  const trace = await loadTraceById(traceDbId);
+  const { labels } = await humanLabels(trace.trace_id);
+  const metrics = computeMetrics(trace, labels);
   const columns = metricsToColumns(metrics);
   const names = Object.keys(columns);
   const sets = names.map((name, i) => `"${name}" = $${i + 2}::${computedType(name)}`).join(", ");

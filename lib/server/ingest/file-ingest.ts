@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import { parseJsonBody, parseJsonLine, type TraceRecord } from "@/lib/ingest/parse";
 import type { Problem } from "@/lib/trace/validate";
 import { ApiError } from "../errors";
-import { inTransaction, validateRecords } from "./ingest";
+import { inTransaction, recomputeLabelled, validateRecords } from "./ingest";
 import { storeTraces, type StoredTrace } from "./store";
 
 /**
@@ -52,6 +52,7 @@ export async function ingestFile(file: string, opts: { upsert: boolean; onBytes?
       if (problems.length > 0) throw new ApiError(400, "invalid_input", `${problems.length} problem(s)`, problems.slice(0, MAX_REPORTED_PROBLEMS));
       return stored;
     });
+    if (opts.upsert) await recomputeLabelled(traces);
     return { file, ok: true, traces, problems: [] };
   } catch (error) {
     if (error instanceof ApiError) return { file, ok: false, traces: [], problems: error.details.length ? error.details : [{ path: "$", message: error.message }] };

@@ -2,7 +2,8 @@ import type { PoolClient } from "pg";
 import type { TraceRecord } from "@/lib/ingest/parse";
 import { prepareTrace } from "@/lib/ingest/prepare";
 import { validateTrace, type Problem } from "@/lib/trace/validate";
-import { pool } from "../db/client";
+import { recomputeMetrics } from "../compute/persist";
+import { pool, prisma } from "../db/client";
 import { ApiError, invalid } from "../errors";
 import { computedColumns } from "./computed";
 import { ConflictError, storeTraces, type StoreItem, type StoredTrace } from "./store";
@@ -37,7 +38,16 @@ export function validateRecords(records: readonly TraceRecord[]): { items: Store
 export async function ingestRecords(records: readonly TraceRecord[], opts: { upsert: boolean }): Promise<StoredTrace[]> {
   const { items, problems } = validateRecords(records);
   if (problems.length > 0) throw invalid(problems);
-  return inTransaction((client) => storeTraces(client, items, opts));
+  const stored = await inTransaction((client) => storeTraces(client, items, opts));
+  if (opts.upsert) await recomputeLabelled(stored);
+  return stored;
+}
+
+/** Metrics computed at validation know no labels; a re-ingested trace that kept its annotations is recomputed with them. */
+export async function recomputeLabelled(stored: readonly StoredTrace[]): Promise<void> {
+  const labelled = await prisma().annotation.findMany({ where: { traceKey: { in: stored.map((s) => s.trace_id) } }, select: { traceKey: true }, distinct: ["traceKey"] });
+  const keys = new Set(labelled.map((l) => l.traceKey));
+  for (const s of stored) if (keys.has(s.trace_id)) await recomputeMetrics(s.id);
 }
 
 /** Runs `work` in one transaction on a pooled client; maps unique violations on trace_id to 409. */

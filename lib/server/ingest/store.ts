@@ -65,13 +65,43 @@ export async function storeTraces(client: pg.PoolClient, items: readonly StoreIt
   await copyLines(client, "events", EVENT_COLUMNS, eventLines(items, ids));
   await copyLines(client, "event_content", CONTENT_COLUMNS, contentLines(items, ids));
   await copyLines(client, "edges", EDGE_COLUMNS, edgeLines(items, ids));
+  const dropped = opts.upsert ? await dropOrphanedLabels(client, traceIds) : new Map<string, Problem[]>();
   return items.map((item) => ({
     id: ids.get(item.prepared.trace.trace_id)!,
     trace_id: item.prepared.trace.trace_id,
     events: item.prepared.trace.events.length,
     edges: item.prepared.trace.edges.length,
-    warnings: item.warnings,
+    warnings: [...item.warnings, ...(dropped.get(item.prepared.trace.trace_id) ?? [])],
   }));
+}
+
+/**
+ * On re-ingest (upsert) annotations and adjudications are kept (they are keyed
+ * by trace_id and event id, not by row); those whose event is gone are removed
+ * and reported as warnings of the trace.
+ */
+async function dropOrphanedLabels(client: pg.PoolClient, traceIds: string[]): Promise<Map<string, Problem[]>> {
+  const orphan = (table: string) => `DELETE FROM ${table} a WHERE a.trace_key = ANY($1::text[]) AND a.event_id <> ''
+    AND NOT EXISTS (SELECT 1 FROM events e JOIN traces t ON t.id = e.trace_id WHERE t.trace_id = a.trace_key AND e.event_id = a.event_id)
+    RETURNING a.trace_key, a.event_id, a.family`;
+  const [annotations, adjudications] = [await client.query<Orphan>(orphan("annotations"), [traceIds]), await client.query<Orphan>(orphan("adjudications"), [traceIds])];
+  const out = new Map<string, Problem[]>();
+  const report = (rows: Orphan[], what: string) => {
+    for (const r of rows) {
+      const list = out.get(r.trace_key) ?? [];
+      list.push({ path: "$.events", message: `removed ${what} of family ${r.family} on event "${r.event_id}", which the new version of the trace no longer has` });
+      out.set(r.trace_key, list);
+    }
+  };
+  report(annotations.rows, "an annotation");
+  report(adjudications.rows, "an adjudicated value");
+  return out;
+}
+
+interface Orphan {
+  trace_key: string;
+  event_id: string;
+  family: string;
 }
 
 export async function ensureProjects(client: pg.PoolClient, names: string[]): Promise<Map<string, number>> {

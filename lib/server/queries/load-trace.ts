@@ -8,20 +8,27 @@ import { findTraceRow } from "./traces";
  * their input order (ties in event order depend on it). Content is loaded for
  * message events only: message_redundancy keys on it; nothing else reads it.
  */
-export async function loadTrace(traceId: string): Promise<Trace> {
+export async function loadTrace(traceId: string, opts: LoadOptions = {}): Promise<Trace> {
   const row = await findTraceRow(traceId);
-  return loadTraceById(row.id);
+  return loadTraceById(row.id, opts);
 }
 
-export async function loadTraceById(id: number): Promise<Trace> {
+export interface LoadOptions {
+  /** load every event's content (export), not only messages' (compute) */
+  allContent?: boolean;
+}
+
+export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise<Trace> {
   const db = prisma();
   const [row, events, edges, contents] = await Promise.all([
     db.trace.findUniqueOrThrow({ where: { id }, include: { project: { select: { name: true } } } }),
     db.event.findMany({ where: { traceId: id }, orderBy: { pos: "asc" } }),
     db.edge.findMany({ where: { traceId: id }, orderBy: { seq: "asc" } }),
-    db.$queryRaw<{ seq: number; content: string }[]>`
-      SELECT c.seq, c.content FROM event_content c JOIN events e ON e.trace_id = c.trace_id AND e.seq = c.seq
-      WHERE c.trace_id = ${id} AND e.type = 'message'`,
+    opts.allContent
+      ? db.eventContent.findMany({ where: { traceId: id }, select: { seq: true, content: true } })
+      : db.$queryRaw<{ seq: number; content: string }[]>`
+          SELECT c.seq, c.content FROM event_content c JOIN events e ON e.trace_id = c.trace_id AND e.seq = c.seq
+          WHERE c.trace_id = ${id} AND e.type = 'message'`,
   ]);
   const contentBySeq = new Map(contents.map((c) => [c.seq, c.content]));
   const idBySeq = new Map(events.map((e) => [e.seq, e.eventId]));
@@ -49,6 +56,7 @@ export async function loadTraceById(id: number): Promise<Trace> {
       if (e.rewards !== null) event.rewards = e.rewards as TraceEvent["rewards"];
       const content = contentBySeq.get(e.seq);
       if (content !== undefined) event.content = content;
+      if (e.extra !== null) event.extra = e.extra as Record<string, unknown>;
       return event;
     }),
     edges: edges.map((e) => ({ src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type })),

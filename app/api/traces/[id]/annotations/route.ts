@@ -1,0 +1,29 @@
+import { annotationInput } from "@/lib/api/annotations";
+import { authorize } from "@/lib/server/auth/access";
+import { recomputeMetrics } from "@/lib/server/compute/persist";
+import { parseJsonRequest, route } from "@/lib/server/http";
+import { listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
+import { findTraceRow } from "@/lib/server/queries/traces";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+/** GET /api/traces/{id}/annotations: current values of every annotator. */
+export const GET = route(async (request: Request, { params }: Context) => {
+  const { id } = await params;
+  const row = await findTraceRow(id);
+  await authorize(request, "read", row.project.name);
+  return Response.json({ annotations: await listAnnotations(row.traceId) });
+});
+
+/** POST /api/traces/{id}/annotations: `{event_id?, family, value, comment?}`; metrics are recomputed at once. */
+export const POST = route(async (request: Request, { params }: Context) => {
+  const { id } = await params;
+  const row = await findTraceRow(id);
+  const actor = await authorize(request, "annotate", row.project.name);
+  const input = await parseJsonRequest(request, annotationInput);
+  const annotation = await saveAnnotation(row.traceId, row.id, actor, input);
+  await recomputeMetrics(row.id);
+  return Response.json(annotation, { status: 201 });
+});

@@ -1,0 +1,158 @@
+import { readFileSync } from "node:fs";
+import { beforeEach, describe, expect, it } from "vitest";
+import { localUser, type Actor } from "@/lib/server/auth/access";
+import { prisma } from "@/lib/server/db/client";
+import { saveAnnotation } from "@/lib/server/queries/annotations";
+import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
+import { GET as exportDataset } from "../export/route";
+import { GET as listAnnotations, POST as annotate } from "./[id]/annotations/route";
+import { GET as credit } from "./[id]/credit/route";
+import { GET as exportTrace } from "./[id]/export/route";
+import { GET as metrics } from "./[id]/metrics/route";
+import { POST as ingest } from "./route";
+
+const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown> & { events: Record<string, unknown>[] };
+const ID = "demo-trace-001";
+
+async function post(body: unknown, query = "") {
+  const response = await ingest(jsonRequest(`/api/traces${query}`, body), params({}));
+  return { status: response.status, body: (await response.json()) as { traces: { warnings: { message: string }[] }[] } };
+}
+async function label(body: unknown, id = ID) {
+  const response = await annotate(jsonRequest(`/api/traces/${id}/annotations`, body), params({ id }));
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> & ErrorBody };
+}
+async function json<T>(handler: (r: Request, c: { params: Promise<{ id: string }> }) => Promise<Response>, url: string, id = ID): Promise<T> {
+  return (await (await handler(getRequest(url), params({ id }))).json()) as T;
+}
+type Credit = { r_total: number; families: Record<string, number | null>; events: { id: string; total: number; by_family: Record<string, number> }[] };
+const byFamily = (c: Credit, family: string) => Object.fromEntries(c.events.map((e) => [e.id, e.by_family[family]]));
+
+async function otherAnnotator(name: string): Promise<Actor> {
+  const user = await prisma().user.create({ data: { email: `${name}@example.test`, name } });
+  return { userId: user.id, email: user.email, name, via: "session" };
+}
+
+beforeEach(async () => {
+  await prisma().trace.deleteMany();
+  await prisma().annotation.deleteMany();
+  await prisma().user.deleteMany({ where: { local: false } });
+  expect((await post(example)).status).toBe(201);
+});
+
+describe("POST /api/traces/{id}/annotations", () => {
+  it("stores a label, lists it, and changes E1 and credit at once", async () => {
+    const saved = await label({ family: "task_success", value: 0, comment: "wrong answer" });
+    expect(saved.status).toBe(201);
+    expect(saved.body).toMatchObject({ event_id: null, family: "task_success", value: 0, comment: "wrong answer", annotator: "local" });
+    const { annotations } = await json<{ annotations: unknown[] }>(listAnnotations, `/api/traces/${ID}/annotations`);
+    expect(annotations).toEqual([expect.objectContaining({ family: "task_success", value: 0, event_id: null })]);
+    // human labels come first: E1 = majority of {0} = 0, although metrics.task_success reports 1
+    expect((await json<{ e1: number; stop: { verdict: string } }>(metrics, `/api/traces/${ID}/metrics`)).e1).toBe(0);
+    expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } })).e1).toBe(0);
+    // R_task_success = 2 x mean - 1 = -1; at the terminal e8 (d = 0) credit -1, at e7 -0.7
+    const c = await json<Credit>(credit, `/api/traces/${ID}/credit`);
+    expect(c.families.task_success).toBe(-1);
+    expect(byFamily(c, "task_success").e8).toBeCloseTo(-1, 12);
+    expect(byFamily(c, "task_success").e7).toBeCloseTo(-0.7, 12);
+  });
+
+  it("event labels move credit on anchors only, never R_total; labels on non-anchors are kept", async () => {
+    const before = await json<Credit>(credit, `/api/traces/${ID}/credit`);
+    expect((await label({ event_id: "e4", family: "step_quality", value: 0.5 })).status).toBe(201); // e4 is a message: an anchor
+    expect((await label({ event_id: "e1", family: "step_quality", value: -1 })).status).toBe(201); // e1 is a decision: not an anchor
+    const after = await json<Credit>(credit, `/api/traces/${ID}/credit`);
+    expect(after.r_total).toBeCloseTo(before.r_total, 12);
+    expect(byFamily(after, "step_quality")).toMatchObject({ e4: 0.5, e1: 0 });
+    expect((await json<{ annotations: unknown[] }>(listAnnotations, `/api/traces/${ID}/annotations`)).annotations).toHaveLength(2);
+  });
+
+  it("refuses bad labels with paths and stores nothing", async () => {
+    const bad = await label({ family: "charm", value: 2 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((d) => d.path).sort()).toEqual(["$.family", "$.value"]);
+    expect((await label({ family: "task_success", value: 0.5 })).body.error.details[0]!.path).toBe("$.value");
+    expect((await label({ event_id: "ghost", family: "step_quality", value: 0 })).body.error.details[0]!.path).toBe("$.event_id");
+    expect((await label({ family: "cost", value: 0 }, "nope")).status).toBe(404);
+    expect(await prisma().annotation.count()).toBe(0);
+  });
+
+  it("keeps both values when two annotators label one event at once, and one value when one annotator submits twice", async () => {
+    const [a, b, local] = [await otherAnnotator("ann"), await otherAnnotator("bob"), await localUser()];
+    const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
+    await Promise.all([
+      saveAnnotation(ID, row.id, a, { event_id: "e7", family: "step_quality", value: 1 }),
+      saveAnnotation(ID, row.id, b, { event_id: "e7", family: "step_quality", value: -1 }),
+      ...Array.from({ length: 5 }, () => saveAnnotation(ID, row.id, local, { event_id: "e7", family: "step_quality", value: 0.5 })),
+    ]);
+    const rows = await prisma().annotation.findMany({ where: { traceKey: ID, eventId: "e7" }, include: { revisions: true } });
+    expect(rows.map((r) => r.value).sort()).toEqual([-1, 0.5, 1]);
+    const mine = rows.find((r) => r.annotatorId === local.userId)!;
+    expect(mine.revisions).toHaveLength(1); // identical resubmissions are no edits
+    await saveAnnotation(ID, row.id, local, { event_id: "e7", family: "step_quality", value: -0.5 });
+    expect(await prisma().annotationRevision.count({ where: { annotationId: mine.id } })).toBe(2);
+    // r(e7) = mean(1, -1, -0.5) = -1/6
+    const c = await json<Credit>(credit, `/api/traces/${ID}/credit`);
+    expect(byFamily(c, "step_quality").e7).toBeCloseTo(-1 / 6, 12);
+  });
+
+  it("re-ingest with upsert keeps labels on events that still exist and reports the others", async () => {
+    await label({ event_id: "e4", family: "step_quality", value: 1 });
+    await label({ event_id: "e8", family: "step_quality", value: -1 });
+    await label({ family: "task_success", value: 0 });
+    const shorter = { ...example, events: example.events.slice(0, 7), edges: (example.edges as { dst: string }[]).filter((e) => e.dst !== "e8") };
+    const { status, body } = await post(shorter, "?upsert=1");
+    expect(status).toBe(201);
+    expect(body.traces[0]!.warnings.map((w) => w.message)).toEqual([expect.stringContaining('step_quality on event "e8"')]);
+    const kept = await prisma().annotation.findMany({ where: { traceKey: ID }, orderBy: { eventId: "asc" } });
+    expect(kept.map((a) => [a.eventId, a.family])).toEqual([["", "task_success"], ["e4", "step_quality"]]);
+    expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } })).e1).toBe(0); // recomputed with the kept label
+  });
+});
+
+describe("export for training", () => {
+  it("writes one JSONL row per event with rewards, credit and advantage", async () => {
+    await label({ event_id: "e4", family: "step_quality", value: 0.5 });
+    const response = await exportTrace(getRequest(`/api/traces/${ID}/export?format=jsonl&method=uniform`), params({ id: ID }));
+    expect(response.headers.get("content-type")).toContain("application/x-ndjson");
+    const rows = (await response.text()).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(8);
+    const ccp = await json<Credit>(credit, `/api/traces/${ID}/credit`);
+    const e4 = rows.find((r) => r.event_id === "e4")!;
+    expect(e4).toMatchObject({ uid: "demo-task-browser-research", group_id: null, traj_uid: ID, step: 3, agent: "planner_1", role: "planner", type: "message", t: 3, method: "uniform", preset: "uniform", version: "baton-spec-1" });
+    expect(e4.annotations_as_of).toEqual(expect.any(String));
+    expect((e4.rewards as Record<string, number>).step_quality).toBe(0.5);
+    expect(e4.credit).toBeCloseTo(ccp.events.find((e) => e.id === "e4")!.total, 12);
+    // uniform: every event gets R_total / N = 2.405 / 8
+    for (const r of rows) expect(r.advantage).toBeCloseTo(2.405 / 8, 12);
+  });
+
+  it("round trip: extended export re-imported under a new trace_id gives identical metrics and credit", async () => {
+    await label({ event_id: "e4", family: "step_quality", value: 0.5 });
+    await label({ event_id: "e5", family: "tool_use_correctness", value: -1 });
+    await label({ family: "orchestration", value: 0.8 });
+    const extended = JSON.parse(await (await exportTrace(getRequest(`/api/traces/${ID}/export?format=extended`), params({ id: ID }))).text()) as Record<string, unknown>;
+    expect((extended.metadata as { annotations: unknown[] }).annotations).toHaveLength(3);
+    expect((await post({ ...extended, trace_id: "copy" })).status).toBe(201);
+    const strip = (m: Record<string, unknown>) => ({ ...m });
+    expect(strip(await json(metrics, "/api/traces/copy/metrics", "copy"))).toEqual(strip(await json(metrics, `/api/traces/${ID}/metrics`)));
+    for (const q of ["", "?preset=code_generation&normalize=1", "?method=mc_return"]) {
+      const original = await json<Credit>(credit, `/api/traces/${ID}/credit${q}`);
+      const copy = await json<Credit>(credit, `/api/traces/copy/credit${q}`, "copy");
+      expect(copy).toEqual(original);
+    }
+    const strict = JSON.parse(await (await exportTrace(getRequest(`/api/traces/${ID}/export?format=strict`), params({ id: ID }))).text()) as { rewards: Record<string, number>; events: Record<string, unknown>[] };
+    expect(strict.rewards.orchestration).toBe(0.8);
+    expect(Object.keys(strict)).not.toContain("metadata");
+  });
+
+  it("streams a dataset matching a filter", async () => {
+    expect((await post([{ ...example, trace_id: "x1", system: "other" }, { ...example, trace_id: "x2", system: "other" }])).status).toBe(201);
+    const response = await exportDataset(getRequest("/api/export?system=other&format=jsonl"), params({}));
+    const rows = (await response.text()).trim().split("\n").map((l) => JSON.parse(l) as { traj_uid: string });
+    expect(rows).toHaveLength(16);
+    expect(new Set(rows.map((r) => r.traj_uid))).toEqual(new Set(["x1", "x2"]));
+    const traces = (await (await exportDataset(getRequest("/api/export?format=strict"), params({}))).text()).trim().split("\n");
+    expect(traces).toHaveLength(3);
+  });
+});

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { FAMILIES } from "@/lib/trace/types";
+
+/** Body of `POST /api/traces/{id}/annotations` (SPEC.md sections 5 and 7). */
+export const annotationInput = z
+  .strictObject({
+    event_id: z.string().min(1).nullable().optional(),
+    family: z.enum(FAMILIES),
+    value: z.number().finite().min(-1, "must be in [-1, 1]").max(1, "must be in [-1, 1]"),
+    comment: z.string().max(10_000).nullable().optional(),
+  })
+  .refine((a) => a.event_id || a.family !== "task_success" || a.value === 0 || a.value === 1, {
+    message: "trace-level task_success labels are 0 (failure) or 1 (success)",
+    path: ["value"],
+  });
+export type AnnotationInput = z.infer<typeof annotationInput>;
+
+/** An annotation as the API returns it. */
+export interface ApiAnnotation {
+  id: number;
+  event_id: string | null;
+  family: string;
+  value: number;
+  comment: string | null;
+  annotator: string;
+  updated_at: string;
+}

@@ -1,0 +1,92 @@
+import "server-only";
+import type { AnnotationInput, ApiAnnotation } from "@/lib/api/annotations";
+import { humanLabelsFrom, type HumanLabels } from "@/lib/rewards";
+import type { Actor } from "../auth/access";
+import { pool, prisma } from "../db/client";
+import { ApiError } from "../errors";
+
+/**
+ * Annotations (SPEC.md section 5): one current value per (unit, family,
+ * annotator), written atomically with INSERT ... ON CONFLICT so that
+ * concurrent submissions never duplicate or lose a label; every change is
+ * appended to annotation_revisions.
+ */
+export async function saveAnnotation(traceKey: string, traceDbId: number, actor: Actor, input: AnnotationInput): Promise<ApiAnnotation> {
+  const eventId = input.event_id ?? "";
+  if (eventId !== "") {
+    const exists = await prisma().event.findUnique({ where: { traceId_eventId: { traceId: traceDbId, eventId } }, select: { seq: true } });
+    if (!exists) throw new ApiError(400, "invalid_input", `the trace has no event "${eventId}"`, [{ path: "$.event_id", message: `no event "${eventId}" in this trace` }]);
+  }
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    const key = [traceKey, eventId, input.family, actor.userId];
+    // A conflicting row is updated only when the value or comment differs, so a
+    // resubmission of the same label returns no row and adds no revision.
+    const written = await client.query<StoredRow>(
+      `INSERT INTO annotations (trace_key, event_id, family, annotator_id, value, comment)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (trace_key, event_id, family, annotator_id) DO UPDATE
+         SET value = EXCLUDED.value, comment = EXCLUDED.comment, updated_at = now()
+         WHERE annotations.value IS DISTINCT FROM EXCLUDED.value OR annotations.comment IS DISTINCT FROM EXCLUDED.comment
+       RETURNING id, value, comment, updated_at`,
+      [...key, input.value, input.comment ?? null],
+    );
+    let row = written.rows[0];
+    if (row) {
+      await client.query("INSERT INTO annotation_revisions (annotation_id, value, comment) VALUES ($1, $2, $3)", [row.id, row.value, row.comment]);
+    } else {
+      const current = await client.query<StoredRow>(
+        "SELECT id, value, comment, updated_at FROM annotations WHERE trace_key = $1 AND event_id = $2 AND family = $3 AND annotator_id = $4",
+        key,
+      );
+      row = current.rows[0]!;
+    }
+    await client.query("COMMIT");
+    return { id: row.id, event_id: eventId || null, family: input.family, value: row.value, comment: row.comment, annotator: actor.name, updated_at: row.updated_at.toISOString() };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+interface StoredRow {
+  id: number;
+  value: number;
+  comment: string | null;
+  updated_at: Date;
+}
+
+/** Current values of every annotator on a trace. */
+export async function listAnnotations(traceKey: string): Promise<ApiAnnotation[]> {
+  const rows = await prisma().annotation.findMany({
+    where: { traceKey },
+    include: { annotator: { select: { name: true } } },
+    orderBy: [{ eventId: "asc" }, { family: "asc" }, { id: "asc" }],
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    event_id: r.eventId || null,
+    family: r.family,
+    value: r.value,
+    comment: r.comment,
+    annotator: r.annotator.name,
+    updated_at: r.updatedAt.toISOString(),
+  }));
+}
+
+/** The human labels of a trace as the compute core takes them, and the time of the newest one. */
+export async function humanLabels(traceKey: string): Promise<{ labels: HumanLabels; asOf: Date | null }> {
+  const [annotations, adjudications] = await Promise.all([
+    prisma().annotation.findMany({ where: { traceKey }, select: { eventId: true, family: true, value: true, updatedAt: true } }),
+    prisma().adjudication.findMany({ where: { traceKey }, select: { eventId: true, family: true, value: true, updatedAt: true } }),
+  ]);
+  const toRow = (r: { eventId: string; family: string; value: number }) => ({ event_id: r.eventId || null, family: r.family, value: r.value });
+  const times = [...annotations, ...adjudications].map((r) => r.updatedAt.getTime());
+  return {
+    labels: humanLabelsFrom(annotations.map(toRow), adjudications.map(toRow)),
+    asOf: times.length > 0 ? new Date(Math.max(...times)) : null,
+  };
+}
