@@ -37,6 +37,11 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
       <div>
         <Link href="/" className="text-sm text-blue-700 hover:underline">← Traces</Link>
         <h1 className="mt-1 break-all font-mono text-xl font-semibold" data-testid="trace-title">{row.traceId}</h1>
+        <nav className="mt-1 flex gap-4 text-sm">
+          <Link href={`/traces/${encodeURIComponent(row.traceId)}/label`} className="text-blue-700 hover:underline">Label rewards</Link>
+          <a href={`/api/traces/${encodeURIComponent(row.traceId)}/export?format=jsonl`} className="text-blue-700 hover:underline">Export JSONL</a>
+          <a href={`/api/traces/${encodeURIComponent(row.traceId)}/export?format=extended`} className="text-blue-700 hover:underline">Export trace</a>
+        </nav>
         <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
           <Meta label="Task">{row.taskId}</Meta>
           <Meta label="Project">{row.project.name}</Meta>

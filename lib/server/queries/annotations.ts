@@ -60,9 +60,9 @@ interface StoredRow {
 }
 
 /** Current values of every annotator on a trace. */
-export async function listAnnotations(traceKey: string): Promise<ApiAnnotation[]> {
+export async function listAnnotations(traceKey: string, annotatorId?: number): Promise<ApiAnnotation[]> {
   const rows = await prisma().annotation.findMany({
-    where: { traceKey },
+    where: { traceKey, ...(annotatorId !== undefined && { annotatorId }) },
     include: { annotator: { select: { name: true } } },
     orderBy: [{ eventId: "asc" }, { family: "asc" }, { id: "asc" }],
   });

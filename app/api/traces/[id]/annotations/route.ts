@@ -9,12 +9,13 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-/** GET /api/traces/{id}/annotations: current values of every annotator. */
+/** GET /api/traces/{id}/annotations: current values of every annotator (`?mine=1`: only the caller's). */
 export const GET = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
   const row = await findTraceRow(id);
-  await authorize(request, "read", row.project.name);
-  return Response.json({ annotations: await listAnnotations(row.traceId) });
+  const actor = await authorize(request, "read", row.project.name);
+  const mine = new URL(request.url).searchParams.get("mine") === "1";
+  return Response.json({ annotations: await listAnnotations(row.traceId, mine ? actor.userId : undefined) });
 });
 
 /** POST /api/traces/{id}/annotations: `{event_id?, family, value, comment?}`; metrics are recomputed at once. */
