@@ -1,0 +1,26 @@
+import { authorize } from "@/lib/server/auth/access";
+import { route } from "@/lib/server/http";
+import { queueFromParam } from "@/lib/server/queues/route-helpers";
+import { queueAgreement, queueProgress } from "@/lib/server/queues/stats";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/queues/{id}: progress per queue and person, and agreement per family. */
+export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { queue, project } = await queueFromParam((await params).id);
+  await authorize(request, "read", project);
+  const [progress, agreement] = await Promise.all([queueProgress(queue.id), queueAgreement(queue.id, queue.families)]);
+  return Response.json({
+    id: queue.id,
+    name: queue.name,
+    project,
+    families: queue.families,
+    annotators_per_item: queue.annotatorsPerItem,
+    blind: queue.blind,
+    filter: queue.filter,
+    items: progress.items,
+    complete: progress.complete,
+    people: progress.people,
+    agreement,
+  });
+});

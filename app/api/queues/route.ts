@@ -1,0 +1,28 @@
+import { queueInput } from "@/lib/api/queues";
+import { authorize } from "@/lib/server/auth/access";
+import { prisma } from "@/lib/server/db/client";
+import { parseJsonRequest, route } from "@/lib/server/http";
+import { createQueue } from "@/lib/server/queues/create";
+import { queueProgress } from "@/lib/server/queues/stats";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/queues: every queue with its progress. */
+export const GET = route(async (request: Request) => {
+  await authorize(request, "read");
+  const queues = await prisma().queue.findMany({ orderBy: { id: "desc" }, select: { id: true } });
+  const out = await Promise.all(queues.map(async ({ id }) => {
+    const p = await queueProgress(id);
+    return { id, name: p.queue.name, families: p.queue.families, annotators_per_item: p.queue.annotatorsPerItem, blind: p.queue.blind, items: p.items, complete: p.complete };
+  }));
+  return Response.json({ queues: out });
+});
+
+/** POST /api/queues (project admin): builds a queue from a filter. */
+export const POST = route(async (request: Request) => {
+  await authorize(request, "admin");
+  const input = await parseJsonRequest(request, queueInput);
+  const actor = await authorize(request, "admin", input.project);
+  const queue = await createQueue(actor, input);
+  return Response.json({ queue: { id: queue.id, name: queue.name, items: queue.items } }, { status: 201 });
+});

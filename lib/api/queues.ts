@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
+
+/** Which units a queue holds: events (or whole traces) of traces matching the trace filters. */
+export const queueFilter = z.strictObject({
+  unit: z.enum(["event", "trace"]).default("event"),
+  system: z.string().min(1).optional(),
+  task_id: z.string().min(1).optional(),
+  group_id: z.string().min(1).optional(),
+  /** E1 of the trace: 0 = failed traces, 1 = successful */
+  e1: z.union([z.literal(0), z.literal(1)]).optional(),
+  verdict: z.enum(["premature", "late", "unknown", "ok"]).optional(),
+  event_types: z.array(z.enum(EVENT_TYPES)).min(1).optional(),
+  decision: z.enum(DECISIONS).optional(),
+  /** only tool calls whose direct tool_result has status "error" */
+  tool_result_error: z.boolean().optional(),
+  /** at most this many items (oldest traces first) */
+  limit: z.number().int().min(1).max(100_000).default(5_000),
+});
+export type QueueFilter = z.infer<typeof queueFilter>;
+
+export const queueInput = z.strictObject({
+  project: z.string().min(1).default("default"),
+  name: z.string().trim().min(1).max(200),
+  families: z.array(z.enum(FAMILIES)).min(1).refine((f) => new Set(f).size === f.length, "families repeat"),
+  annotators_per_item: z.number().int().min(1).max(20).default(1),
+  blind: z.boolean().default(true),
+  reservation_seconds: z.number().int().min(30).max(86_400).default(900),
+  /** e-mail addresses of the annotators */
+  assignees: z.array(z.string().min(1)).min(1),
+  filter: queueFilter,
+});
+export type QueueInput = z.infer<typeof queueInput>;
+
+export const submitInput = z.strictObject({
+  labels: z.array(z.strictObject({ family: z.enum(FAMILIES), value: z.number().finite().min(-1).max(1), comment: z.string().max(10_000).optional() })).min(1),
+});
+
+export const adjudicationInput = z.strictObject({
+  trace_id: z.string().min(1),
+  event_id: z.string().min(1).nullable().default(null),
+  family: z.enum(FAMILIES),
+  value: z.number().finite().min(-1).max(1),
+});

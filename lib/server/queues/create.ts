@@ -1,0 +1,67 @@
+import "server-only";
+import type { QueueFilter, QueueInput } from "@/lib/api/queues";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { Actor } from "../auth/access";
+import { prisma } from "../db/client";
+import { ApiError } from "../errors";
+
+/** Creates a queue and its items from the filter, in one transaction. */
+export async function createQueue(actor: Actor, input: QueueInput) {
+  const db = prisma();
+  const project = await db.project.findUnique({ where: { name: input.project } });
+  if (!project) throw new ApiError(400, "invalid_input", `no project "${input.project}"`, [{ path: "$.project", message: "unknown project" }]);
+  const users = await db.user.findMany({ where: { email: { in: input.assignees } }, select: { id: true, email: true } });
+  const missing = input.assignees.filter((e) => !users.some((u) => u.email === e));
+  if (missing.length > 0) throw new ApiError(400, "invalid_input", "unknown annotators", missing.map((e) => ({ path: "$.assignees", message: `no user "${e}"` })));
+  if (input.annotators_per_item > users.length) {
+    throw new ApiError(400, "invalid_input", "more annotators per item than assignees", [{ path: "$.annotators_per_item", message: `at most ${users.length}` }]);
+  }
+  if (await db.queue.findUnique({ where: { projectId_name: { projectId: project.id, name: input.name } } })) {
+    throw new ApiError(409, "conflict", `a queue named "${input.name}" exists`, [{ path: "$.name", message: "taken" }]);
+  }
+  return db.$transaction(async (tx) => {
+    const queue = await tx.queue.create({
+      data: {
+        projectId: project.id,
+        name: input.name,
+        filter: input.filter,
+        families: input.families,
+        annotatorsPerItem: input.annotators_per_item,
+        blind: input.blind,
+        reservationSeconds: input.reservation_seconds,
+        createdById: actor.userId,
+        assignees: { create: users.map((u) => ({ userId: u.id })) },
+      },
+    });
+    const items = await tx.$executeRaw`
+      INSERT INTO queue_items (queue_id, position, trace_key, event_id)
+      SELECT ${queue.id}, (row_number() OVER (ORDER BY u.trace_db_id, u.seq))::int - 1, u.trace_key, u.event_id
+      FROM (${unitsQuery(project.id, input.filter)}) u`;
+    return { ...queue, items };
+  });
+}
+
+/** The units a filter selects: (trace_key, event_id, trace_db_id, seq), oldest trace first, in event order. */
+function unitsQuery(projectId: number, f: QueueFilter): Prisma.Sql {
+  const traceWhere: Prisma.Sql[] = [Prisma.sql`t.project_id = ${projectId}`];
+  if (f.system) traceWhere.push(Prisma.sql`t.system = ${f.system}`);
+  if (f.task_id) traceWhere.push(Prisma.sql`t.task_id = ${f.task_id}`);
+  if (f.group_id) traceWhere.push(Prisma.sql`t.group_id = ${f.group_id}`);
+  if (f.e1 !== undefined) traceWhere.push(Prisma.sql`t.e1 = ${f.e1}`);
+  if (f.verdict) traceWhere.push(Prisma.sql`t.verdict = ${f.verdict}::"Verdict"`);
+  if (f.unit === "trace") {
+    return Prisma.sql`SELECT t.trace_id AS trace_key, '' AS event_id, t.id AS trace_db_id, 0 AS seq
+      FROM traces t WHERE ${Prisma.join(traceWhere, " AND ")} ORDER BY t.id LIMIT ${f.limit}`;
+  }
+  const eventWhere: Prisma.Sql[] = [];
+  if (f.event_types) eventWhere.push(Prisma.sql`e.type::text = ANY(${f.event_types})`);
+  if (f.decision) eventWhere.push(Prisma.sql`e.decision = ${f.decision}::"Decision"`);
+  if (f.tool_result_error) {
+    eventWhere.push(Prisma.sql`e.type = 'tool_call' AND EXISTS (
+      SELECT 1 FROM edges d JOIN events r ON r.trace_id = d.trace_id AND r.seq = d.dst
+      WHERE d.trace_id = e.trace_id AND d.src = e.seq AND d.type <> 'temporal' AND r.type = 'tool_result' AND r.status = 'error')`);
+  }
+  const where = Prisma.join([...traceWhere, ...eventWhere], " AND ");
+  return Prisma.sql`SELECT t.trace_id AS trace_key, e.event_id, t.id AS trace_db_id, e.seq
+    FROM traces t JOIN events e ON e.trace_id = t.id WHERE ${where} ORDER BY t.id, e.seq LIMIT ${f.limit}`;
+}

@@ -1,0 +1,103 @@
+import "server-only";
+import type { z } from "zod";
+import type { submitInput } from "@/lib/api/queues";
+import type { Actor } from "../auth/access";
+import { recomputeMetrics } from "../compute/persist";
+import { pool, prisma } from "../db/client";
+import { ApiError } from "../errors";
+import { saveAnnotation } from "../queries/annotations";
+
+/**
+ * Handing out queue items. An item is held by at most one annotator at a
+ * time: `next` takes the first free item this annotator has neither done nor
+ * skipped and that still needs annotators, locking it with FOR UPDATE SKIP
+ * LOCKED so that concurrent callers never get the same one; a reservation
+ * left to expire frees the item again.
+ */
+export interface HeldItem {
+  id: number;
+  position: number;
+  trace_id: string;
+  event_id: string | null;
+  reserved_until: string;
+}
+
+export async function loadQueueFor(queueId: number, actor: Actor) {
+  const queue = await prisma().queue.findUnique({ where: { id: queueId }, include: { assignees: true } });
+  if (!queue) throw new ApiError(404, "not_found", `queue ${queueId} not found`);
+  if (!queue.assignees.some((a) => a.userId === actor.userId)) throw new ApiError(403, "forbidden", "you are not assigned to this queue");
+  return queue;
+}
+
+export async function nextItem(queueId: number, actor: Actor): Promise<HeldItem | null> {
+  const queue = await loadQueueFor(queueId, actor);
+  const { rows } = await pool().query<{ id: number; position: number; trace_key: string; event_id: string; reserved_until: Date }>(
+    `WITH candidate AS (
+       SELECT i.id FROM queue_items i
+       WHERE i.queue_id = $1 AND i.done_count < $3
+         AND (i.reserved_by IS NULL OR i.reserved_until < now() OR i.reserved_by = $2)
+         AND NOT EXISTS (SELECT 1 FROM queue_work w WHERE w.item_id = i.id AND w.user_id = $2)
+       ORDER BY (i.reserved_by IS NOT DISTINCT FROM $2) DESC, i.position
+       LIMIT 1
+       FOR UPDATE SKIP LOCKED)
+     UPDATE queue_items q SET reserved_by = $2, reserved_until = now() + make_interval(secs => $4)
+     FROM candidate WHERE q.id = candidate.id
+     RETURNING q.id, q.position, q.trace_key, q.event_id, q.reserved_until`,
+    [queueId, actor.userId, queue.annotatorsPerItem, queue.reservationSeconds],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, position: row.position, trace_id: row.trace_key, event_id: row.event_id || null, reserved_until: row.reserved_until.toISOString() } : null;
+}
+
+/** Stores the labels of a held item, marks it done by this annotator and frees it. */
+export async function submitItem(queueId: number, itemId: number, actor: Actor, input: z.infer<typeof submitInput>): Promise<void> {
+  const queue = await loadQueueFor(queueId, actor);
+  const item = await heldItem(queueId, itemId, actor);
+  const unknown = input.labels.filter((l) => !queue.families.includes(l.family));
+  if (unknown.length > 0) throw new ApiError(400, "invalid_input", "family not in this queue", unknown.map((l) => ({ path: "$.labels", message: `"${l.family}" is not labelled in this queue` })));
+  const trace = await prisma().trace.findUnique({ where: { traceId: item.trace_key } });
+  if (!trace) throw new ApiError(409, "conflict", "the item's trace was deleted");
+  for (const label of input.labels) {
+    await saveAnnotation(item.trace_key, trace.id, actor, { event_id: item.event_id || null, family: label.family, value: label.value, comment: label.comment });
+  }
+  await finish(itemId, actor, "done");
+  await recomputeMetrics(trace.id);
+}
+
+export async function skipItem(queueId: number, itemId: number, actor: Actor): Promise<void> {
+  await loadQueueFor(queueId, actor);
+  await heldItem(queueId, itemId, actor);
+  await finish(itemId, actor, "skipped");
+}
+
+async function heldItem(queueId: number, itemId: number, actor: Actor) {
+  const { rows } = await pool().query<{ trace_key: string; event_id: string }>(
+    "SELECT trace_key, event_id FROM queue_items WHERE id = $1 AND queue_id = $2 AND reserved_by = $3 AND reserved_until >= now()",
+    [itemId, queueId, actor.userId],
+  );
+  if (!rows[0]) throw new ApiError(409, "conflict", "this item is not reserved for you (the reservation may have expired): take the next item");
+  return rows[0];
+}
+
+async function finish(itemId: number, actor: Actor, state: "done" | "skipped"): Promise<void> {
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    const inserted = await client.query(
+      `INSERT INTO queue_work (item_id, user_id, state) VALUES ($1, $2, $3) ON CONFLICT (item_id, user_id) DO NOTHING`,
+      [itemId, actor.userId, state],
+    );
+    await client.query(
+      `UPDATE queue_items SET reserved_by = NULL, reserved_until = NULL,
+         done_count = done_count + CASE WHEN $3 = 'done' AND $2::int > 0 THEN 1 ELSE 0 END
+       WHERE id = $1`,
+      [itemId, inserted.rowCount ?? 0, state],
+    );
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
