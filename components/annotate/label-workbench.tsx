@@ -49,6 +49,8 @@ export function LabelWorkbench({ preset }: { preset: string }) {
         case "help":
           s.toggleHelp();
           break;
+        case "skip":
+          break;
       }
     };
     window.addEventListener("keydown", onKey);

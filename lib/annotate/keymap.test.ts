@@ -15,6 +15,7 @@ describe("keyAction", () => {
     expect(keyAction({ key: "Enter" })).toEqual({ kind: "save" });
     expect(keyAction({ key: "?" })).toEqual({ kind: "help" });
     expect(keyAction({ key: "r" })).toEqual({ kind: "retry" });
+    expect(keyAction({ key: "x" })).toEqual({ kind: "skip" });
   });
   it("ignores other keys and keys with modifiers (browser shortcuts stay intact)", () => {
     expect(keyAction({ key: "x" })).toBeNull();

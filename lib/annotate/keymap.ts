@@ -11,6 +11,7 @@ export type KeyAction =
   | { kind: "family"; by: 1 | -1 }
   | { kind: "save" }
   | { kind: "retry" }
+  | { kind: "skip" }
   | { kind: "help" };
 
 export const VALUE_KEYS: Readonly<Record<string, number>> = { "1": -1, "2": -0.5, "3": 0, "4": 0.5, "5": 1 };
@@ -22,6 +23,7 @@ export const KEY_HELP: readonly [string, string][] = [
   ["↑ ↓", "previous / next family"],
   ["s / f", "the whole trace: task success / failure (saved at once)"],
   ["r", "retry failed saves"],
+  ["x", "in a queue: skip this item"],
   ["?", "show or hide this map"],
 ];
 
@@ -47,6 +49,8 @@ export function keyAction(e: { key: string; ctrlKey?: boolean; metaKey?: boolean
       return { kind: "save" };
     case "r":
       return { kind: "retry" };
+    case "x":
+      return { kind: "skip" };
     case "?":
       return { kind: "help" };
     default:

@@ -101,3 +101,30 @@ async function finish(itemId: number, actor: Actor, state: "done" | "skipped"): 
     client.release();
   }
 }
+
+/** What the work page shows for a held item: the event (content as text, drawn as text), and others' values unless the queue is blind. */
+export async function describeItem(queueId: number, item: HeldItem | null, actor: Actor) {
+  if (!item) return null;
+  const queue = await prisma().queue.findUniqueOrThrow({ where: { id: queueId } });
+  const trace = await prisma().trace.findUnique({ where: { traceId: item.trace_id } });
+  if (!trace) return { ...item, event: null, others: [] };
+  const event = item.event_id ? await prisma().event.findUnique({ where: { traceId_eventId: { traceId: trace.id, eventId: item.event_id } } }) : null;
+  const content = event ? await prisma().eventContent.findUnique({ where: { traceId_seq: { traceId: trace.id, seq: event.seq } } }) : null;
+  const others = queue.blind
+    ? []
+    : await prisma().annotation.findMany({
+        where: { traceKey: item.trace_id, eventId: item.event_id ?? "", family: { in: queue.families }, annotatorId: { not: actor.userId } },
+        select: { family: true, value: true, annotator: { select: { name: true } } },
+      });
+  return {
+    ...item,
+    task_id: trace.taskId,
+    system: trace.system,
+    event: event && {
+      id: event.eventId, seq: event.seq, t: event.t, type: event.type, agent: event.agent, role: event.role,
+      from: event.fromAgent, to: event.toAgent, tool: event.tool, decision: event.decision, status: event.status,
+      content: content?.content ?? null,
+    },
+    others: others.map((o) => ({ family: o.family, value: o.value, annotator: o.annotator.name })),
+  };
+}

@@ -1,7 +1,7 @@
 import { authorize } from "@/lib/server/auth/access";
 import { route } from "@/lib/server/http";
 import { queueFromParam } from "@/lib/server/queues/route-helpers";
-import { nextItem } from "@/lib/server/queues/work";
+import { describeItem, nextItem } from "@/lib/server/queues/work";
 
 export const dynamic = "force-dynamic";
 
@@ -9,5 +9,5 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { queue, project } = await queueFromParam((await params).id);
   const actor = await authorize(request, "annotate", project);
-  return Response.json({ item: await nextItem(queue.id, actor) });
+  return Response.json({ item: await describeItem(queue.id, await nextItem(queue.id, actor), actor) });
 });

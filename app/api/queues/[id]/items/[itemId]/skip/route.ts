@@ -1,7 +1,7 @@
 import { authorize } from "@/lib/server/auth/access";
 import { route } from "@/lib/server/http";
 import { itemIdFromParam, queueFromParam } from "@/lib/server/queues/route-helpers";
-import { nextItem, skipItem } from "@/lib/server/queues/work";
+import { describeItem, nextItem, skipItem } from "@/lib/server/queues/work";
 
 export const dynamic = "force-dynamic";
 
@@ -11,5 +11,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const { queue, project } = await queueFromParam(p.id);
   const actor = await authorize(request, "annotate", project);
   await skipItem(queue.id, itemIdFromParam(p.itemId), actor);
-  return Response.json({ next: await nextItem(queue.id, actor) });
+  return Response.json({ next: await describeItem(queue.id, await nextItem(queue.id, actor), actor) });
 });

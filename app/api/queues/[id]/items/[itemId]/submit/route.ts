@@ -2,7 +2,7 @@ import { submitInput } from "@/lib/api/queues";
 import { authorize } from "@/lib/server/auth/access";
 import { parseJsonRequest, route } from "@/lib/server/http";
 import { itemIdFromParam, queueFromParam } from "@/lib/server/queues/route-helpers";
-import { nextItem, submitItem } from "@/lib/server/queues/work";
+import { describeItem, nextItem, submitItem } from "@/lib/server/queues/work";
 
 export const dynamic = "force-dynamic";
 
@@ -12,5 +12,5 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const { queue, project } = await queueFromParam(p.id);
   const actor = await authorize(request, "annotate", project);
   await submitItem(queue.id, itemIdFromParam(p.itemId), actor, await parseJsonRequest(request, submitInput));
-  return Response.json({ next: await nextItem(queue.id, actor) });
+  return Response.json({ next: await describeItem(queue.id, await nextItem(queue.id, actor), actor) });
 });

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench:annotate [-- --seconds 60 --connections 50]`
+ *
+ * Starts Baton (production build) on a fresh database holding 2,000 small
+ * generated traces, then 50 concurrent clients write annotations through
+ * `POST /api/traces/{id}/annotations` for 60 s (each write to its own unit,
+ * so every one must be found afterwards). Prints p50/p99 latency and
+ * throughput, counts the rows, and compares with a read baseline
+ * (`GET /api/traces/{id}/annotations`) run against the same server.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { syntheticTraces } from "@/lib/demo";
+import { FAMILIES } from "@/lib/trace/types";
+import { closeDatabase, pool } from "@/lib/server/db/client";
+import { ingestRecords } from "@/lib/server/ingest/ingest";
+import { benchDatabase, fmt } from "./db";
+
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" } } });
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const PORT = Number(values.port);
+const TRACES = 2000;
+const EVENTS = 25;
+
+async function main() {
+  const db = await benchDatabase("baton_bench_annotate");
+  process.env.DATABASE_URL = db.url;
+  const traces = [...syntheticTraces(TRACES, EVENTS, 3)];
+  for (let i = 0; i < traces.length; i += 200) {
+    await ingestRecords(traces.slice(i, i + 200).map((value, k) => ({ base: `$[${k}]`, value })), { upsert: false });
+  }
+  await closeDatabase();
+  // every (trace, event, family) is its own unit: writes never collapse into one row
+  const units = traces.flatMap((t) => t.events.flatMap((e) => FAMILIES.map((family) => ({ trace: t.trace_id, event: e.id, family }))));
+  console.log(`bench:annotate — ${fmt(TRACES)} traces x ${EVENTS} events stored; ${CONNECTIONS} clients for ${SECONDS} s`);
+
+  const server = await startServer(db.url);
+  try {
+    let next = 0;
+    const confirmed: number[] = []; // units whose write was answered 201
+    const writes = await run("write", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      requests: [{
+        setupRequest: (req, context) => {
+          const k = next++ % units.length;
+          const u = units[k]!;
+          (context as { unit?: number }).unit = k;
+          return { ...req, path: `/api/traces/${encodeURIComponent(u.trace)}/annotations`, body: JSON.stringify({ event_id: u.event, family: u.family, value: ((k % 5) - 2) / 2 }) };
+        },
+        onResponse: (status, _body, context) => {
+          if (status === 201) confirmed.push((context as { unit: number }).unit);
+        },
+      }],
+    });
+    let read = 0;
+    const reads = await run("read baseline", {
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/traces/${encodeURIComponent(traces[read++ % traces.length]!.trace_id)}/annotations` }) }],
+    }, Math.min(SECONDS, 15));
+
+    // every confirmed write must be a row with exactly the value written
+    const { rows: stored } = await pool().query<{ trace_key: string; event_id: string; family: string; value: number }>("SELECT trace_key, event_id, family, value FROM annotations");
+    const found = new Map(stored.map((r) => [`${r.trace_key}|${r.event_id}|${r.family}`, r.value]));
+    const missing = confirmed.filter((k) => {
+      const u = units[k]!;
+      return found.get(`${u.trace}|${u.event}|${u.family}`) !== ((k % 5) - 2) / 2;
+    });
+    const errors = writes.errors + writes.timeouts + writes.non2xx;
+    console.log(`\nwrites: ${fmt(confirmed.length)} confirmed (201), ${fmt(errors)} errors (${writes.errors} socket, ${writes.timeouts} timeouts, ${writes.non2xx} non-2xx)`);
+    console.log(`rows afterwards: ${fmt(stored.length)} (${fmt(stored.length - confirmed.length)} more were in flight when the clock stopped); confirmed writes missing: ${missing.length}`);
+    console.log(`write latency p50 ${writes.latency.p50} ms, p99 ${writes.latency.p99} ms, ${fmt(writes.requests.average)} writes/s`);
+    console.log(`read  latency p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms, ${fmt(reads.requests.average)} reads/s (baseline)`);
+    console.log(`ratio write/read p50: ${fmt(writes.latency.p50 / Math.max(reads.latency.p50, 0.001), 2)}`);
+    await closeDatabase();
+    if (errors > 0 || missing.length > 0) process.exitCode = 1;
+  } finally {
+    await stopServer(server);
+    await db.close();
+  }
+}
+
+function run(title: string, opts: Partial<autocannon.Options>, seconds = SECONDS): Promise<autocannon.Result> {
+  console.log(`running ${title} for ${seconds} s…`);
+  return autocannon({ url: `http://127.0.0.1:${PORT}`, connections: CONNECTIONS, duration: seconds, ...opts });
+}
+
+async function startServer(url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/start.ts"], {
+    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), BATON_DEMO: "0", BATON_DB_POOL: "20" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  for (let i = 0; i < 600; i++) {
+    const up = await fetch(`http://127.0.0.1:${PORT}/api/traces?limit=1`).then((r) => r.ok, () => false);
+    if (up) return child;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error("Baton did not start");
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  child.kill("SIGTERM");
+  await new Promise((r) => child.once("exit", r));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
