@@ -1,0 +1,53 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AdjudicateForm } from "@/components/queues/adjudicate-form";
+import { formatValue } from "@/lib/format";
+import { prisma } from "@/lib/server/db/client";
+import { disagreements } from "@/lib/server/queues/stats";
+
+export const dynamic = "force-dynamic";
+
+interface Props {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ threshold?: string }>;
+}
+
+/** Units where annotators disagree, values side by side, with the event a click away; an admin sets the final value. */
+export default async function AdjudicatePage({ params, searchParams }: Props) {
+  const id = Number((await params).id);
+  const queue = Number.isInteger(id) ? await prisma().queue.findUnique({ where: { id } }) : null;
+  if (!queue) notFound();
+  const threshold = Math.min(2, Math.max(0, Number((await searchParams).threshold ?? "0.5") || 0));
+  const units = await disagreements(id, threshold);
+  return (
+    <div className="space-y-4">
+      <Link href={`/queues/${id}`} className="text-sm text-blue-700 hover:underline">← {queue.name}</Link>
+      <h1 className="text-2xl font-semibold">Disagreements</h1>
+      <form className="flex items-center gap-2 text-sm" method="get">
+        <label>Spread above <input name="threshold" defaultValue={threshold} className="w-16 rounded border border-slate-300 px-1" /></label>
+        <button className="rounded border border-slate-300 px-2 py-0.5">Show</button>
+      </form>
+      {units.length === 0 && <p className="text-slate-500">No unit with a spread above {threshold}.</p>}
+      <table className="w-full text-sm" data-testid="disagreements">
+        <thead className="text-left text-xs uppercase text-slate-500">
+          <tr><th>Unit</th><th>Family</th><th>Values</th><th>Spread</th><th>Final value</th></tr>
+        </thead>
+        <tbody>
+          {units.map((u) => (
+            <tr key={`${u.trace_id}/${u.event_id}/${u.family}`} className="border-t border-slate-100" data-testid="disagreement">
+              <td className="py-1.5">
+                <Link className="font-mono text-blue-700 underline" href={`/traces/${encodeURIComponent(u.trace_id)}/graph${u.event_id ? `?selected=${encodeURIComponent(u.event_id)}` : ""}`}>
+                  {u.trace_id}{u.event_id ? ` / ${u.event_id}` : ""}
+                </Link>
+              </td>
+              <td>{u.family}</td>
+              <td>{u.values.map((v) => `${v.annotator}: ${formatValue(v.value)}`).join(" · ")}</td>
+              <td className="font-mono">{formatValue(u.spread)}</td>
+              <td><AdjudicateForm traceId={u.trace_id} eventId={u.event_id} family={u.family} current={u.adjudicated} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

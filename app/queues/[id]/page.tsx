@@ -1,0 +1,56 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ProgressBar } from "@/components/progress-bar";
+import { formatValue } from "@/lib/format";
+import { prisma } from "@/lib/server/db/client";
+import { queueAgreement, queueProgress } from "@/lib/server/queues/stats";
+
+export const dynamic = "force-dynamic";
+
+export default async function QueuePage({ params }: { params: Promise<{ id: string }> }) {
+  const id = Number((await params).id);
+  if (!Number.isInteger(id) || !(await prisma().queue.findUnique({ where: { id } }))) notFound();
+  const progress = await queueProgress(id);
+  const agreement = await queueAgreement(id, progress.queue.families);
+  const q = progress.queue;
+  return (
+    <div className="space-y-5">
+      <div>
+        <Link href="/queues" className="text-sm text-blue-700 hover:underline">← Queues</Link>
+        <h1 className="mt-1 text-2xl font-semibold" data-testid="queue-title">{q.name}</h1>
+        <p className="text-sm text-slate-600">
+          Families: {q.families.join(", ")} · {q.annotatorsPerItem} annotator(s) per item · {q.blind ? "blind" : "annotators see each other's values"}
+        </p>
+        <div className="mt-2 flex gap-3">
+          <Link href={`/queues/${id}/work`} className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white hover:bg-slate-700">Start labeling</Link>
+          <Link href={`/queues/${id}/adjudicate`} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100">Disagreements</Link>
+        </div>
+      </div>
+      <section className="space-y-1">
+        <h2 className="text-lg font-semibold">Progress</h2>
+        <ProgressBar done={progress.complete} total={progress.items} label="items complete" />
+        {progress.people.map((p) => (
+          <ProgressBar key={p.user_id} done={p.done} total={progress.items} label={p.name} />
+        ))}
+      </section>
+      <section>
+        <h2 className="mb-1 text-lg font-semibold">Agreement</h2>
+        <p className="mb-2 text-sm text-slate-600">Krippendorff&apos;s alpha (interval) per family over items with at least two annotators; — when fewer than two such items or no spread at all.</p>
+        <table className="text-sm" data-testid="agreement">
+          <thead className="text-left text-xs uppercase text-slate-500">
+            <tr><th className="pr-6">Family</th><th className="pr-6">alpha</th><th>items</th></tr>
+          </thead>
+          <tbody>
+            {agreement.map((a) => (
+              <tr key={a.family} data-testid={`alpha-${a.family}`}>
+                <td className="pr-6">{a.family}</td>
+                <td className="pr-6 font-mono tabular-nums">{formatValue(a.alpha)}</td>
+                <td className="tabular-nums">{a.units}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </div>
+  );
+}

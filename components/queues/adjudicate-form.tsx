@@ -1,0 +1,33 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { describeFailure, sendJson } from "@/lib/api/send";
+
+const VALUES = [-1, -0.5, 0, 0.5, 1];
+
+/** Sets the final value of one unit (admin); the page reloads its numbers afterwards. */
+export function AdjudicateForm({ traceId, eventId, family, current }: { traceId: string; eventId: string | null; family: string; current: number | null }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = async (value: number) => {
+    setBusy(true);
+    const result = await sendJson("POST", "/api/adjudications", { trace_id: traceId, event_id: eventId, family, value });
+    setBusy(false);
+    if (!result.ok) return setError(describeFailure(result));
+    setError(null);
+    router.refresh();
+  };
+  return (
+    <div className="flex items-center gap-1" data-testid={`adjudicate-${eventId ?? "trace"}-${family}`}>
+      {VALUES.map((v) => (
+        <button key={v} type="button" disabled={busy} onClick={() => void set(v)}
+          className={`rounded border px-2 py-0.5 text-xs ${current === v ? "border-blue-600 bg-blue-600 text-white" : "border-slate-300 hover:bg-slate-100"}`}>
+          {v}
+        </button>
+      ))}
+      {error && <span className="text-xs text-rose-700">{error}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { describeFailure, formText, sendJson } from "@/lib/api/send";
+import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
+
+/** An admin builds a queue: a filter choosing the items, families, annotators, N per item, blind. */
+export function NewQueueForm({ projects, users }: { projects: string[]; users: { email: string; name: string }[] }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (form: FormData) => {
+    const e1 = formText(form, "e1");
+    const filter = {
+      unit: formText(form, "unit") || "event",
+      ...(formText(form, "system") && { system: formText(form, "system") }),
+      ...(formText(form, "task_id") && { task_id: formText(form, "task_id") }),
+      ...(e1 !== "" && { e1: Number(e1) }),
+      ...(form.getAll("event_types").length > 0 && { event_types: form.getAll("event_types") }),
+      ...(formText(form, "decision") && { decision: formText(form, "decision") }),
+      ...(form.get("tool_result_error") === "on" && { tool_result_error: true }),
+    };
+    const body = {
+      project: formText(form, "project"),
+      name: formText(form, "name"),
+      families: form.getAll("families"),
+      annotators_per_item: Number(formText(form, "n")),
+      blind: form.get("blind") === "on",
+      assignees: form.getAll("assignees"),
+      filter,
+    };
+    const result = await sendJson<{ queue: { id: number } }>("POST", "/api/queues", body);
+    if (!result.ok) return setError(describeFailure(result));
+    router.push(`/queues/${result.data.queue.id}`);
+  };
+  const box = "rounded border border-slate-200 bg-white p-3 space-y-2";
+  return (
+    <form action={(f) => void submit(f)} className="grid max-w-4xl gap-3 text-sm md:grid-cols-2" aria-label="New queue">
+      <fieldset className={box}>
+        <legend className="font-semibold">Queue</legend>
+        <label className="block">Name <input name="name" required className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
+        <label className="block">Project <select name="project" className="ml-2 rounded border border-slate-300">{projects.map((p) => <option key={p}>{p}</option>)}</select></label>
+        <label className="block">Annotators per item <input name="n" type="number" min={1} max={20} defaultValue={1} className="ml-2 w-16 rounded border border-slate-300 px-1" /></label>
+        <label className="block"><input type="checkbox" name="blind" defaultChecked /> Blind: annotators do not see each other&apos;s values</label>
+      </fieldset>
+      <fieldset className={box}>
+        <legend className="font-semibold">Families to label</legend>
+        {FAMILIES.map((f) => <label key={f} className="mr-3 inline-block"><input type="checkbox" name="families" value={f} /> {f}</label>)}
+      </fieldset>
+      <fieldset className={box}>
+        <legend className="font-semibold">Items: which events</legend>
+        <label className="block">Unit <select name="unit" className="ml-2 rounded border border-slate-300"><option value="event">events</option><option value="trace">whole traces</option></select></label>
+        <label className="block">System <input name="system" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
+        <label className="block">Task <input name="task_id" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
+        <label className="block">Traces <select name="e1" className="ml-2 rounded border border-slate-300"><option value="">all</option><option value="0">failed (E1 = 0)</option><option value="1">succeeded (E1 = 1)</option></select></label>
+        <div>{EVENT_TYPES.map((t) => <label key={t} className="mr-3 inline-block"><input type="checkbox" name="event_types" value={t} /> {t}</label>)}</div>
+        <label className="block">Decision <select name="decision" className="ml-2 rounded border border-slate-300"><option value="">any</option>{DECISIONS.map((d) => <option key={d}>{d}</option>)}</select></label>
+        <label className="block"><input type="checkbox" name="tool_result_error" /> only tool calls whose result was an error</label>
+      </fieldset>
+      <fieldset className={box}>
+        <legend className="font-semibold">Annotators</legend>
+        {users.length === 0 && <p className="text-slate-500">No user accounts yet: create annotators on the admin page.</p>}
+        {users.map((u) => <label key={u.email} className="block"><input type="checkbox" name="assignees" value={u.email} /> {u.name} ({u.email})</label>)}
+      </fieldset>
+      <div className="md:col-span-2">
+        <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white hover:bg-slate-700">Create queue</button>
+        {error && <p className="mt-2 text-rose-700" data-testid="queue-error">{error}</p>}
+      </div>
+    </form>
+  );
+}
