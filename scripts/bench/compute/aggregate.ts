@@ -1,0 +1,109 @@
+/**
+ * Part 2 of bench:compute: `GET /api/metrics` over many stored small traces.
+ * Stores them through the real ingest path (validate -> compute -> one
+ * transaction per batch), then times aggregateMetrics and the route handler
+ * itself, with and without filters.
+ */
+import { GET as metricsRoute } from "@/app/api/metrics/route";
+import type { TraceRecord } from "@/lib/ingest/parse";
+import { closeDatabase, pool } from "@/lib/server/db/client";
+import { ingestRecords } from "@/lib/server/ingest/ingest";
+import { aggregateMetrics, type MetricsFilter } from "@/lib/server/queries/metrics";
+import type { Trace } from "@/lib/trace/types";
+import { benchDatabase, fmt } from "../db";
+import { median } from "./measure";
+import { makeTrace, SHAPES } from "./shapes";
+
+const DATABASE = "baton_bench_compute";
+const TARGET_MS = 2000;
+const RUNS = 5;
+const SYSTEMS = ["planner-v1", "planner-v2", "swarm-lite", "debate-3", "harness-x"] as const;
+const TOPOLOGIES = ["centralized", "hierarchical", "debate", "swarm", "mixed"] as const;
+
+/**
+ * Small trace i: 8-20 events, the three shapes in turn, systems and
+ * topologies cycling independently of the shape, groups of 4 rollouts per
+ * task (GRPO-style), and E1 from the shape (success or failure) except for
+ * every 7th trace, which reports nothing (E1 null).
+ */
+export function smallTrace(i: number): Trace {
+  const trace = makeTrace(SHAPES[i % SHAPES.length]!, 8 + ((i * 7) % 13), i);
+  const group = Math.floor(i / 4);
+  return {
+    ...trace,
+    trace_id: `small-${i}`,
+    task_id: `task-${group % 2500}`,
+    group_id: `group-${group}`,
+    system: SYSTEMS[(i >> 1) % SYSTEMS.length]!,
+    topology: TOPOLOGIES[i % TOPOLOGIES.length]!,
+    rewards: i % 7 === 0 ? {} : trace.rewards,
+  };
+}
+
+async function ingest(traces: number, batch: number): Promise<void> {
+  let events = 0;
+  const started = performance.now();
+  for (let first = 0; first < traces; first += batch) {
+    const records: TraceRecord[] = [];
+    for (let i = first; i < Math.min(traces, first + batch); i++) {
+      const value = smallTrace(i);
+      events += value.events.length;
+      records.push({ base: `$[${i - first}]`, value });
+    }
+    await ingestRecords(records, { upsert: false });
+    if ((first / batch) % 20 === 19) process.stdout.write(`  ${fmt(first + batch)} traces stored\n`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `ingest: ${fmt(traces)} traces (${fmt(events)} events) in ${fmt(seconds, 1)} s, ${fmt(traces / seconds)} traces/s, ${fmt(events / seconds)} events/s` +
+      ` (generation + validation + metrics + storage, ${fmt(batch)} traces per transaction)`,
+  );
+}
+
+async function timeMs(run: () => Promise<unknown>): Promise<number> {
+  await run(); // warm-up: connection, plan cache
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+async function viaRoute(query: string): Promise<unknown> {
+  const response = await metricsRoute(new Request(`http://bench.local/api/metrics${query}`), undefined);
+  if (!response.ok) throw new Error(`GET /api/metrics${query}: HTTP ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+export async function aggregateBench(traces: number, batch: number): Promise<void> {
+  console.log(`\n== /api/metrics over ${fmt(traces)} stored small traces (database ${DATABASE}) ==`);
+  const db = await benchDatabase(DATABASE);
+  process.env.DATABASE_URL = db.url;
+  try {
+    await ingest(traces, batch);
+    await pool().query("ANALYZE traces"); // what autovacuum would have done after this many inserts
+    const filters: [string, MetricsFilter][] = [
+      ["(none)", {}],
+      [`system=${SYSTEMS[1]}`, { system: SYSTEMS[1] }],
+      ["topology=debate", { topology: "debate" }],
+      ["task_id=task-7", { task_id: "task-7" }],
+    ];
+    console.log(`median of ${RUNS} runs after one warm-up; target < ${fmt(TARGET_MS)} ms`);
+    for (const [label, filter] of filters) {
+      const result = await aggregateMetrics(filter);
+      const queryMs = await timeMs(() => aggregateMetrics(filter));
+      const query = new URLSearchParams(filter as Record<string, string>).toString();
+      const routeMs = await timeMs(() => viaRoute(query ? `?${query}` : ""));
+      const verdict = Math.max(queryMs, routeMs) < TARGET_MS ? "ok" : "MISSED";
+      console.log(
+        `  filter ${label.padEnd(22)} ${fmt(result.traces).padStart(7)} traces, E1 rate ${fmt(result.e1.rate ?? NaN, 3)}:` +
+          ` aggregateMetrics ${fmt(queryMs, 1)} ms, GET handler ${fmt(routeMs, 1)} ms (${verdict})`,
+      );
+    }
+  } finally {
+    await closeDatabase();
+    await db.close();
+  }
+}
