@@ -1,26 +1,27 @@
 /**
- * `npm run ingest -- [--upsert] <files or folders>`: loads .json / .jsonl
- * traces through the same ingest path as the API, one transaction per file,
- * with a progress bar and a per-file summary. Exits 1 if any file failed.
+ * `npm run ingest -- [--upsert] [--format auto|baton|whowhen|marble|taubench|chatdev|agentops] <files or folders>`:
+ * loads .json / .jsonl traces (or, through lib/adapters, another system's
+ * runs; `auto` detects the format by content) through the same ingest path
+ * as the API, one transaction per file or ChatDev run folder, with a
+ * progress bar and a per-file summary. Exits 1 if any file failed.
  */
-import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { SingleBar, Presets } from "cli-progress";
 import { readConfig } from "@/lib/server/config";
 import { readyDatabase } from "@/lib/server/db/bootstrap";
 import { closeDatabase } from "@/lib/server/db/client";
-import { ingestFile, type FileOutcome } from "@/lib/server/ingest/file-ingest";
-
-const TRACE_FILE = /\.(json|jsonl|ndjson)$/i;
+import type { FileOutcome } from "@/lib/server/ingest/file-ingest";
+import { expandInputs, ingestFormatted, inputBytes, isIngestFormat, INGEST_FORMATS } from "@/lib/server/ingest/format-ingest";
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { upsert: { type: "boolean", default: false } } });
-  if (positionals.length === 0) {
-    console.error("usage: npm run ingest -- [--upsert] <files or folders>");
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { upsert: { type: "boolean", default: false }, format: { type: "string", default: "auto" } } });
+  const format = values.format;
+  if (positionals.length === 0 || !isIngestFormat(format)) {
+    console.error(`usage: npm run ingest -- [--upsert] [--format ${INGEST_FORMATS.join("|")}] <files or folders>`);
     return 2;
   }
-  const files = (await Promise.all(positionals.map(expand))).flat();
+  const files = (await Promise.all(positionals.map((p) => expandInputs(p, format)))).flat();
   if (files.length === 0) {
     console.error("no .json / .jsonl files found");
     return 2;
@@ -28,7 +29,7 @@ async function main(): Promise<number> {
   const config = readConfig();
   const db = await readyDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BATON_DATA_DIR, pgPort: config.BATON_PG_PORT });
   process.env.DATABASE_URL = db.url;
-  const totalBytes = (await Promise.all(files.map(async (f) => (await stat(f)).size))).reduce((a, b) => a + b, 0);
+  const totalBytes = (await Promise.all(files.map(inputBytes))).reduce((a, b) => a + b, 0);
   const bar = new SingleBar({ format: " {bar} {percentage}% | {value}/{total} MB | {file}", hideCursor: true, noTTYOutput: false }, Presets.shades_classic);
   const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
   bar.start(mb(totalBytes), 0, { file: "" });
@@ -36,7 +37,7 @@ async function main(): Promise<number> {
   const outcomes: FileOutcome[] = [];
   for (const file of files) {
     bar.update(mb(done), { file: path.basename(file) });
-    outcomes.push(await ingestFile(file, { upsert: values.upsert, onBytes: (b) => { done += b; bar.update(mb(done)); } }));
+    outcomes.push(await ingestFormatted(file, { format, upsert: values.upsert, onBytes: (b) => { done += b; bar.update(mb(done)); } }));
   }
   bar.update(mb(totalBytes));
   bar.stop();
@@ -60,13 +61,6 @@ function report(outcomes: FileOutcome[]): number {
   }
   console.log(`${outcomes.length - failed} file(s) ok, ${failed} failed`);
   return failed > 0 ? 1 : 0;
-}
-
-async function expand(p: string): Promise<string[]> {
-  const s = await stat(p);
-  if (!s.isDirectory()) return [p];
-  const entries = await readdir(p, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && TRACE_FILE.test(e.name)).map((e) => path.join(e.parentPath, e.name)).sort();
 }
 
 main().then(

@@ -18,7 +18,7 @@ describe("keyAction", () => {
     expect(keyAction({ key: "x" })).toEqual({ kind: "skip" });
   });
   it("ignores other keys and keys with modifiers (browser shortcuts stay intact)", () => {
-    expect(keyAction({ key: "x" })).toBeNull();
+    expect(keyAction({ key: "y" })).toBeNull();
     expect(keyAction({ key: "6" })).toBeNull();
     expect(keyAction({ key: "r", ctrlKey: true })).toBeNull();
     expect(keyAction({ key: "1", metaKey: true })).toBeNull();

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import type { EdgeType, EventType } from "../trace/types";
+import { AdaptedTraceBuilder, slug, type EventRef, type Parent, type UntimedFields } from "./emit";
+import { provenanceOf, stem } from "./provenance";
+import { AdapterInputError, type AdaptedTrace } from "./types";
+import { zodDetails } from "./zod-details";
+
+/**
+ * tau-bench historical trajectories: an airline agent (OpenAI chat format,
+ * with tools) serving a simulated user. One trace per run:
+ * - user / assistant text turns -> message (user <-> assistant);
+ * - each assistant tool call -> tool_call, and the `role: "tool"` reply with
+ *   the same tool_call_id -> tool_result, joined by a `return` edge;
+ * - the reply to transfer_to_human_agents -> human_intervention (a human
+ *   agent takes over there);
+ * - the system prompt (the airline policy, the same in every run) is not an
+ *   event; its length is in metadata.
+ * reward (0/1) is the task success: `metrics.task_success` = reward (E1),
+ * `rewards.task_success` = 2 x reward - 1 as for a 0/1 label (SPEC.md
+ * section 2). The trials of one task share a group_id, a GRPO group.
+ */
+
+const toolCallSchema = z.looseObject({
+  id: z.string(),
+  function: z.looseObject({ name: z.string(), arguments: z.string() }),
+});
+
+const messageSchema = z.looseObject({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.string().nullable().optional(),
+  tool_calls: z.array(toolCallSchema).nullable().optional(),
+  tool_call_id: z.string().optional(),
+  name: z.string().optional(),
+});
+
+export const tauRunSchema = z.looseObject({
+  task_id: z.union([z.number(), z.string()]),
+  reward: z.number().min(0).max(1),
+  info: z.record(z.string(), z.unknown()),
+  traj: z.array(messageSchema).min(1),
+  trial: z.number().optional(),
+});
+
+export const tauFileSchema = z.array(tauRunSchema).min(1, "the file holds no runs");
+
+type Message = z.infer<typeof messageSchema>;
+
+const AGENT = "assistant";
+const USER = "user";
+const HANDOFF_TOOL = "transfer_to_human_agents";
+
+export function adaptTauRun(raw: unknown, path: string, index: number): AdaptedTrace {
+  const parsed = tauRunSchema.safeParse(raw);
+  if (!parsed.success) throw new AdapterInputError("taubench", path, zodDetails(parsed.error, `$[${index}]`));
+  const run = parsed.data;
+  const b = new AdaptedTraceBuilder();
+  const calls = new Map<string, EventRef>();
+  let previous: { ref: EventRef; type: EventType } | null = null;
+  let step = 0;
+  let systemPrompt = 0;
+
+  const add = (fields: UntimedFields, parents: Parent[]) => {
+    const ref = b.add({ ...fields, t: step, step }, ...parents);
+    previous = { ref, type: fields.type };
+    return ref;
+  };
+  const afterPrevious = (type: EventType): Parent[] => (previous ? [[previous.ref, edgeAfter(previous.type, type)]] : []);
+
+  for (const m of run.traj) {
+    if (m.role === "system") {
+      systemPrompt += m.content?.length ?? 0;
+      continue;
+    }
+    if (m.role === "tool") addToolReply(m);
+    else if (m.role === "assistant" && m.tool_calls && m.tool_calls.length > 0) {
+      const parents = afterPrevious("tool_call");
+      for (const call of m.tool_calls) {
+        const ref = add({ type: "tool_call", agent: AGENT, role: "airline_agent", tool: call.function.name, content: call.function.arguments, tool_call_id: call.id, ...(m.content ? { assistant_text: m.content } : {}) }, parents);
+        calls.set(call.id, ref);
+      }
+    } else {
+      const speaker = m.role === "user" ? USER : AGENT;
+      add({ type: "message", agent: speaker, role: m.role === "user" ? "customer" : "airline_agent", from: speaker, to: speaker === USER ? AGENT : USER, content: m.content ?? "" }, afterPrevious("message"));
+    }
+    step++;
+  }
+
+  function addToolReply(m: Message) {
+    const call = m.tool_call_id !== undefined ? calls.get(m.tool_call_id) : undefined;
+    const parents: Parent[] = call !== undefined ? [[call, "return"]] : afterPrevious("tool_result");
+    const fields = { tool: m.name, content: m.content ?? "", ...(m.tool_call_id !== undefined ? { tool_call_id: m.tool_call_id } : {}) };
+    if (m.name === HANDOFF_TOOL) add({ type: "human_intervention", agent: "human_agent", role: "human", ...fields }, parents);
+    else add({ type: "tool_result", agent: AGENT, role: "airline_agent", ...fields }, parents);
+  }
+
+  if (step === 0) throw new AdapterInputError("taubench", path, [`$[${index}].traj: only a system prompt, no turns`]);
+  const domain = stem(path);
+  const { task, ...info } = run.info;
+  return b.build(
+    {
+      trace_id: `taubench-${slug(domain)}-task${run.task_id}-trial${run.trial ?? index}`,
+      task_id: `taubench-${slug(domain)}-task${run.task_id}`,
+      group_id: `taubench-${slug(domain)}-task${run.task_id}`,
+      system: `tau-bench tool-calling agent (${domain})`,
+      topology: "harness",
+      rewards: { task_success: 2 * run.reward - 1 },
+      metrics: { task_success: run.reward },
+      metadata: {
+        source: provenanceOf(path, "taubench", "tau-bench"),
+        record: index,
+        topology_detail: "single_agent_with_user_simulator",
+        labels: { task_id: run.task_id, trial: run.trial, reward: run.reward, task, ...info },
+        system_prompt_chars: systemPrompt,
+      },
+    },
+    { clock: "step_index" },
+  );
+}
+
+/**
+ * Each turn reacts to the one before it: what the user said, or a tool's
+ * output (`tool_dependency` when it feeds the next call).
+ */
+function edgeAfter(previous: EventType, next: EventType): EdgeType {
+  if (previous === "tool_result" || previous === "human_intervention") return next === "tool_call" ? "tool_dependency" : "causal";
+  if (previous === "message") return "message";
+  return "causal";
+}
