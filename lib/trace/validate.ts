@@ -160,6 +160,14 @@ function structuralProblems(raw: unknown, base: string): Structural {
     problems.push({ path: `${base}.edges`, message: `cycle among non-temporal edges: ${[...ids, ids[0]].join(" -> ")}` });
   }
 
+  const nul: Problem[] = [];
+  events.forEach((e, i) => {
+    if (isRecord(e) && typeof e.content === "string" && e.content.includes("\0")) {
+      nul.push({ path: `${base}.events[${i}].content`, message: "contains NUL characters (U+0000), which PostgreSQL cannot store: kept as U+FFFD" });
+    }
+  });
+  warnings.push(...capped(nul, `${base}.events`, "more events have NUL characters in their content"));
+
   const isolated: Problem[] = [];
   events.forEach((e, i) => {
     if (touched[i] === 0 && isRecord(e) && typeof e.id === "string") {

@@ -216,3 +216,15 @@ describe("GET /api/traces and events", () => {
     expect(((await missing.json()) as ErrorBody).error.code).toBe("not_found");
   });
 });
+
+describe("text PostgreSQL cannot hold", () => {
+  it("stores NUL characters as U+FFFD, in text and JSON columns, with a warning", async () => {
+    const { status, body } = await post(trace("nul", (t) => {
+      t.events[0] = { ...t.events[0], content: "a\u0000b", note: "x\u0000y", literal: "\\u0000 stays text" };
+    }));
+    expect(status).toBe(201);
+    expect((body.traces as { warnings: { path: string }[] }[])[0]!.warnings).toEqual([expect.objectContaining({ path: "$.events[0].content" })]);
+    const got = (await (await getTrace(getRequest("/api/traces/nul?content=1"), params({ id: "nul" }))).json()) as typeof example;
+    expect(got.events[0]).toMatchObject({ content: "a\ufffdb", note: "x\ufffdy", literal: "\\u0000 stays text" });
+  });
+});

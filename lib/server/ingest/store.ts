@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { PreparedTrace } from "@/lib/ingest/prepare";
 import type { Problem } from "@/lib/trace/validate";
-import { copyLines, copyValue as v } from "../db/copy";
+import { copyLines, copyValue as v, jsonText } from "../db/copy";
 
 /**
  * Writes prepared traces inside the caller's transaction: trace rows with one
@@ -119,11 +119,11 @@ async function insertTraceRows(client: pg.PoolClient, items: readonly StoreItem[
     const t = prepared.trace;
     const row: (string | number | boolean | null | undefined)[] = [
       t.trace_id, projectIds.get(prepared.project), t.task_id, t.system, t.topology, t.group_id,
-      json(t.metadata), JSON.stringify(t.rewards), JSON.stringify(t.costs), json(t.metrics), JSON.stringify(warnings),
+      json(t.metadata), json(t.rewards), json(t.costs), json(t.metrics), json(warnings),
       t.events.length, t.edges.length, prepared.reportedE1,
       ...computedNames.map((name) => computed[name]),
     ];
-    row.forEach((value, i) => values[i]!.push(value === undefined || value === null ? null : String(value)));
+    row.forEach((value, i) => values[i]!.push(value === undefined || value === null ? null : String(value).replaceAll("\0", "\ufffd")));
   }
   const select = columns.map((_, i) => `u.c${i}::${types[i]}`).join(", ");
   const unnest = columns.map((_, i) => `$${i + 1}::text[]`).join(", ");
@@ -186,6 +186,4 @@ export function* edgeLines(items: readonly StoreItem[], ids: Map<string, number>
   }
 }
 
-function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
-}
+const json = jsonText;
