@@ -11,6 +11,7 @@ import { readConfig } from "@/lib/server/config";
 import { readyDatabase } from "@/lib/server/db/bootstrap";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { recomputeStaleMetrics } from "@/lib/server/compute/persist";
+import { ensureAdminFromEnv, setupLinkIfNeeded } from "@/lib/server/auth/bootstrap";
 import { loadDemoIfEmpty } from "./lib/demo-load";
 
 const dev = process.argv.includes("--dev");
@@ -42,6 +43,12 @@ async function main() {
       process.exit(build.status ?? 1);
     }
   }
+
+  // accounts (README "Accounts and access"): the env admin, else a one-time link while Baton is in open local mode
+  const envAdmin = await ensureAdminFromEnv(config);
+  if (envAdmin !== "not_configured") console.log(`Baton: admin ${config.BATON_ADMIN_EMAIL} ${envAdmin} (BATON_ADMIN_EMAIL)`);
+  const setupLink = config.BATON_ADMIN_EMAIL ? null : await setupLinkIfNeeded(`http://localhost:${config.PORT}`);
+  if (setupLink) console.log(`Baton: open local mode (no admin yet). To create the first admin, open ${setupLink}`);
 
   const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(config.PORT)], {
     stdio: "inherit",

@@ -8,6 +8,14 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   BATON_MAX_BODY_MB: z.coerce.number().positive().default(100),
   BATON_DEMO: z.enum(["0", "1"]).default("1"),
+  // accounts (README "Accounts and access"): the first site admin, made or updated at start
+  BATON_ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email("must be an email address")).optional(),
+  BATON_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").max(256).optional(),
+  // once an admin exists, may anonymous visitors read? (writes always need a session or a key)
+  BATON_PUBLIC_READ: z.enum(["0", "1"]).default("1"),
+}).refine((c) => (c.BATON_ADMIN_EMAIL === undefined) === (c.BATON_ADMIN_PASSWORD === undefined), {
+  message: "set both BATON_ADMIN_EMAIL and BATON_ADMIN_PASSWORD, or neither",
+  path: ["BATON_ADMIN_PASSWORD"],
 });
 
 export type Config = z.infer<typeof schema>;
@@ -19,4 +27,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration:\n${lines.join("\n")}`);
   }
   return result.data;
+}
+
+/** BATON_PUBLIC_READ alone, for per-request checks (the whole configuration was validated at start). */
+export function publicReadEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return schema.shape.BATON_PUBLIC_READ.parse(env.BATON_PUBLIC_READ || undefined) === "1";
 }

@@ -1,3 +1,4 @@
+import { authorize } from "@/lib/server/auth/access";
 import { ApiError } from "@/lib/server/errors";
 import { readBodyLimited, route } from "@/lib/server/http";
 import { createPreset, listPresets } from "@/lib/server/queries/presets";
@@ -9,6 +10,7 @@ export const GET = route(async () => Response.json({ presets: await listPresets(
 
 /** POST /api/presets: `{name, weights: {all eight families}, token_budget?}`. */
 export const POST = route(async (request: Request) => {
+  await authorize(request, "admin");
   if (!(request.headers.get("content-type") ?? "").startsWith("application/json")) {
     throw new ApiError(415, "unsupported_media_type", "send application/json");
   }

@@ -1,5 +1,6 @@
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { parseJsonBody, parseJsonLines } from "@/lib/ingest/parse";
+import { authorize } from "@/lib/server/auth/access";
 import { ApiError, invalid } from "@/lib/server/errors";
 import { maxBodyBytes, parseQuery, readBodyLimited, route } from "@/lib/server/http";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
@@ -18,6 +19,7 @@ export const GET = route(async (request: Request) => {
 
 /** POST /api/traces: one trace, an array of traces, or JSONL; all or nothing. */
 export const POST = route(async (request: Request) => {
+  await authorize(request, "ingest", "default");
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const jsonl = JSONL_TYPES.has(type);
   if (!jsonl && !JSON_TYPES.has(type)) {

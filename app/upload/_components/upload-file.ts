@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { csrfHeaders } from "@/lib/api/csrf";
 
 const problem = z.object({ path: z.string(), message: z.string() });
 const okResponse = z.object({
@@ -17,7 +18,7 @@ export async function uploadFile(file: File, upsert: boolean): Promise<UploadOut
   try {
     const response = await fetch(`/api/traces${upsert ? "?upsert=1" : ""}`, {
       method: "POST",
-      headers: { "content-type": jsonl ? "application/x-ndjson" : "application/json" },
+      headers: { "content-type": jsonl ? "application/x-ndjson" : "application/json", ...csrfHeaders() },
       body: text,
     });
     const body: unknown = await response.json();

@@ -1,37 +1,135 @@
 import "server-only";
+import { CSRF_HEADER } from "@/lib/api/auth";
+import { readCookie } from "@/lib/api/csrf";
+import { publicReadEnabled } from "../config";
 import { prisma } from "../db/client";
+import { ApiError } from "../errors";
+import { findApiKey, type LiveKey } from "./api-keys";
+import { SESSION_COOKIE } from "./cookies";
+import { permits, type Action, type Subject } from "./policy";
+import { findSession } from "./sessions";
+import { looksLikeApiKey, safeEqual } from "./tokens";
+import { subjectOf, type UserRow } from "./users";
 
 /**
- * Who may do what. Until an admin account exists Baton runs in open local
- * mode: one local user, everything allowed. (Sessions, API keys and roles
- * are added on top of this contract: `authorize` keeps its signature.)
+ * Who may do what (docs/api.md "Accounts and access"). Until a site admin
+ * exists Baton runs in open local mode: one local user, everything allowed.
+ * After that a request is a session (cookie), an API key (Bearer) or
+ * anonymous; `policy.ts` decides, and cookie-authenticated writes must carry
+ * the session's CSRF token.
  */
-export type Action = "read" | "ingest" | "annotate" | "admin";
+export type { Action };
 
 export interface Actor {
+  /** 0 for an anonymous reader (no user) */
   userId: number;
   email: string;
   name: string;
   /** how the request was authenticated */
-  via: "open" | "session" | "api_key";
+  via: "open" | "session" | "api_key" | "anonymous";
 }
 
 const LOCAL_EMAIL = "local@baton.localhost";
+const ANONYMOUS: Actor = { userId: 0, email: "", name: "anonymous", via: "anonymous" };
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** The single local user of open local mode, created on first use. */
 export async function localUser(): Promise<Actor> {
-  const user = await prisma().user.upsert({
-    where: { email: LOCAL_EMAIL },
-    create: { email: LOCAL_EMAIL, name: "local", local: true },
-    update: {},
-  });
+  // INSERT ... ON CONFLICT, not Prisma's upsert: concurrent first requests must not race on the unique e-mail
+  const user =
+    (await prisma().user.findUnique({ where: { email: LOCAL_EMAIL } })) ??
+    (await prisma().$executeRaw`INSERT INTO users (email, name, local) VALUES (${LOCAL_EMAIL}, 'local', true) ON CONFLICT (email) DO NOTHING`,
+    await prisma().user.findUniqueOrThrow({ where: { email: LOCAL_EMAIL } }));
   return { userId: user.id, email: user.email, name: user.name, via: "open" };
+}
+
+/** True while no site admin exists: everything is allowed and the banner says so. */
+export async function isOpenMode(): Promise<boolean> {
+  return (await prisma().user.findFirst({ where: { isAdmin: true }, select: { id: true } })) === null;
+}
+
+export type Principal =
+  | { kind: "open" }
+  | { kind: "anonymous" }
+  | { kind: "session"; user: UserRow; csrfToken: string }
+  | { kind: "api_key"; user: UserRow; key: LiveKey };
+
+/**
+ * The request's credentials. A Bearer header that is not a live key is a
+ * 401 (a script should hear that its key is wrong); a stale session cookie
+ * only makes the request anonymous.
+ */
+export async function identify(request: Request): Promise<Principal> {
+  if (await isOpenMode()) return { kind: "open" };
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const key = match && looksLikeApiKey(match[1]!) ? await findApiKey(match[1]!) : null;
+    if (!key) throw new ApiError(401, "unauthenticated", "invalid or revoked API key (send Authorization: Bearer baton_…)");
+    return { kind: "api_key", user: key.user, key };
+  }
+  const token = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+  const session = token ? await findSession(token) : null;
+  return session ? { kind: "session", user: session.user, csrfToken: session.csrfToken } : { kind: "anonymous" };
 }
 
 /**
  * Resolves the actor of a request allowed to do `action` (in `project`, when
- * given); throws ApiError 401/403 otherwise.
+ * given); throws ApiError 401 (no credentials) or 403 (not allowed, or a
+ * cookie-authenticated write without the CSRF token) otherwise.
  */
-export async function authorize(_request: Request, _action: Action, _project?: string): Promise<Actor> {
-  return localUser();
+export async function authorize(request: Request, action: Action, project?: string): Promise<Actor> {
+  const principal = await identify(request);
+  if (principal.kind === "open") return localUser();
+  checkCsrf(request, principal);
+  const publicRead = publicReadEnabled();
+  if (principal.kind === "anonymous") {
+    if (action === "read" && publicRead) return ANONYMOUS;
+    throw unauthenticated();
+  }
+  const subject: Subject = principal.kind === "api_key" ? { ...subjectOf(principal.user), scopes: principal.key.scopes } : subjectOf(principal.user);
+  if (!permits(subject, action, project, publicRead)) throw forbidden(principal, action, project);
+  return actorOf(principal);
+}
+
+/**
+ * For managing users and keys: a signed-in site admin (a session, never a
+ * key). In open local mode there is nobody to manage yet: 403 `open_mode`
+ * (creating the first admin goes through the setup link, so that reaching
+ * an open instance is not enough to take it over).
+ */
+export async function authorizeSiteAdmin(request: Request): Promise<{ actor: Actor; user: UserRow }> {
+  const principal = await identify(request);
+  if (principal.kind === "open") {
+    throw new ApiError(403, "open_mode", "Baton is in open local mode: create the first admin (setup link printed at start, or BATON_ADMIN_EMAIL/BATON_ADMIN_PASSWORD) to manage users and keys");
+  }
+  if (principal.kind === "anonymous") throw unauthenticated();
+  checkCsrf(request, principal);
+  if (principal.kind === "api_key") throw new ApiError(403, "forbidden", "API keys cannot manage users or keys; sign in as a site admin");
+  if (!principal.user.isAdmin) throw new ApiError(403, "forbidden", "only site admins manage users and keys");
+  return { actor: actorOf(principal), user: principal.user };
+}
+
+/** Cookie-authenticated writes need the session's CSRF token in the x-csrf-token header. */
+export function checkCsrf(request: Request, principal: Principal): void {
+  if (principal.kind !== "session" || !UNSAFE_METHODS.has(request.method.toUpperCase())) return;
+  const sent = request.headers.get(CSRF_HEADER);
+  if (!sent || !safeEqual(sent, principal.csrfToken)) {
+    throw new ApiError(403, "csrf", `missing or wrong ${CSRF_HEADER} header (GET /api/auth/session returns the token)`);
+  }
+}
+
+function actorOf(principal: Extract<Principal, { user: UserRow }>): Actor {
+  const { id, email, name } = principal.user;
+  return { userId: id, email, name, via: principal.kind };
+}
+
+function unauthenticated(): ApiError {
+  return new ApiError(401, "unauthenticated", "sign in, or send an API key as Authorization: Bearer");
+}
+
+function forbidden(principal: Principal, action: Action, project: string | undefined): ApiError {
+  const where = project === undefined ? "" : ` in project "${project}"`;
+  const who = principal.kind === "api_key" ? "this API key (or its user)" : "your role";
+  return new ApiError(403, "forbidden", `${who} does not allow "${action}"${where}`);
 }

@@ -1,4 +1,6 @@
+import { authorize } from "@/lib/server/auth/access";
 import { route } from "@/lib/server/http";
+import { deleteTrace, traceProject } from "@/lib/server/queries/delete-trace";
 import { getTrace } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
@@ -8,4 +10,15 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const { id } = await params;
   const content = new URL(request.url).searchParams.get("content") === "1";
   return Response.json(await getTrace(id, { content }));
+});
+
+/**
+ * DELETE /api/traces/{id}: the trace, its annotations and adjudications
+ * (admin of its project). An unknown id needs admin somewhere before it
+ * gets its 404, so that the answer does not reveal which ids exist.
+ */
+export const DELETE = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  await authorize(request, "admin", (await traceProject(id)) ?? undefined);
+  return Response.json({ deleted: await deleteTrace(id) });
 });

@@ -1,0 +1,94 @@
+import { execFileSync } from "node:child_process";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+/**
+ * Accounts end to end: the first admin through the one-time setup link, an
+ * annotator created on the admin page, their sign-in showing in the header,
+ * sign-out. Every e2e spec shares one server, so the accounts made here are
+ * deleted at the end (through the admin API): Baton is back in open local
+ * mode for the other specs.
+ */
+const PASSWORD = "e2e password 1";
+const stamp = Date.now();
+const admin = { email: `e2e-admin-${stamp}@example.test`, name: "E2E Admin" };
+const annotator = { email: `e2e-annotator-${stamp}@example.test`, name: "E2E Annotator" };
+
+test.describe.configure({ mode: "serial" });
+
+/** A fresh setup link from the same database the server uses (what an operator runs when the printed one is lost). */
+function freshSetupPath(): string {
+  const out = execFileSync("npx", ["tsx", "--conditions=react-server", "scripts/setup-link.ts"], {
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
+      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
+      PORT: process.env.BATON_E2E_PORT ?? "3100",
+    },
+  });
+  const link = new URL(out.trim().split("\n").at(-1)!);
+  return `${link.pathname}${link.search}`;
+}
+
+async function deleteAccounts(request: APIRequestContext) {
+  const signedIn = await request.post("/api/auth/signin", { data: { email: admin.email, password: PASSWORD } });
+  if (!signedIn.ok()) return;
+  const { csrf_token } = (await signedIn.json()) as { csrf_token: string };
+  const headers = { "x-csrf-token": csrf_token };
+  const { users } = (await (await request.get("/api/admin/users")).json()) as { users: { id: number; email: string }[] };
+  const ours = users.filter((u) => u.email.endsWith(`-${stamp}@example.test`));
+  // the admin last: deleting the last site admin is what puts Baton back in open local mode
+  for (const user of [...ours.filter((u) => u.email !== admin.email), ...ours.filter((u) => u.email === admin.email)]) expect((await request.delete(`/api/admin/users/${user.id}`, { headers })).status()).toBe(200);
+}
+
+test.afterAll(async ({ playwright, baseURL }) => {
+  const request = await playwright.request.newContext({ baseURL });
+  await deleteAccounts(request);
+  const session = (await (await request.get("/api/auth/session")).json()) as { open_mode: boolean };
+  await request.dispose();
+  expect(session.open_mode).toBe(true);
+});
+
+test("first admin via the setup link, an annotator made by the admin signs in and out", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByTestId("open-mode-banner")).toBeVisible();
+
+  await page.goto(freshSetupPath());
+  await page.getByLabel("Name").fill(admin.name);
+  await page.getByLabel("Email").fill(admin.email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Password again").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create admin and sign in" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByTestId("signed-in-user")).toHaveText(admin.name);
+  await expect(page.getByTestId("open-mode-banner")).toHaveCount(0);
+
+  const form = page.getByRole("form", { name: "Add a user" });
+  await form.getByLabel("Email").fill(annotator.email);
+  await form.getByLabel("Name").fill(annotator.name);
+  await form.getByLabel("Password").fill(PASSWORD);
+  await form.getByLabel("Project").fill("default");
+  await form.getByLabel("Role").selectOption("annotator");
+  await form.getByRole("button", { name: "Add user" }).click();
+  const row = page.getByTestId("user-row").filter({ hasText: annotator.email });
+  await expect(row.getByTestId("membership")).toHaveText(/default: annotator/);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByTestId("sign-in-link")).toBeVisible();
+  // anonymous visitors still read (BATON_PUBLIC_READ defaults to on)
+  await expect(page.getByTestId("trace-row").first()).toBeVisible();
+
+  await page.getByTestId("sign-in-link").click();
+  await page.getByLabel("Email").fill(annotator.email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("sign-in-error")).toContainText("wrong email or password");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("signed-in-user")).toHaveText(annotator.name);
+  await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByTestId("sign-in-link")).toBeVisible();
+  await expect(page.getByTestId("signed-in-user")).toHaveCount(0);
+});
