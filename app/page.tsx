@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
+import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { listTraces, traceFacets } from "@/lib/server/queries/traces";
 import { TraceFilters } from "./_components/trace-filters";
 import { TraceTable } from "./_components/trace-table";
@@ -10,7 +11,8 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
   const raw = searchParamsObject(await searchParams);
   const parsed = traceListQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : traceListQuery.parse({});
-  const [page, facets] = await Promise.all([listTraces(query), traceFacets()]);
+  const readable = await pageReadableProjects("/");
+  const [page, facets] = await Promise.all([listTraces(query, readable), traceFacets()]);
   const nextParams = new URLSearchParams({ ...raw, cursor: page.next_cursor ?? "" });
   const firstParams = new URLSearchParams(raw);
   firstParams.delete("cursor");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { searchParamsObject } from "@/lib/api/filters";
+import { readableProjects } from "@/lib/server/auth/access";
 import { parseQuery, route } from "@/lib/server/http";
 import { aggregateMetrics } from "@/lib/server/queries/metrics";
 import { TOPOLOGIES } from "@/lib/trace/types";
@@ -12,5 +13,6 @@ const filter = z.strictObject({ project: text, system: text, task_id: text, grou
 /** GET /api/metrics?project=&system=&task_id=&group_id=&topology=: metrics aggregated over the matching traces. */
 export const GET = route(async (request: Request) => {
   const query = parseQuery(filter, searchParamsObject(new URL(request.url).searchParams));
-  return Response.json(await aggregateMetrics(query));
+  const readable = await readableProjects(request);
+  return Response.json(await aggregateMetrics({ ...query, ...(readable !== null && { readable }) }));
 });

@@ -1,10 +1,10 @@
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { parseJsonBody, parseJsonLines } from "@/lib/ingest/parse";
-import { authorize } from "@/lib/server/auth/access";
+import { authorize, readableProjects } from "@/lib/server/auth/access";
 import { ApiError, invalid } from "@/lib/server/errors";
 import { maxBodyBytes, parseQuery, readBodyLimited, route } from "@/lib/server/http";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
-import { listTraces } from "@/lib/server/queries/traces";
+import { listTraces, projectsTouched } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
@@ -14,12 +14,13 @@ const JSONL_TYPES = new Set(["application/x-ndjson", "application/jsonl", "appli
 /** GET /api/traces: the trace list, filtered, newest first, cursor-paged. */
 export const GET = route(async (request: Request) => {
   const query = parseQuery(traceListQuery, searchParamsObject(new URL(request.url).searchParams));
-  return Response.json(await listTraces(query));
+  const projects = await readableProjects(request);
+  return Response.json(await listTraces(query, projects));
 });
 
 /** POST /api/traces: one trace, an array of traces, or JSONL; all or nothing. */
 export const POST = route(async (request: Request) => {
-  await authorize(request, "ingest", "default");
+  await authorize(request, "ingest");
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const jsonl = JSONL_TYPES.has(type);
   if (!jsonl && !JSON_TYPES.has(type)) {
@@ -29,6 +30,8 @@ export const POST = route(async (request: Request) => {
   const text = await readBodyLimited(request, maxBodyBytes());
   const parsed = jsonl ? parseJsonLines(text) : parseJsonBody(text);
   if (!parsed.ok) throw invalid(parsed.problems, parsed.problems[0]!.message.startsWith("malformed") ? "malformed JSON" : "no traces in the body");
+  // every project the body writes to, and (on upsert) every project whose trace it replaces, must allow ingest
+  for (const project of await projectsTouched(parsed.records, upsert)) await authorize(request, "ingest", project);
   const traces = await ingestRecords(parsed.records, { upsert });
   return Response.json({ traces }, { status: 201 });
 });

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { E1Badge } from "@/components/e1-badge";
 import { eventPageQuery, searchParamsObject } from "@/lib/api/filters";
 import { ApiError } from "@/lib/server/errors";
+import { requirePageRead } from "@/lib/server/auth/page-access";
 import { traceMetrics } from "@/lib/server/queries/metrics";
 import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces";
 import { notFound } from "next/navigation";
@@ -25,6 +26,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
     if (error instanceof ApiError && error.status === 404) notFound();
     throw error;
   });
+  await requirePageRead(`/traces/${id}`, row.project.name);
   const [events, edges, metrics] = await Promise.all([
     listEvents(traceId, { cursor: page.cursor, limit: page.limit, content: false }),
     listEdges(row.id),
@@ -37,6 +39,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
       <div>
         <Link href="/" className="text-sm text-blue-700 hover:underline">← Traces</Link>
         <h1 className="mt-1 break-all font-mono text-xl font-semibold" data-testid="trace-title">{row.traceId}</h1>
+        <Link href={`/traces/${encodeURIComponent(row.traceId)}/graph`} className="mt-1 inline-block rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700" data-testid="graph-link">Graph</Link>
         <nav className="mt-1 flex gap-4 text-sm">
           <Link href={`/traces/${encodeURIComponent(row.traceId)}/label`} className="text-blue-700 hover:underline">Label rewards</Link>
           <a href={`/api/traces/${encodeURIComponent(row.traceId)}/export?format=jsonl`} className="text-blue-700 hover:underline">Export JSONL</a>

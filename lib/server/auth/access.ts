@@ -133,3 +133,19 @@ function forbidden(principal: Principal, action: Action, project: string | undef
   const who = principal.kind === "api_key" ? "this API key (or its user)" : "your role";
   return new ApiError(403, "forbidden", `${who} does not allow "${action}"${where}`);
 }
+
+/**
+ * The projects a request may read: null for all (public read, open mode, a
+ * site admin), else the projects where the caller has a role. Anonymous
+ * requests without public read get 401; a key without the `read` scope 403.
+ */
+export async function readableProjects(request: Request): Promise<string[] | null> {
+  const principal = await identify(request);
+  if (principal.kind === "open") return null;
+  const publicRead = publicReadEnabled();
+  if (principal.kind === "api_key" && !principal.key.scopes.includes("read")) throw forbidden(principal, "read", undefined);
+  if (publicRead) return null;
+  if (principal.kind === "anonymous") throw unauthenticated();
+  const subject = subjectOf(principal.user);
+  return subject.isAdmin ? null : [...subject.roles.keys()];
+}

@@ -40,6 +40,8 @@ export interface MetricsFilter {
   task_id?: string;
   group_id?: string;
   topology?: string;
+  /** restrict to these projects (what the caller may read); undefined for all */
+  readable?: string[];
 }
 
 /** Aggregated value columns of `GET /api/metrics`, by section. */
@@ -89,6 +91,7 @@ export async function aggregateMetrics(filter: MetricsFilter) {
 function whereClause(f: MetricsFilter): Prisma.Sql {
   const conditions: Prisma.Sql[] = [];
   if (f.project) conditions.push(Prisma.sql`t.project_id = (SELECT id FROM projects WHERE name = ${f.project})`);
+  if (f.readable) conditions.push(Prisma.sql`t.project_id IN (SELECT id FROM projects WHERE name = ANY(${f.readable}))`);
   if (f.system) conditions.push(Prisma.sql`t.system = ${f.system}`);
   if (f.task_id) conditions.push(Prisma.sql`t.task_id = ${f.task_id}`);
   if (f.group_id) conditions.push(Prisma.sql`t.group_id = ${f.group_id}`);

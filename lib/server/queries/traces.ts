@@ -22,9 +22,10 @@ export interface TraceListItem {
   created_at: string;
 }
 
-export async function listTraces(query: TraceListQuery): Promise<{ traces: TraceListItem[]; next_cursor: string | null }> {
+export async function listTraces(query: TraceListQuery, readable: string[] | null = null): Promise<{ traces: TraceListItem[]; next_cursor: string | null }> {
   const where: Prisma.TraceWhereInput = {
-    ...(query.project && { project: { name: query.project } }),
+    ...(readable !== null && { project: { name: { in: readable } } }),
+    ...(query.project && { AND: [{ project: { name: query.project } }] }),
     ...(query.system && { system: query.system }),
     ...(query.task_id && { taskId: query.task_id }),
     ...(query.group_id && { groupId: query.group_id }),
@@ -137,4 +138,20 @@ export async function traceFacets(): Promise<{ projects: string[]; systems: stri
     prisma().trace.findMany({ select: { system: true }, distinct: ["system"], where: { system: { not: null } }, orderBy: { system: "asc" }, take: 200 }),
   ]);
   return { projects: projects.map((p) => p.name), systems: systems.map((s) => s.system!).filter(Boolean) };
+}
+
+/** The projects a request body writes to, and on upsert those of the traces it would replace. */
+export async function projectsTouched(records: readonly { value: unknown }[], upsert: boolean): Promise<string[]> {
+  const projects = new Set<string>();
+  const ids: string[] = [];
+  for (const { value } of records) {
+    const v = value as { project?: unknown; trace_id?: unknown } | null;
+    projects.add(typeof v?.project === "string" ? v.project : "default");
+    if (typeof v?.trace_id === "string") ids.push(v.trace_id);
+  }
+  if (upsert && ids.length > 0) {
+    const existing = await prisma().trace.findMany({ where: { traceId: { in: ids } }, select: { project: { select: { name: true } } } });
+    for (const e of existing) projects.add(e.project.name);
+  }
+  return [...projects];
 }

@@ -1,4 +1,5 @@
 import { authorize } from "@/lib/server/auth/access";
+import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { route } from "@/lib/server/http";
 import { deleteTrace, traceProject } from "@/lib/server/queries/delete-trace";
 import { getTrace } from "@/lib/server/queries/traces";
@@ -8,6 +9,7 @@ export const dynamic = "force-dynamic";
 /** GET /api/traces/{id}: the trace in extended form; event content with ?content=1. */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
+  await authorizeTrace(request, id, "read");
   const content = new URL(request.url).searchParams.get("content") === "1";
   return Response.json(await getTrace(id, { content }));
 });

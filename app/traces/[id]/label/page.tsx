@@ -6,6 +6,7 @@ import { labelFamilies } from "@/lib/annotate/families";
 import { computeCredit } from "@/lib/credit";
 import { buildCausalGraph } from "@/lib/graph/causal";
 import { isBuiltinPreset } from "@/lib/rewards";
+import { requirePageRead } from "@/lib/server/auth/page-access";
 import { ApiError } from "@/lib/server/errors";
 import { humanLabels } from "@/lib/server/queries/annotations";
 import { loadTrace } from "@/lib/server/queries/load-trace";
@@ -27,6 +28,7 @@ export default async function LabelPage({ params, searchParams }: Props) {
     if (error instanceof ApiError && error.status === 404) notFound();
     throw error;
   });
+  await requirePageRead(`/traces/${encodeURIComponent(traceId)}/label`, trace.project ?? "default");
   const graph = buildCausalGraph(trace);
   const stops = trace.events.filter((e) => e.type === "orchestrator_decision" && e.decision === "stop");
   const stopAnchors = new Set(stops.length > 0 ? stops.map((e) => e.id) : [trace.events[graph.terminal]!.id]);
