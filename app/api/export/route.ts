@@ -1,6 +1,6 @@
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { GroupTooSmallError } from "@/lib/credit";
-import { authorize } from "@/lib/server/auth/access";
+import { readableProjects } from "@/lib/server/auth/access";
 import { parseCreditQuery } from "@/lib/server/compute/credit";
 import { EXPORT_FORMATS, exportTrace, type ExportFormat } from "@/lib/server/compute/export";
 import { ApiError } from "@/lib/server/errors";
@@ -21,14 +21,14 @@ export const GET = route(async (request: Request) => {
   const credit = parseCreditQuery(search);
   const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => ["project", "system", "task_id", "group_id", "topology", "verdict", "q"].includes(k)));
   const filter = parseQuery(traceListQuery, { ...filterParams, limit: "100" });
-  await authorize(request, "read", filter.project);
+  const readable = await readableProjects(request);
   let cursor: string | undefined;
   let done = false;
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (done) return controller.close();
-      const page = await listTraces({ ...filter, cursor });
+      const page = await listTraces({ ...filter, cursor }, readable);
       for (const t of page.traces) {
         const text = await exportTrace(t.trace_id, format, credit).catch((error: unknown) => {
           // a grpo/gigpo export skips traces without a group rather than failing the whole dataset
