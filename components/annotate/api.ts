@@ -1,15 +1,7 @@
 import { z } from "zod";
+import { csrfHeaders } from "@/lib/api/csrf";
 
 /** The labeling page's calls to the API (JSON in, zod-checked JSON out). */
-let csrf: Promise<string | null> | null = null;
-
-/** The CSRF token of the signed-in session (null in open local mode or for API keys). */
-function csrfToken(): Promise<string | null> {
-  csrf ??= fetch("/api/auth/session")
-    .then(async (r) => (r.ok ? (z.object({ csrf_token: z.string().nullable().optional() }).parse(await r.json()).csrf_token ?? null) : null))
-    .catch(() => null);
-  return csrf;
-}
 
 const annotation = z.object({ id: z.number(), event_id: z.string().nullable(), family: z.string(), value: z.number(), comment: z.string().nullable(), annotator: z.string(), updated_at: z.string() });
 export type SavedAnnotation = z.infer<typeof annotation>;
@@ -21,10 +13,9 @@ export interface LabelWrite {
 }
 
 export async function postLabel(traceId: string, label: LabelWrite): Promise<SavedAnnotation> {
-  const token = await csrfToken();
   const response = await fetch(`/api/traces/${encodeURIComponent(traceId)}/annotations`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(token && { "x-csrf-token": token }) },
+    headers: { "content-type": "application/json", ...csrfHeaders() },
     body: JSON.stringify(label),
   });
   const body: unknown = await response.json().catch(() => null);
