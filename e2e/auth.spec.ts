@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { freshSetupPath, PASSWORD } from "./lib/accounts";
 
 /**
  * Accounts end to end: the first admin through the one-time setup link, an
@@ -8,27 +8,11 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
  * deleted at the end (through the admin API): Baton is back in open local
  * mode for the other specs.
  */
-const PASSWORD = "e2e password 1";
 const stamp = Date.now();
 const admin = { email: `e2e-admin-${stamp}@example.test`, name: "E2E Admin" };
 const annotator = { email: `e2e-annotator-${stamp}@example.test`, name: "E2E Annotator" };
 
 test.describe.configure({ mode: "serial" });
-
-/** A fresh setup link from the same database the server uses (what an operator runs when the printed one is lost). */
-function freshSetupPath(): string {
-  const out = execFileSync("npx", ["tsx", "--conditions=react-server", "scripts/setup-link.ts"], {
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
-      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
-      PORT: process.env.BATON_E2E_PORT ?? "3100",
-    },
-  });
-  const link = new URL(out.trim().split("\n").at(-1)!);
-  return `${link.pathname}${link.search}`;
-}
 
 async function deleteAccounts(request: APIRequestContext) {
   const signedIn = await request.post("/api/auth/signin", { data: { email: admin.email, password: PASSWORD } });

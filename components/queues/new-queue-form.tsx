@@ -13,6 +13,7 @@ export function NewQueueForm({ projects, users }: { projects: string[]; users: {
     const e1 = formText(form, "e1");
     const filter = {
       unit: formText(form, "unit") || "event",
+      ...(formText(form, "trace_ids").trim() && { trace_ids: formText(form, "trace_ids").split(",").map((s) => s.trim()).filter(Boolean) }),
       ...(formText(form, "system") && { system: formText(form, "system") }),
       ...(formText(form, "task_id") && { task_id: formText(form, "task_id") }),
       ...(e1 !== "" && { e1: Number(e1) }),
@@ -50,6 +51,7 @@ export function NewQueueForm({ projects, users }: { projects: string[]; users: {
       <fieldset className={box}>
         <legend className="font-semibold">Items: which events</legend>
         <label className="block">Unit <select name="unit" className="ml-2 rounded border border-slate-300"><option value="event">events</option><option value="trace">whole traces</option></select></label>
+        <label className="block">Traces (ids, comma-separated) <input name="trace_ids" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">System <input name="system" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">Task <input name="task_id" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">Traces <select name="e1" className="ml-2 rounded border border-slate-300"><option value="">all</option><option value="0">failed (E1 = 0)</option><option value="1">succeeded (E1 = 1)</option></select></label>

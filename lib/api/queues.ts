@@ -4,6 +4,8 @@ import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
 /** Which units a queue holds: events (or whole traces) of traces matching the trace filters. */
 export const queueFilter = z.strictObject({
   unit: z.enum(["event", "trace"]).default("event"),
+  /** only these traces */
+  trace_ids: z.array(z.string().min(1)).min(1).optional(),
   system: z.string().min(1).optional(),
   task_id: z.string().min(1).optional(),
   group_id: z.string().min(1).optional(),

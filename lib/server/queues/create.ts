@@ -44,6 +44,7 @@ export async function createQueue(actor: Actor, input: QueueInput) {
 /** The units a filter selects: (trace_key, event_id, trace_db_id, seq), oldest trace first, in event order. */
 function unitsQuery(projectId: number, f: QueueFilter): Prisma.Sql {
   const traceWhere: Prisma.Sql[] = [Prisma.sql`t.project_id = ${projectId}`];
+  if (f.trace_ids) traceWhere.push(Prisma.sql`t.trace_id = ANY(${f.trace_ids})`);
   if (f.system) traceWhere.push(Prisma.sql`t.system = ${f.system}`);
   if (f.task_id) traceWhere.push(Prisma.sql`t.task_id = ${f.task_id}`);
   if (f.group_id) traceWhere.push(Prisma.sql`t.group_id = ${f.group_id}`);
