@@ -20,7 +20,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export async function exportTrace(traceId: string, format: ExportFormat, query: CreditQuery): Promise<string> {
   const preset = resolvePreset(query.preset, query.overrides, await userPresets());
   if (!preset) throw new ApiError(400, "invalid_parameter", `unknown preset "${query.preset}"`, [{ path: "preset", message: `unknown preset "${query.preset}"` }]);
-  const trace = await loadTrace(traceId, { allContent: format === "extended" });
+  const trace = await loadTrace(traceId, { content: format === "extended" ? "all" : "messages" });
   const { labels, asOf } = await humanLabels(trace.trace_id);
   const prepared = prepareTrace(trace, labels);
   if (format === "strict") return JSON.stringify(strictForm(trace, prepared.rewards(preset.token_budget)));

@@ -14,8 +14,8 @@ export async function loadTrace(traceId: string, opts: LoadOptions = {}): Promis
 }
 
 export interface LoadOptions {
-  /** load every event's content (export), not only messages' (compute) */
-  allContent?: boolean;
+  /** which events' content to load: messages' (compute, the default), every event's (export), or none */
+  content?: "messages" | "all" | "none";
 }
 
 export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise<Trace> {
@@ -24,7 +24,9 @@ export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise
     db.trace.findUniqueOrThrow({ where: { id }, include: { project: { select: { name: true } } } }),
     db.event.findMany({ where: { traceId: id }, orderBy: { pos: "asc" } }),
     db.edge.findMany({ where: { traceId: id }, orderBy: { seq: "asc" } }),
-    opts.allContent
+    opts.content === "none"
+      ? Promise.resolve([])
+      : opts.content === "all"
       ? db.eventContent.findMany({ where: { traceId: id }, select: { seq: true, content: true } })
       : db.$queryRaw<{ seq: number; content: string }[]>`
           SELECT c.seq, c.content FROM event_content c JOIN events e ON e.trace_id = c.trace_id AND e.seq = c.seq

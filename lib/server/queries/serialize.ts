@@ -49,15 +49,3 @@ export function apiEvent(e: Event, content?: string | null): ApiEvent {
   if (content !== undefined) out.content = content;
   return out;
 }
-
-/** The event back in the trace's own (extended) form: only the fields it had, extra properties restored. */
-export function traceFormEvent(e: Event, content?: string): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: e.eventId, t: e.t, type: e.type, agent: e.agent };
-  const optional: [string, unknown][] = [
-    ["role", e.role], ["from", e.fromAgent], ["to", e.toAgent], ["tool", e.tool], ["content_ref", e.contentRef],
-    ["trusted", e.trusted], ["t_end", e.tEnd], ["content", content], ["tokens", e.tokens], ["status", e.status],
-    ["decision", e.decision], ["reason", e.reason], ["rewards", e.rewards],
-  ];
-  for (const [key, value] of optional) if (value !== null && value !== undefined) out[key] = value;
-  return { ...out, ...(e.extra as Record<string, unknown> | null) };
-}

@@ -3,7 +3,8 @@ import type { TraceListQuery } from "@/lib/api/filters";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "../db/client";
 import { notFound } from "../errors";
-import { apiEvent, traceFormEvent, type ApiEvent } from "./serialize";
+import { loadTraceById } from "./load-trace";
+import { apiEvent, type ApiEvent } from "./serialize";
 
 /** A row of the trace list (`GET /api/traces`). */
 export interface TraceListItem {
@@ -74,29 +75,13 @@ export async function findTraceRow(traceId: string) {
   return row;
 }
 
-/** The trace in extended form (SPEC.md section 7), events in input order; content only when asked for. */
+/** The trace in extended form (SPEC.md section 7), events in input order with their extra fields; content only when asked for. */
 export async function getTrace(traceId: string, opts: { content: boolean }) {
   const row = await findTraceRow(traceId);
-  const [events, edges, contents] = await Promise.all([
-    prisma().event.findMany({ where: { traceId: row.id }, orderBy: { pos: "asc" } }),
-    prisma().edge.findMany({ where: { traceId: row.id }, orderBy: { seq: "asc" } }),
-    opts.content ? prisma().eventContent.findMany({ where: { traceId: row.id } }) : Promise.resolve([]),
-  ]);
-  const contentBySeq = new Map(contents.map((c) => [c.seq, c.content]));
-  const idBySeq = new Map(events.map((e) => [e.seq, e.eventId]));
+  const { events, ...trace } = await loadTraceById(row.id, { content: opts.content ? "all" : "none" });
   return {
-    trace_id: row.traceId,
-    task_id: row.taskId,
-    ...(row.system !== null && { system: row.system }),
-    ...(row.topology !== null && { topology: row.topology }),
-    ...(row.groupId !== null && { group_id: row.groupId }),
-    project: row.project.name,
-    ...(row.metadata !== null && { metadata: row.metadata }),
-    events: events.map((e) => traceFormEvent(e, contentBySeq.get(e.seq))),
-    edges: edges.map((e) => ({ src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type })),
-    rewards: row.rewards,
-    costs: row.costs,
-    ...(row.reportedMetrics !== null && { metrics: row.reportedMetrics }),
+    ...trace,
+    events: events.map(({ extra, ...e }) => ({ ...e, ...extra })),
     created_at: row.createdAt.toISOString(),
     warnings: row.warnings,
   };
