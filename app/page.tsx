@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
+import { listReceivingTraces } from "@/lib/server/otel/receiving";
 import { listTraces, traceFacets } from "@/lib/server/queries/traces";
+import { ReceivingTraces } from "./_components/receiving-traces";
 import { TraceFilters } from "./_components/trace-filters";
 import { TraceTable } from "./_components/trace-table";
 
@@ -12,7 +14,12 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
   const parsed = traceListQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : traceListQuery.parse({});
   const readable = await pageReadableProjects("/");
-  const [page, facets] = await Promise.all([listTraces(query, readable), traceFacets()]);
+  const [page, facets, receiving] = await Promise.all([
+    listTraces(query, readable),
+    traceFacets(),
+    // OTLP traces go to the default project
+    readable === null || readable.includes("default") ? listReceivingTraces() : [],
+  ]);
   const nextParams = new URLSearchParams({ ...raw, cursor: page.next_cursor ?? "" });
   const firstParams = new URLSearchParams(raw);
   firstParams.delete("cursor");
@@ -26,7 +33,8 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
       </div>
       {!parsed.success && <p className="text-sm text-red-700">Some filters were invalid and are ignored.</p>}
       <TraceFilters values={raw} facets={facets} />
-      <TraceTable traces={page.traces} />
+      <ReceivingTraces traces={receiving} />
+      <TraceTable traces={page.traces} receiving={new Set(receiving.map((r) => r.trace_id))} />
       <div className="flex gap-4 text-sm">
         {query.cursor && (
           <Link className="text-blue-700 hover:underline" href={`/?${firstParams.toString()}`}>

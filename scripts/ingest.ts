@@ -1,5 +1,5 @@
 /**
- * `npm run ingest -- [--upsert] [--format auto|baton|whowhen|marble|taubench|chatdev|agentops] <files or folders>`:
+ * `npm run ingest -- [--upsert] [--format auto|baton|whowhen|marble|taubench|chatdev|agentops|otlp] <files or folders>`:
  * loads .json / .jsonl traces (or, through lib/adapters, another system's
  * runs; `auto` detects the format by content) through the same ingest path
  * as the API, one transaction per file or ChatDev run folder, with a

@@ -2,7 +2,8 @@ import Link from "next/link";
 import type { TraceListItem } from "@/lib/server/queries/traces";
 import { E1Badge } from "@/components/e1-badge";
 
-export function TraceTable({ traces }: { traces: TraceListItem[] }) {
+/** `receiving`: trace ids whose spans are arriving again over OTLP (the stored row is an earlier version). */
+export function TraceTable({ traces, receiving = new Set() }: { traces: TraceListItem[]; receiving?: ReadonlySet<string> }) {
   if (traces.length === 0) return <p className="rounded border border-dashed border-slate-300 p-6 text-center text-slate-500">No traces match.</p>;
   return (
     <div className="overflow-x-auto rounded border border-slate-200 bg-white">
@@ -21,6 +22,7 @@ export function TraceTable({ traces }: { traces: TraceListItem[] }) {
                 <Link href={`/traces/${encodeURIComponent(t.trace_id)}`} className="text-blue-700 hover:underline">
                   {t.trace_id}
                 </Link>
+                {receiving.has(t.trace_id) && <span className="ml-2 rounded bg-sky-100 px-1.5 py-0.5 font-sans text-xs text-sky-800" title="more spans are arriving; this is an earlier version">receiving</span>}
               </td>
               <td className="px-3 py-2">{t.project}</td>
               <td className="px-3 py-2">{t.system ?? "—"}</td>

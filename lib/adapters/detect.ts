@@ -23,6 +23,7 @@ export function detectFormat(path: string, firstBytes: string): AdapterFormat | 
   if (looksLikeChatDevLog(start)) return "chatdev";
   if (!start.startsWith("{") && !start.startsWith("[")) return null;
 
+  if (/^\{\s*"resourceSpans"\s*:/.test(start) || (has(text, "resourceSpans") && hasAny(text, "scopeSpans", "instrumentationLibrarySpans"))) return "otlp";
   if (has(text, "spans") && hasAny(text, "span_id", "parent_span_id", "root_span_name")) return "agentops";
   // Who&When: either the history comes first (Magentic-One runs), or the labels do (CaptainAgent runs).
   if (/^\{\s*"history"\s*:\s*\[/.test(start) || (has(text, "history") && hasAny(text, "mistake_agent", "mistake_step", "question"))) return "whowhen";

@@ -9,6 +9,8 @@ const SAMPLES: Record<SourceFormat, string> = {
   taubench: data("tau_bench/gpt-4o-airline.json"),
   chatdev: data("chatdev_warehouse/Maze_THUNLP_20231006154305"),
   agentops: data("agentops_crewai_ibm/agent_ops_traces.json"),
+  // no OTLP dataset in shared/data: a small export written for the OTLP adapter's tests
+  otlp: "lib/adapters/samples/otlp-orchestrator.json",
 };
 
 async function failure(format: SourceFormat, input: Parameters<typeof adapt>[1]): Promise<AdapterInputError> {

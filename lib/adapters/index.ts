@@ -5,6 +5,7 @@ import { adaptAgentOps } from "./agentops";
 import { adaptChatDevRun } from "./chatdev";
 import { FIRST_BYTES, detectFormat } from "./detect";
 import { adaptMarbleRun } from "./marble";
+import { adaptOtlpFile } from "./otlp-export";
 import { baseName } from "./provenance";
 import { adaptTauRun } from "./taubench";
 import { AdapterInputError, FORMAT_NAMES, type AdaptedTrace, type AdapterFormat } from "./types";
@@ -44,6 +45,10 @@ export async function* adapt(format: SourceFormat, input: AdaptInput): AsyncGene
   }
   if (format === "marble") {
     yield* marbleRuns(path, content);
+    return;
+  }
+  if (format === "otlp") {
+    yield* adaptOtlpFile(path, content ?? (await readFile(path, "utf8")));
     return;
   }
   const raw = parseJson(format, path, content ?? (await readFile(path, "utf8")));

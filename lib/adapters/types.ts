@@ -7,7 +7,7 @@ import type { Trace, TraceEvent } from "../trace/types";
  * validateTrace moves them into `extra` on the way in.
  */
 
-export const ADAPTER_FORMATS = ["baton", "whowhen", "marble", "taubench", "chatdev", "agentops"] as const;
+export const ADAPTER_FORMATS = ["baton", "whowhen", "marble", "taubench", "chatdev", "agentops", "otlp"] as const;
 export type AdapterFormat = (typeof ADAPTER_FORMATS)[number];
 
 /** Human-readable names, used in error messages and docs. */
@@ -18,6 +18,7 @@ export const FORMAT_NAMES: Readonly<Record<AdapterFormat, string>> = {
   taubench: "a tau-bench trajectory file (.json array of {task_id, reward, info, traj, trial})",
   chatdev: "a ChatDev run folder or log (timestamped [YYYY-DD-MM HH:MM:SS INFO] lines)",
   agentops: "an AgentOps span-tree export (.json with trace and spans[{span_id, parent_span_id}])",
+  otlp: "an OpenTelemetry OTLP/JSON trace export (.json or .jsonl with resourceSpans[].scopeSpans[].spans)",
 };
 
 /** One event as written: the known fields plus any extra properties (kept by Baton verbatim). */

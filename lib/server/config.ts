@@ -13,6 +13,10 @@ const schema = z.object({
   BATON_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").max(256).optional(),
   // once an admin exists, may anonymous visitors read? (writes always need a session or a key)
   BATON_PUBLIC_READ: z.enum(["0", "1"]).default("1"),
+  // OTLP receiver (docs/otlp.md): the Bearer token POST /api/otel/v1/* needs while no admin exists
+  BATON_INGEST_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
+  // OTLP receiver: a trace is finalised after this many seconds without new spans
+  BATON_OTEL_IDLE_S: z.coerce.number().positive().max(86_400).default(30),
 }).refine((c) => (c.BATON_ADMIN_EMAIL === undefined) === (c.BATON_ADMIN_PASSWORD === undefined), {
   message: "set both BATON_ADMIN_EMAIL and BATON_ADMIN_PASSWORD, or neither",
   path: ["BATON_ADMIN_PASSWORD"],
@@ -32,4 +36,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** BATON_PUBLIC_READ alone, for per-request checks (the whole configuration was validated at start). */
 export function publicReadEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return schema.shape.BATON_PUBLIC_READ.parse(env.BATON_PUBLIC_READ || undefined) === "1";
+}
+
+/** The OTLP receiver's settings, for per-request use (the whole configuration was validated at start). */
+export function otelConfig(env: NodeJS.ProcessEnv = process.env): { ingestToken: string | undefined; idleSeconds: number } {
+  const shape = schema.shape;
+  return {
+    ingestToken: shape.BATON_INGEST_TOKEN.parse(env.BATON_INGEST_TOKEN || undefined),
+    idleSeconds: shape.BATON_OTEL_IDLE_S.parse(env.BATON_OTEL_IDLE_S || undefined),
+  };
 }

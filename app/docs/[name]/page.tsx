@@ -6,7 +6,7 @@ import rehypeSlug from "rehype-slug";
 import remarkGfm from "remark-gfm";
 
 /** The project's docs/*.md served in the app, so metric panels can link to their definitions. Raw HTML in markdown is not rendered. */
-const PAGES = new Set(["metrics", "api", "adapters"]);
+const PAGES = new Set(["metrics", "api", "adapters", "otlp"]);
 
 export default async function DocPage({ params }: { params: Promise<{ name: string }> }) {
   const { name } = await params;

@@ -3,12 +3,14 @@ import { E1Badge } from "@/components/e1-badge";
 import { eventPageQuery, searchParamsObject } from "@/lib/api/filters";
 import { ApiError } from "@/lib/server/errors";
 import { requirePageRead } from "@/lib/server/auth/page-access";
+import { receivingState } from "@/lib/server/otel/receiving";
 import { traceMetrics } from "@/lib/server/queries/metrics";
 import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces";
 import { notFound } from "next/navigation";
 import { EventTable } from "./_components/event-table";
 import { EdgeTable } from "./_components/edge-table";
 import { MetricsPanel } from "./_components/metrics-panel";
+import { ReceivingNotice } from "./_components/receiving-notice";
 
 export const dynamic = "force-dynamic";
 
@@ -22,10 +24,17 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
   const traceId = decodeURIComponent(id);
   const query = eventPageQuery.safeParse(searchParamsObject(await searchParams));
   const page = query.success ? query.data : eventPageQuery.parse({});
+  const receiving = await receivingState(traceId);
   const row = await findTraceRow(traceId).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) notFound();
+    if (error instanceof ApiError && error.status === 404) return null;
     throw error;
   });
+  if (row === null) {
+    // an OTLP trace still arriving (its spans go to the default project) has no stored version yet
+    if (receiving === null) notFound();
+    await requirePageRead(`/traces/${id}`, "default");
+    return <ReceivingNotice state={receiving} stored={false} />;
+  }
   await requirePageRead(`/traces/${id}`, row.project.name);
   const [events, edges, metrics] = await Promise.all([
     listEvents(traceId, { cursor: page.cursor, limit: page.limit, content: false }),
@@ -58,6 +67,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
           </Meta>
         </dl>
       </div>
+      {receiving && <ReceivingNotice state={receiving} stored />}
       {warnings.length > 0 && (
         <details className="rounded border border-amber-300 bg-amber-50 p-3 text-sm">
           <summary className="cursor-pointer font-medium text-amber-900">{warnings.length} warning(s)</summary>

@@ -1,0 +1,109 @@
+import "server-only";
+import { adaptOtlpSpans } from "@/lib/adapters/otlp";
+import type { OtlpSpan } from "@/lib/adapters/otlp-span";
+import { AdapterInputError } from "@/lib/adapters/types";
+import { otelConfig } from "../config";
+import { pool } from "../db/client";
+import { ApiError } from "../errors";
+import { ingestRecords } from "../ingest/ingest";
+
+/**
+ * Finalisation: a receiving trace's staged spans are mapped (lib/adapters/
+ * otlp.ts) and stored through the one ingest path (ingestRecords, upsert).
+ *
+ * Exactly once under concurrency: a trace is first claimed with
+ * `UPDATE ... SET status = 'finalising' WHERE status = 'receiving' ...
+ * RETURNING`, which PostgreSQL's row lock lets one caller win; the others'
+ * UPDATE re-checks the row after the winner's and finds it claimed. The
+ * claim is released with `status = 'stored'` only if it is still the same
+ * claim (same claimed_at) and no span came meanwhile: a span that arrives
+ * during finalisation puts the trace back to receiving, and the next
+ * finalisation maps it with that span. A claim older than
+ * STALE_CLAIM_MINUTES (its process died) is taken over.
+ */
+
+export interface FinaliseOutcome {
+  trace_id: string;
+  /** stored; failed (the spans do not map onto a valid trace); receiving (spans came during finalisation: it will run again) */
+  status: "stored" | "failed" | "receiving";
+  events: number | null;
+  edges: number | null;
+  error: string | null;
+}
+
+const STALE_CLAIM_MINUTES = 10;
+
+/** Finalises every trace that has had no new span for BATON_OTEL_IDLE_S seconds. */
+export async function finaliseIdleTraces(idleSeconds = otelConfig().idleSeconds): Promise<FinaliseOutcome[]> {
+  return finaliseClaims(await claim({ idleSeconds }));
+}
+
+/** Finalises now (POST /api/otel/v1/flush): one trace (a failed one is retried), or every receiving trace. */
+export async function flushTraces(traceId?: string): Promise<FinaliseOutcome[]> {
+  return finaliseClaims(await claim({ traceId }));
+}
+
+interface Claim {
+  trace_id: string;
+  claimed_at: Date;
+}
+
+/** Claims receiving traces (idle ones, or one, or all), failed ones when named, and stale claims. */
+async function claim(opts: { idleSeconds?: number; traceId?: string }): Promise<Claim[]> {
+  const result = await pool().query<Claim>(
+    `UPDATE otel_traces SET status = 'finalising', claimed_at = clock_timestamp()
+     WHERE ($1::text IS NULL OR trace_id = $1)
+       AND ((status = 'receiving' AND ($2::float8 IS NULL OR last_span_at <= now() - make_interval(secs => $2::float8)))
+         OR (status = 'failed' AND $1::text IS NOT NULL)
+         OR (status = 'finalising' AND claimed_at <= now() - make_interval(mins => $3::int)))
+     RETURNING trace_id, claimed_at`,
+    [opts.traceId ?? null, opts.idleSeconds ?? null, STALE_CLAIM_MINUTES],
+  );
+  return result.rows.sort((a, b) => a.trace_id.localeCompare(b.trace_id));
+}
+
+async function finaliseClaims(claims: readonly Claim[]): Promise<FinaliseOutcome[]> {
+  const outcomes: FinaliseOutcome[] = [];
+  for (const c of claims) outcomes.push(await finaliseClaimed(c));
+  return outcomes;
+}
+
+async function finaliseClaimed(c: Claim): Promise<FinaliseOutcome> {
+  const rows = await pool().query<{ span: OtlpSpan }>("SELECT span FROM otel_spans WHERE trace_id = $1 ORDER BY span_id", [c.trace_id]);
+  let trace: unknown;
+  try {
+    trace = adaptOtlpSpans(rows.rows.map((r) => r.span));
+  } catch (error) {
+    if (!(error instanceof AdapterInputError)) console.error(`[baton] OTLP trace ${c.trace_id}: mapping failed:`, error);
+    const reason = error instanceof AdapterInputError ? error.details.join("; ") : `the spans could not be mapped (${(error as Error).message})`;
+    return outcome(c, await release(c, "failed", reason), null, reason);
+  }
+  let stored: { events: number; edges: number };
+  try {
+    const [result] = await ingestRecords([{ base: "$", value: trace }], { upsert: true });
+    stored = { events: result!.events, edges: result!.edges };
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 400)) {
+      // not the spans' fault (the database): release the claim so that a later sweep retries
+      await release(c, "receiving", null);
+      throw error;
+    }
+    const reason = [error.message, ...error.details.slice(0, 10).map((d) => `${d.path}: ${d.message}`)].join("; ");
+    return outcome(c, await release(c, "failed", reason), null, reason);
+  }
+  return outcome(c, await release(c, "stored", null), stored, null);
+}
+
+/** Ends a claim; returns the trace's status afterwards ("receiving" when spans came during the finalisation). */
+async function release(c: Claim, status: "stored" | "failed" | "receiving", error: string | null): Promise<FinaliseOutcome["status"]> {
+  const result = await pool().query(
+    `UPDATE otel_traces SET status = $3, error = $4, finalised_at = CASE WHEN $3 = 'stored' THEN now() ELSE finalised_at END
+     WHERE trace_id = $1 AND status = 'finalising' AND claimed_at = $2`,
+    [c.trace_id, c.claimed_at, status, error],
+  );
+  return result.rowCount === 1 ? (status === "receiving" ? "receiving" : status) : "receiving";
+}
+
+function outcome(c: Claim, status: FinaliseOutcome["status"], stored: { events: number; edges: number } | null, error: string | null): FinaliseOutcome {
+  return { trace_id: c.trace_id, status, events: stored?.events ?? null, edges: stored?.edges ?? null, error };
+}
