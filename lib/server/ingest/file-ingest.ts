@@ -1,6 +1,5 @@
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { parseJsonBody, parseJsonLine, type TraceRecord } from "@/lib/ingest/parse";
 import type { Problem } from "@/lib/trace/validate";
 import { ApiError } from "../errors";
@@ -20,7 +19,7 @@ export interface FileOutcome {
   problems: Problem[];
 }
 
-const BATCH_EVENTS = 50_000;
+const BATCH_EVENTS = 20_000;
 const MAX_REPORTED_PROBLEMS = 1000;
 
 export async function ingestFile(file: string, opts: { upsert: boolean; onBytes?: (bytes: number) => void }): Promise<FileOutcome> {
@@ -61,11 +60,9 @@ export async function ingestFile(file: string, opts: { upsert: boolean; onBytes?
 }
 
 async function* readJsonLines(file: string, problems: Problem[], onBytes?: (bytes: number) => void): AsyncGenerator<TraceRecord> {
-  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;
   let index = 0;
-  for await (const line of lines) {
+  for await (const line of linesOf(file)) {
     lineNumber++;
     onBytes?.(Buffer.byteLength(line) + 1);
     const parsed = parseJsonLine(line, index, lineNumber);
@@ -85,6 +82,21 @@ async function* readJsonFile(file: string, problems: Problem[], onBytes?: (bytes
     return;
   }
   yield* parsed.records;
+}
+
+/**
+ * The lines of a file, read as they are consumed. (readline's async iterator
+ * does not wait for its consumer: while a batch is being stored it would read
+ * ahead and hold the rest of a large file in memory.)
+ */
+async function* linesOf(file: string): AsyncGenerator<string> {
+  let rest = "";
+  for await (const chunk of createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 })) {
+    const parts = (rest + (chunk as string)).split("\n");
+    rest = parts.pop()!;
+    for (const line of parts) yield line.endsWith("\r") ? line.slice(0, -1) : line;
+  }
+  if (rest !== "") yield rest;
 }
 
 function eventCount(value: unknown): number {
