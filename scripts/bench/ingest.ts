@@ -116,7 +116,8 @@ async function streamBench(url: string) {
   if (!existsSync(file) || statSync(file).size < STREAM_MB * 1048576 * 0.95) await writeJsonl(file);
   const size = statSync(file).size;
   console.log(`\nstreaming ${fmt(size / 1048576)} MB of JSONL through the CLI's file path…`);
-  const out = execFileSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/bench/stream-child.ts", file], {
+  // the same heap ceiling as `npm run ingest` (package.json): V8 would otherwise let garbage grow to gigabytes before collecting
+  const out = execFileSync(process.execPath, ["--max-old-space-size=384", "--import", "tsx", "--conditions=react-server", "scripts/bench/stream-child.ts", file], {
     env: { ...process.env, DATABASE_URL: url },
     encoding: "utf8",
     maxBuffer: 1 << 24,
