@@ -126,14 +126,14 @@ async function streamBench(url: string) {
   rmSync(file, { force: true });
 }
 
-function writeJsonl(file: string): Promise<void> {
+async function writeJsonl(file: string): Promise<void> {
   const out = createWriteStream(file);
   let written = 0;
   let i = 0;
   const target = STREAM_MB * 1048576;
   for (const trace of syntheticTraces(Number.MAX_SAFE_INTEGER, 1000, 11)) {
     const line = JSON.stringify({ ...trace, trace_id: `stream-${i++}` }) + "\n";
-    out.write(line);
+    if (!out.write(line)) await new Promise((resolve) => out.once("drain", resolve));
     written += line.length;
     if (written >= target) break;
   }

@@ -1,0 +1,155 @@
+/**
+ * `npm run bench:render [-- --sizes 1000,20000,100000 --baseline-max 20000 --url http://127.0.0.1:3000]`
+ *
+ * Renders generated traces of each size in Chromium (Playwright) twice:
+ * Baton's graph view (/traces/{id}/graph) and React Flow's default
+ * configuration drawing the same nodes at the same positions
+ * (/bench/baseline). Prints time to interactive after navigation (the graph
+ * view cold, i.e. the first open after ingest, and warm) and the median and
+ * 95th-percentile frame time while dragging the pane, with Baton/baseline
+ * ratios. The baseline runs up to --baseline-max events and gets
+ * --baseline-timeout ms; past that it is reported as "did not finish".
+ *
+ * Without --url it starts its own server (`scripts/start.ts`: embedded
+ * PostgreSQL in .baton-bench/render, port 3390, no demo traces; builds into
+ * BATON_DIST_DIR when stale) and stops it at the end.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import os from "node:os";
+import { parseArgs } from "node:util";
+import { chromium, type Browser } from "@playwright/test";
+import { syntheticTrace } from "@/lib/demo";
+import { fmt } from "./db";
+import { LONG_TASK_RECORDER, panFrames, timeToInteractive, type FrameStats, type Interactive } from "./render-measure";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "1000,20000,100000" },
+    "baseline-max": { type: "string", default: "20000" },
+    "baseline-timeout": { type: "string", default: "90000" },
+    url: { type: "string" },
+    port: { type: "string", default: "3390" },
+  },
+});
+const SIZES = values.sizes.split(",").map(Number);
+const BASELINE_MAX = Number(values["baseline-max"]);
+const BASELINE_TIMEOUT = Number(values["baseline-timeout"]);
+const VIEWPORT = { width: 1600, height: 900 };
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+interface Row {
+  size: number;
+  cold: Interactive | string;
+  warm: Interactive | string;
+  drawn: string;
+  pan: FrameStats | string;
+  baseline: Interactive | string;
+  baselinePan: FrameStats | string;
+}
+
+async function main() {
+  const server = values.url ? null : await startServer();
+  const base = values.url ?? `http://127.0.0.1:${values.port}`;
+  const browser = await chromium.launch({
+    ...(existsSync(CHROMIUM) && { executablePath: CHROMIUM }),
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+  console.log(`bench:render — Chromium ${browser.version()} headless, ${VIEWPORT.width}x${VIEWPORT.height}, ${os.cpus().length} CPUs, ${base}`);
+  const rows: Row[] = [];
+  try {
+    for (const size of SIZES) rows.push(await benchSize(browser, base, size));
+  } finally {
+    await browser.close();
+    server?.kill("SIGTERM");
+  }
+  printTable(rows);
+}
+
+async function benchSize(browser: Browser, base: string, size: number): Promise<Row> {
+  const traceId = `bench-render-${size}`;
+  const trace = syntheticTrace({ events: size, seed: 7, traceId });
+  const ingest = await fetch(`${base}/api/traces?upsert=1`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(trace) });
+  if (ingest.status !== 201) throw new Error(`ingest of ${traceId} failed: ${ingest.status} ${await ingest.text()}`);
+  console.log(`\n${fmt(size)} events, ${fmt(trace.edges.length)} edges, ${fmt(new Set(trace.events.map((e) => e.agent)).size)} agents — ingested`);
+
+  const graphUrl = `${base}/traces/${traceId}/graph`;
+  const ready = `document.querySelector('[data-testid=graph-canvas]')?.getAttribute('data-ready') === 'true' && document.querySelector('.react-flow__node')`;
+  const cold = await measure(browser, graphUrl, ready, 60_000);
+  const warm = await measure(browser, graphUrl, ready, 60_000, true);
+  const row: Row = { size, cold: cold.tti, warm: warm.tti, drawn: warm.drawn, pan: warm.pan, baseline: "not run", baselinePan: "not run" };
+  console.log(`  Baton: cold ${show(cold.tti)}, warm ${show(warm.tti)}, ${warm.drawn}, pan ${showPan(warm.pan)}`);
+
+  if (size > BASELINE_MAX) {
+    row.baseline = row.baselinePan = `not run (capped at ${fmt(BASELINE_MAX)})`;
+  } else {
+    const baselineReady = `document.querySelector('[data-testid=baseline-status]')?.getAttribute('data-ready') === 'true'`;
+    const b = await measure(browser, `${base}/bench/baseline?trace=${traceId}`, baselineReady, BASELINE_TIMEOUT, true);
+    row.baseline = b.tti;
+    row.baselinePan = b.pan;
+    console.log(`  React Flow default: ${show(b.tti)}, ${b.drawn}, pan ${showPan(b.pan)}`);
+  }
+  return row;
+}
+
+async function measure(browser: Browser, url: string, ready: string, timeoutMs: number, withPan = false) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript(LONG_TASK_RECORDER);
+  const page = await context.newPage();
+  try {
+    await page.goto(url, { waitUntil: "commit" });
+    const tti = await timeToInteractive(page, ready, timeoutMs);
+    const drawn = `${fmt(await page.locator(".react-flow__node").count())} nodes / ${fmt(await page.locator(".react-flow__edge").count())} edges in the DOM`;
+    const pan = withPan ? await panFrames(page, ".react-flow__pane") : "not measured";
+    return { tti, drawn, pan };
+  } catch (error) {
+    const reason = error instanceof Error && error.name === "TimeoutError" ? `did not finish in ${fmt(timeoutMs / 1000)} s` : `failed: ${String(error).split("\n")[0]}`;
+    return { tti: reason, drawn: "—", pan: reason };
+  } finally {
+    await context.close();
+  }
+}
+
+const show = (x: Interactive | string) => (typeof x === "string" ? x : `${fmt(x.interactiveMs)} ms (ready ${fmt(x.readyMs)} ms)`);
+const showPan = (x: FrameStats | string) => (typeof x === "string" ? x : `median ${fmt(x.medianMs, 1)} ms, p95 ${fmt(x.p95Ms, 1)} ms over ${x.frames} frames`);
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? "—" : `${fmt(a / b, 2)}x`);
+const num = (x: Interactive | FrameStats | string, key: "interactiveMs" | "medianMs") => (typeof x === "string" ? undefined : (x as unknown as Record<string, number>)[key]);
+
+function printTable(rows: Row[]) {
+  console.log("\n| events | Baton TTI cold | Baton TTI warm | Baton pan frame median / p95 | React Flow default TTI | RF default pan frame median / p95 | TTI ratio RF/Baton | frame ratio RF/Baton |");
+  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows) {
+    const cell = (x: Interactive | string) => (typeof x === "string" ? x : `${fmt(x.interactiveMs)} ms`);
+    const pan = (x: FrameStats | string) => (typeof x === "string" ? x : `${fmt(x.medianMs, 1)} / ${fmt(x.p95Ms, 1)} ms`);
+    console.log(
+      `| ${fmt(r.size)} | ${cell(r.cold)} | ${cell(r.warm)} | ${pan(r.pan)} | ${cell(r.baseline)} | ${pan(r.baselinePan)} | ${ratio(num(r.baseline, "interactiveMs"), num(r.warm, "interactiveMs"))} | ${ratio(num(r.baselinePan, "medianMs"), num(r.pan, "medianMs"))} |`,
+    );
+  }
+  console.log("\nTTI: navigation start to the graph drawn and the main thread free of long tasks for 500 ms. Cold: first open after ingest (server builds and caches the trace's columns); warm: the next open. Frame times: requestAnimationFrame intervals while the pane is dragged 60 steps of 12 px (16.7 ms is the display's 60 Hz).");
+}
+
+async function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/start.ts"], {
+    env: { ...process.env, PORT: values.port, BATON_DATA_DIR: ".baton-bench/render", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54334", BATON_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${values.port}/api/traces?limit=1`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGTERM");
+      throw new Error("the server did not start within 15 minutes");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
