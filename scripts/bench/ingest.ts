@@ -133,7 +133,7 @@ async function writeJsonl(file: string): Promise<void> {
   const target = STREAM_MB * 1048576;
   for (const trace of syntheticTraces(Number.MAX_SAFE_INTEGER, 1000, 11)) {
     const line = JSON.stringify({ ...trace, trace_id: `stream-${i++}` }) + "\n";
-    if (!out.write(line)) await new Promise((resolve) => out.once("drain", resolve));
+    if (!out.write(line)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
     written += line.length;
     if (written >= target) break;
   }
