@@ -50,6 +50,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
         <h1 className="mt-1 break-all font-mono text-xl font-semibold" data-testid="trace-title">{row.traceId}</h1>
         <Link href={`/traces/${encodeURIComponent(row.traceId)}/graph`} className="mt-1 inline-block rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700" data-testid="graph-link">Graph</Link>
         <nav className="mt-1 flex gap-4 text-sm">
+          <Link href={`/traces/${encodeURIComponent(row.traceId)}/heatmap`} className="text-blue-700 hover:underline" data-testid="heatmap-link">Credit heatmap</Link>
           <Link href={`/traces/${encodeURIComponent(row.traceId)}/label`} className="text-blue-700 hover:underline">Label rewards</Link>
           <a href={`/api/traces/${encodeURIComponent(row.traceId)}/export?format=jsonl`} className="text-blue-700 hover:underline">Export JSONL</a>
           <a href={`/api/traces/${encodeURIComponent(row.traceId)}/export?format=extended`} className="text-blue-700 hover:underline">Export trace</a>

@@ -1,0 +1,53 @@
+import { DashboardCharts } from "@/components/charts/dashboard-charts";
+import { AddToAgenda } from "@/components/meeting/add-to-agenda";
+import { searchParamsObject } from "@/lib/api/filters";
+import { describeBar, metricOf, parseBar } from "@/lib/dashboard";
+import { dashboardPageQuery } from "@/lib/dashboard/query";
+import { pageReadableProjects } from "@/lib/server/auth/page-access";
+import { barTraces, dashboardModel } from "@/lib/server/queries/dashboard";
+import { toTraceFilter } from "@/lib/server/queries/dashboard-filter";
+import { traceFacets } from "@/lib/server/queries/traces";
+import { BarTraces } from "./_components/bar-traces";
+import { DashboardFilters } from "./_components/dashboard-filters";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The metrics dashboard: E1 with its interval, every E2-E4 distribution,
+ * stop verdicts, and trends by day and by checkpoint, over a filter; the
+ * traces behind any bar. The server prepares every number (lib/dashboard).
+ */
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const values = searchParamsObject(await searchParams);
+  const parsed = dashboardPageQuery.safeParse(values);
+  const query = parsed.success ? parsed.data : dashboardPageQuery.parse({});
+  const readable = await pageReadableProjects("/dashboard");
+  const { bar: barKey, trend, ...filterQuery } = query;
+  const filter = toTraceFilter(filterQuery, readable);
+  const [model, facets] = await Promise.all([dashboardModel(filter), traceFacets()]);
+  const bar = parseBar(barKey);
+  const list = bar ? await barTraces(filter, bar, model) : null;
+  const binLabel = bar?.kind === "bin" ? model.histograms.find((h) => h.metric === bar.metric)?.bars[bar.index]?.label : undefined;
+  const withoutBar = new URLSearchParams(values);
+  withoutBar.delete("bar");
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-baseline gap-4">
+        <h1 className="text-2xl font-semibold">Metrics dashboard</h1>
+        <span className="text-sm text-slate-600" data-testid="dashboard-scope">{model.traces} traces · {model.scope}</span>
+        <span className="ml-auto"><AddToAgenda title={`Dashboard: ${model.scope}`} /></span>
+      </div>
+      <div className="hide-when-presenting">
+        <DashboardFilters values={values} facets={facets} />
+      </div>
+      {!parsed.success && (
+        <p role="alert" className="text-sm text-rose-700">
+          Ignored invalid filters: {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
+        </p>
+      )}
+      {bar && list && <BarTraces title={describeBar(bar, (m) => metricOf(m)?.label ?? m, binLabel)} total={list.total} traces={list.traces} clearHref={`?${withoutBar.toString()}`} />}
+      {barKey && !list && <p role="alert" className="text-sm text-rose-700">No bar “{barKey}” in this dashboard.</p>}
+      <DashboardCharts model={model} selected={barKey ?? null} trendMetric={trend} />
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { AgendaEditor } from "@/components/meeting/agenda-editor";
+import { Presenter } from "@/components/meeting/presenter";
+import { agendaFromParams, slideIndex } from "@/lib/meeting/agenda";
+
+export const dynamic = "force-dynamic";
+
+interface Props {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+/**
+ * Presentation mode. `/present?agenda=<path>&agenda=<path>&slide=<n>` shows
+ * that agenda (a shared link replays the meeting); `/present` alone edits
+ * the agenda kept in this browser.
+ */
+export default async function PresentPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const raw = query.agenda;
+  const items = agendaFromParams(raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]);
+  if (items.length > 0) {
+    const slide = typeof query.slide === "string" ? query.slide : undefined;
+    return <Presenter items={items} start={slideIndex(slide, items.length)} />;
+  }
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">Meeting agenda</h1>
+      <p className="max-w-3xl text-sm text-slate-600">
+        Presentation mode shows these views one at a time, full screen, in large type. Keys: → / PageDown next, ← / PageUp previous,
+        F full screen, Escape leaves.
+      </p>
+      <AgendaEditor />
+    </div>
+  );
+}

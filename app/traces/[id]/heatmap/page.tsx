@@ -1,0 +1,71 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { HeatmapControls } from "@/components/heatmap/controls";
+import { HeatmapView } from "@/components/heatmap/heatmap-view";
+import { AddToAgenda } from "@/components/meeting/add-to-agenda";
+import { searchParamsObject } from "@/lib/api/filters";
+import { graphHref, traceHeatmapQuery } from "@/lib/heatmap/query";
+import type { HeatmapModel } from "@/lib/heatmap/types";
+import { requirePageRead } from "@/lib/server/auth/page-access";
+import { parseCreditQuery } from "@/lib/server/compute/credit";
+import { heatmapPanels } from "@/lib/server/compute/heatmap-panels";
+import { ApiError } from "@/lib/server/errors";
+import { listPresets } from "@/lib/server/queries/presets";
+import { groupTraceIds } from "@/lib/server/queries/trace-filter";
+import { findTraceRow } from "@/lib/server/queries/traces";
+
+export const dynamic = "force-dynamic";
+
+interface Props {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+/** Credit heatmaps of one trace; every setting is in the URL, so a shared link shows the same picture. */
+export default async function TraceHeatmapPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const traceId = decodeURIComponent(id);
+  const values = searchParamsObject(await searchParams);
+  const row = await findTraceRow(traceId).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) notFound();
+    throw error;
+  });
+  await requirePageRead(`/traces/${id}/heatmap`, row.project.name);
+  const parsed = traceHeatmapQuery.safeParse(values);
+  const heatmap = parsed.success ? parsed.data : traceHeatmapQuery.parse({});
+  const [presets, groupTraces] = await Promise.all([listPresets(), groupTraceIds(row.groupId, traceId)]);
+  let panels: HeatmapModel[] = [];
+  let problem: string | null = parsed.success ? null : "Some settings were invalid and are ignored.";
+  try {
+    const credit = parseCreditQuery(new URLSearchParams(values));
+    panels = await heatmapPanels({ traceId, groupId: row.groupId, heatmap, credit, compare: values.compare, other: values.compare ? undefined : values.other });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    problem = [error.message, ...error.details.map((d) => `${d.path}: ${d.message}`)].join(" · ");
+  }
+  const main = panels[0];
+  const pageHref = (offset: number) => `?${new URLSearchParams({ ...values, offset: String(offset) }).toString()}`;
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
+        <Link href={`/traces/${encodeURIComponent(traceId)}`} className="text-sm text-blue-700 hover:underline">← Trace</Link>
+        <h1 className="text-2xl font-semibold">Credit heatmap</h1>
+        <span className="break-all font-mono text-sm text-slate-600" data-testid="heatmap-trace">{traceId}</span>
+        {main && <Link href={graphHref(traceId, undefined, main.credit)} className="text-sm text-blue-700 hover:underline">Graph</Link>}
+        {row.groupId && (
+          <Link href={`/heatmaps?group_id=${encodeURIComponent(row.groupId)}`} className="text-sm text-blue-700 hover:underline">Roles across its group</Link>
+        )}
+        <span className="ml-auto"><AddToAgenda title={main?.title ?? `Heatmap ${traceId}`} /></span>
+      </div>
+      <HeatmapControls key={JSON.stringify(values)} scope="trace" values={values} presets={presets.map((p) => p.name)} groupTraces={groupTraces} />
+      {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
+      {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} />}
+      {main && main.kind === "event-family" && main.page.total > main.rows.length && (
+        <nav className="flex gap-4 text-sm" aria-label="Event pages">
+          {main.page.offset > 0 && <Link href={pageHref(Math.max(0, main.page.offset - main.page.limit))} className="text-blue-700 hover:underline">Previous events</Link>}
+          {main.page.offset + main.rows.length < main.page.total && <Link href={pageHref(main.page.offset + main.page.limit)} className="text-blue-700 hover:underline">Next events</Link>}
+        </nav>
+      )}
+    </div>
+  );
+}

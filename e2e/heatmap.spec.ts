@@ -1,0 +1,135 @@
+import { expect, test } from "@playwright/test";
+import { apiCells, downloadOf, drawnCells, example, ingest, panel, parsesAsSvg, PNG_SIGNATURE, runId } from "./lib/charts";
+
+/**
+ * Credit heatmaps (GitHub issue 5) in a real Chromium: the paper's example
+ * ingested under a unique id, and the demo traces' GRPO group.
+ */
+const EX = `e2e-heatmap-example-${runId}`;
+const heatmapUrl = (query = "") => `/traces/${encodeURIComponent(EX)}/heatmap${query}`;
+const apiUrl = (query: string) => `/api/traces/${encodeURIComponent(EX)}/heatmap?${query}`;
+const GROUP = "grpo-step-1840-sql-top-customers";
+
+test.beforeAll(async ({ request }) => {
+  await ingest(request, { ...example, trace_id: EX });
+});
+
+test("agent x time: a row per agent, a column per bucket, cells equal to the API's", async ({ page, request }) => {
+  await page.goto(heatmapUrl("?buckets=4"));
+  const svg = panel(page).locator("svg");
+  await expect(svg).toHaveAttribute("data-rows", "4");
+  await expect(svg).toHaveAttribute("data-cols", "4");
+  await expect(panel(page).getByTestId("heatmap-row")).toHaveText(["orchestrator", "planner_1", "executor_1", "browser.search"]);
+  await expect(panel(page).getByTestId("heatmap-cell")).toHaveCount(16);
+  const { matrix } = await apiCells(request, apiUrl("kind=agent-time&buckets=4"));
+  expect(await drawnCells(panel(page))).toEqual(matrix);
+  expect(matrix[1]).toEqual([null, expect.closeTo(1.2251, 9), null, null]); // the planner's message e4
+  await expect(panel(page).getByTestId("legend-tick")).toHaveCount(5);
+
+  await page.getByTestId("control-buckets").fill("2");
+  await page.getByTestId("control-buckets").press("Enter");
+  await expect(page).toHaveURL(/buckets=2/);
+  await expect(svg).toHaveAttribute("data-cols", "2");
+});
+
+test("event x family: 8 events x (8 families + C(v)), gaps where a family is absent", async ({ page, request }) => {
+  await page.goto(heatmapUrl("?kind=event-family"));
+  await expect(panel(page).locator("svg")).toHaveAttribute("data-rows", "8");
+  await expect(panel(page).locator("svg")).toHaveAttribute("data-cols", "9");
+  const { matrix } = await apiCells(request, apiUrl("kind=event-family"));
+  expect(await drawnCells(panel(page))).toEqual(matrix);
+  expect(matrix[3]![1]).toBeNull(); // step_quality: absent from the example, a gap
+  await expect(page.getByTestId("heatmap-note")).toContainText("step quality, stop decision");
+});
+
+test("changing the method changes the cells", async ({ page, request }) => {
+  await page.goto(heatmapUrl("?kind=event-family"));
+  const ccp = await drawnCells(panel(page));
+  await page.getByTestId("control-method").selectOption("uniform");
+  await expect(page).toHaveURL(/method=uniform/);
+  await expect.poll(() => drawnCells(panel(page))).not.toEqual(ccp);
+  const { matrix } = await apiCells(request, apiUrl("kind=event-family&method=uniform"));
+  expect(await drawnCells(panel(page))).toEqual(matrix);
+  expect(matrix.map((r) => r[8])).toEqual(Array(8).fill(2.405 / 8));
+});
+
+test("clicking a cell selects its events in the graph; Shift-click lists them here", async ({ page }) => {
+  await page.goto(heatmapUrl("?buckets=4"));
+  await panel(page).locator('[data-testid=heatmap-cell][data-row="1"][data-col="1"]').click();
+  await expect(page).toHaveURL(/\/graph\?sel=e4&ov=credit/);
+  await expect(page.getByTestId("inspector-id")).toHaveText("e4", { timeout: 30_000 });
+  await page.goBack();
+  await expect(page).toHaveURL(/cell=0\.1\.1/);
+  await expect(page.getByTestId("cell-event-link")).toHaveText(["e4"]);
+
+  await panel(page).locator('[data-testid=heatmap-cell][data-row="0"][data-col="0"]').click({ modifiers: ["Shift"] });
+  await expect(page).toHaveURL(/cell=0\.0\.0/);
+  await expect(page.getByTestId("cell-event-link")).toHaveText(["e1", "e2"]);
+  await expect(panel(page).getByTestId("heatmap-selection")).toHaveCount(1);
+  await page.getByTestId("cell-event-link").nth(1).click();
+  await expect(page.getByTestId("inspector-id")).toHaveText("e2", { timeout: 30_000 });
+});
+
+test("side by side: CCP and uniform on one scale, and where they disagree", async ({ page, request }) => {
+  await page.goto(heatmapUrl("?buckets=4&compare=uniform"));
+  await expect(page.getByTestId("heatmap-panel")).toHaveCount(3);
+  const ticks = (i: number) => panel(page, i).getByTestId("legend-tick").allTextContents();
+  expect(await ticks(0)).toEqual(await ticks(1));
+  const a = (await apiCells(request, apiUrl("kind=agent-time&buckets=4"))).matrix;
+  const b = (await apiCells(request, apiUrl("kind=agent-time&buckets=4&method=uniform"))).matrix;
+  expect(await drawnCells(panel(page, 0))).toEqual(a);
+  expect(await drawnCells(panel(page, 1))).toEqual(b);
+  const diff = await drawnCells(panel(page, 2));
+  diff.forEach((row, i) => row.forEach((v, j) => (v === null ? expect(a[i]![j]).toBeNull() : expect(v).toBeCloseTo(a[i]![j]! - b[i]![j]!, 12))));
+});
+
+test("side by side: two traces of one group", async ({ page }) => {
+  await page.goto(`/traces/demo-rollout-sql-top-customers-1/heatmap?other=demo-rollout-sql-top-customers-2`);
+  await expect(page.getByTestId("heatmap-panel")).toHaveCount(2);
+  await expect(panel(page, 1).locator("svg")).toContainText("demo-rollout-sql-top-customers-2");
+  await page.goto(`/traces/demo-rollout-sql-top-customers-1/heatmap?other=${encodeURIComponent(EX)}`);
+  await expect(page.getByTestId("heatmap-problem")).toContainText("not in this trace's group");
+});
+
+test("role x family across the demo group equals the API", async ({ page, request }) => {
+  await page.goto(`/heatmaps?group_id=${GROUP}&preset=code_generation`);
+  const { matrix, model } = await apiCells(request, `/api/heatmap?kind=role-family&group_id=${GROUP}&preset=code_generation`);
+  await expect(panel(page).locator("svg")).toHaveAttribute("data-rows", String(model.rows.length));
+  await expect(panel(page).locator("svg")).toHaveAttribute("data-cols", "9");
+  expect(await drawnCells(panel(page))).toEqual(matrix);
+  await expect(panel(page).locator("svg")).toContainText("4 traces");
+  await panel(page).locator("[data-testid=heatmap-cell]:not([data-value=null])").first().click();
+  await expect(page.getByTestId("cell-events")).toContainText("demo-rollout-sql-top-customers-");
+});
+
+test("a shared URL restores the view", async ({ page, context }) => {
+  const query = "?kind=event-family&method=mc_return&preset=code_generation&w.cost=-0.5&cell=0.3.8";
+  await page.goto(heatmapUrl(query));
+  const copy = await context.newPage();
+  await copy.goto(page.url());
+  for (const p of [page, copy]) {
+    await expect(p.getByTestId("control-kind")).toHaveValue("event-family");
+    await expect(p.getByTestId("control-method")).toHaveValue("mc_return");
+    await expect(p.getByTestId("control-preset")).toHaveValue("code_generation");
+    await expect(p.getByTestId("control-w-cost")).toHaveValue("-0.5");
+    await expect(panel(p).getByTestId("heatmap-selection")).toHaveCount(1);
+    await expect(p.getByTestId("cell-event-link")).toHaveText(["e4"]);
+    await expect(panel(p).locator("svg")).toContainText("w.cost=-0.5");
+  }
+  expect(await drawnCells(panel(copy))).toEqual(await drawnCells(panel(page)));
+});
+
+test("exports the heatmap as PNG and SVG, with its title and legend", async ({ page }) => {
+  await page.goto(heatmapUrl("?buckets=4"));
+  await expect(panel(page).getByTestId("heatmap-cell").first()).toBeAttached();
+  const png = await downloadOf(page, () => page.getByTestId("export-png").first().click());
+  expect([...png.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
+  expect(png.download.suggestedFilename()).toMatch(/\.png$/);
+  expect(png.bytes.readUInt32BE(16)).toBeGreaterThan(500); // IHDR width: drawn at 2x
+  const svg = await downloadOf(page, () => page.getByTestId("export-svg").first().click());
+  const parsed = await parsesAsSvg(page, svg.bytes.toString("utf8"));
+  expect(parsed.ok).toBe(true);
+  expect(parsed.root).toBe("svg");
+  expect(parsed.texts).toContain(`Credit by agent and time: ${EX}`);
+  expect(parsed.texts.some((t) => t.startsWith("colour: sum of C(v)"))).toBe(true);
+});

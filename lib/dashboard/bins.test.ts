@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { binEdges, binIndex, niceStep } from "./bins";
+
+describe("binEdges", () => {
+  it("gives ratios ten bins of 0.1 over [0, 1], whatever the range", () => {
+    const b = binEdges("unit", { min: 0.25, max: 0.5 });
+    expect(b.edges).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
+    expect(b.labels[0]).toBe("0-0.1");
+    expect(b.labels[9]).toBe("0.9-1");
+  });
+
+  it("gives small counts one bin per integer", () => {
+    expect(binEdges("count", { min: 3, max: 7 })).toEqual({ edges: [3, 4, 5, 6, 7, 8], labels: ["3", "4", "5", "6", "7"] });
+  });
+
+  it("groups wide counts into nice integer widths", () => {
+    // 0..99: 100 possible values / 20 = 5 per bin -> 20 bins 0-4, 5-9, ..., 95-99
+    const b = binEdges("count", { min: 0, max: 99 });
+    expect(b.edges).toHaveLength(21);
+    expect(b.labels[0]).toBe("0-4");
+    expect(b.labels[19]).toBe("95-99");
+  });
+
+  it("bins reals by a nice step covering [min, max]", () => {
+    // (2.6 - 1) / 10 = 0.16 -> step 0.2 -> [1, 2.6]: 8 bins
+    const b = binEdges("real", { min: 1, max: 2.6 });
+    expect(b.edges).toEqual([1, 1.2, 1.4, 1.6, 1.8, 2, 2.2, 2.4, 2.6]);
+    expect(b.labels[0]).toBe("1-1.2");
+  });
+
+  it("has one bin [v, v] for a single value, no bins without values, no/yes for booleans", () => {
+    expect(binEdges("real", { min: 0, max: 0 })).toEqual({ edges: [0, 0], labels: ["0"] });
+    expect(binEdges("real", null)).toEqual({ edges: [], labels: [] });
+    expect(binEdges("boolean", { min: 0, max: 1 })).toEqual({ edges: [0, 1, 2], labels: ["no", "yes"] });
+  });
+});
+
+describe("binIndex (the SQL width_bucket rule)", () => {
+  it("puts lower edges in their bin and the top edge in the last bin", () => {
+    const edges = [0, 0.5, 1];
+    expect([0, 0.49, 0.5, 0.99, 1].map((v) => binIndex(edges, v))).toEqual([0, 0, 1, 1, 1]);
+    expect(binIndex(edges, 1.01)).toBe(-1);
+    expect(binIndex([2, 2], 2)).toBe(0);
+  });
+
+  it("finds nice steps", () => {
+    expect([0.16, 0.3, 7, 12, 0.05].map(niceStep)).toEqual([0.2, 0.5, 10, 20, 0.05]);
+  });
+});

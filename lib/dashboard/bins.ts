@@ -1,0 +1,71 @@
+/**
+ * Histogram bins for one metric, from the range of its non-null values.
+ * A value v falls in bin i when edges[i] <= v < edges[i + 1]; the last bin
+ * also holds its upper edge. The same rule is SQL's
+ * `LEAST(width_bucket(v, <lower edges>), <bins>)`, so counts made in the
+ * database and the traces listed behind a bar agree.
+ *
+ * - unit values (ratios in [0, 1]): ten bins of 0.1 over [0, 1];
+ * - counts: one bin per integer when at most 20 values are possible, else
+ *   about 20 bins of a "nice" integer width (1, 2, 5 x 10^k);
+ * - booleans (0/1): "no" and "yes";
+ * - other reals: about 10 bins of a nice width covering [min, max];
+ * - a single distinct value: one bin [v, v]; no value at all: no bins.
+ */
+import type { MetricKind } from "./metrics";
+
+export interface Bins {
+  /** bins + 1 edges, ascending. */
+  edges: number[];
+  labels: string[];
+}
+
+export interface Range {
+  min: number;
+  max: number;
+}
+
+const round12 = (x: number) => Number(x.toPrecision(12));
+
+/** The smallest 1, 2 or 5 x 10^k at least `raw`. */
+export function niceStep(raw: number): number {
+  if (!(raw > 0)) return 1;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * power >= raw * (1 - 1e-12)) return round12(m * power);
+  return round12(10 * power);
+}
+
+const short = (x: number) => String(Number(x.toPrecision(4)));
+
+export function binEdges(kind: MetricKind, range: Range | null): Bins {
+  if (range === null) return { edges: [], labels: [] };
+  const { min, max } = range;
+  if (kind === "boolean") return { edges: [0, 1, 2], labels: ["no", "yes"] };
+  if (kind === "unit" && min >= 0 && max <= 1) {
+    const edges = Array.from({ length: 11 }, (_, i) => round12(i / 10));
+    return { edges, labels: edges.slice(0, -1).map((e, i) => `${short(e)}-${short(edges[i + 1]!)}`) };
+  }
+  if (min === max) return { edges: [min, max], labels: [short(min)] };
+  if (kind === "count") {
+    const step = Math.max(1, Math.ceil(niceStep((max - min + 1) / 20)));
+    const lo = Math.floor(min / step) * step;
+    const n = Math.floor((max - lo) / step) + 1;
+    const edges = Array.from({ length: n + 1 }, (_, i) => lo + i * step);
+    return { edges, labels: edges.slice(0, -1).map((e) => (step === 1 ? String(e) : `${e}-${e + step - 1}`)) };
+  }
+  const step = niceStep((max - min) / 10);
+  const lo = round12(Math.floor(min / step) * step);
+  const hi = round12(Math.ceil(max / step) * step);
+  const n = Math.max(1, Math.round((hi - lo) / step));
+  const edges = Array.from({ length: n + 1 }, (_, i) => (i === n ? hi : round12(lo + i * step)));
+  return { edges, labels: edges.slice(0, -1).map((e, i) => `${short(e)}-${short(edges[i + 1]!)}`) };
+}
+
+/** The bin of a value (as SQL's width_bucket rule above); -1 outside [first edge, last edge]. */
+export function binIndex(edges: readonly number[], v: number): number {
+  const bins = edges.length - 1;
+  if (bins < 1 || v < edges[0]! || v > edges[bins]!) return -1;
+  let i = 0;
+  while (i + 1 < bins && v >= edges[i + 1]!) i++;
+  return i;
+}

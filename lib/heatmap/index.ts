@@ -1,0 +1,15 @@
+/**
+ * Credit heatmaps (GitHub issue 5), pure: credit JSON in, ready-to-draw model out.
+ *
+ *   trace + CreditResponse -> creditedTrace -> agent-time | event-family
+ *   [creditedTrace, ...]   -> role-family (across traces)
+ *   models -> withSharedDomain | differenceHeatmap (side by side)
+ */
+export * from "./types";
+export { creditedTrace, type CreditedTrace, type CreditedEvent } from "./credited";
+export { buildAgentTimeHeatmap } from "./agent-time";
+export { buildEventFamilyHeatmap, DEFAULT_EVENT_ROWS, MAX_EVENT_ROWS } from "./event-family";
+export { buildRoleFamilyHeatmap, type RoleFamilyInput } from "./role-family";
+export { differenceHeatmap, sameGrid, withSharedDomain } from "./compare";
+export { symmetricDomain, legendTicks } from "./scale";
+export { timeBuckets, DEFAULT_BUCKETS, MAX_BUCKETS, MIN_BUCKETS } from "./buckets";

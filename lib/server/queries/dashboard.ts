@@ -1,0 +1,146 @@
+import "server-only";
+import {
+  binEdges,
+  buildDashboard,
+  DASHBOARD_METRICS,
+  type BarSelection,
+  type BinCount,
+  type Bins,
+  type DashboardModel,
+  type MetricStats,
+  type TrendRow,
+} from "@/lib/dashboard";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { prisma } from "../db/client";
+import { describeFilter, traceWhere, type TraceFilter } from "./trace-filter";
+
+/**
+ * The dashboard's numbers, in the SQL style of metrics.ts: over the stored
+ * per-trace metric columns, every value a bound parameter, column names from
+ * the fixed list of lib/dashboard. Two rounds: ranges (and everything that
+ * needs no bins), then the counts per bin of lib/dashboard's bin edges.
+ */
+type Row = Record<string, number | bigint | string | null>;
+
+const column = (key: string) => (key === "terminal_tainted" ? Prisma.raw(`(t.${key})::int`) : Prisma.raw(`t.${key}`));
+const alias = (name: string) => Prisma.raw(`"${name}"`);
+const num = (v: Row[string] | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** Per-group counts and means for the trend rows. */
+const TREND_SELECT = Prisma.sql`count(*)::int AS traces, count(t.e1)::int AS e1_n, coalesce(sum(t.e1), 0)::int AS e1_successes,
+  ${Prisma.join(DASHBOARD_METRICS.map((m) => Prisma.sql`avg(${column(m.key)})::float8 AS ${alias(`mean_${m.key}`)}`))}`;
+
+function trendRow(r: Row): TrendRow {
+  return {
+    key: r.key === null ? null : String(r.key),
+    traces: Number(r.traces),
+    e1_n: Number(r.e1_n),
+    e1_successes: Number(r.e1_successes),
+    means: Object.fromEntries(DASHBOARD_METRICS.map((m) => [m.key, num(r[`mean_${m.key}`])])),
+  };
+}
+
+export async function dashboardModel(filter: TraceFilter): Promise<DashboardModel> {
+  const where = traceWhere(filter);
+  const db = prisma();
+  const ranges = DASHBOARD_METRICS.flatMap((m) => [
+    Prisma.sql`min(${column(m.key)})::float8 AS ${alias(`${m.key}_min`)}`,
+    Prisma.sql`max(${column(m.key)})::float8 AS ${alias(`${m.key}_max`)}`,
+    Prisma.sql`count(${column(m.key)})::int AS ${alias(`${m.key}_n`)}`,
+  ]);
+  const [[summary], verdicts, days, policies] = await Promise.all([
+    db.$queryRaw<Row[]>`SELECT count(*)::int AS traces, count(t.e1)::int AS e1_n, coalesce(sum(t.e1), 0)::int AS e1_successes, ${Prisma.join(ranges)} FROM traces t ${where}`,
+    db.$queryRaw<{ verdict: string | null; n: number }[]>`SELECT t.verdict::text AS verdict, count(*)::int AS n FROM traces t ${where} GROUP BY t.verdict`,
+    db.$queryRaw<Row[]>`SELECT to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS key, ${TREND_SELECT} FROM traces t ${where} GROUP BY 1 ORDER BY 1`,
+    // checkpoints in the order their first trace arrived; traces without one last
+    db.$queryRaw<Row[]>`SELECT t.metadata->>'policy_version' AS key, ${TREND_SELECT} FROM traces t ${where}
+      GROUP BY 1 ORDER BY (t.metadata->>'policy_version') IS NULL, min(t.created_at), 1`,
+  ]);
+  const s = summary!;
+  const traces = Number(s.traces);
+  const stats: Record<string, MetricStats> = {};
+  const bins: Record<string, Bins> = {};
+  for (const m of DASHBOARD_METRICS) {
+    const values = Number(s[`${m.key}_n`]);
+    const min = num(s[`${m.key}_min`]);
+    const max = num(s[`${m.key}_max`]);
+    stats[m.key] = { min, max, values, nulls: traces - values };
+    bins[m.key] = binEdges(m.kind, min === null || max === null ? null : { min, max });
+  }
+  return buildDashboard({
+    scope: describeFilter(filter),
+    traces,
+    e1_n: Number(s.e1_n),
+    e1_successes: Number(s.e1_successes),
+    stats,
+    bins,
+    counts: await binCounts(where, bins),
+    verdicts,
+    days: days.map(trendRow),
+    policies: policies.map(trendRow),
+  });
+}
+
+/** SQL's bucket of a value for lower edges [e0 .. e(n-1)]: i when e(i-1) <= v < e(i), n for v >= e(n-1) (the last bin is closed). */
+function bucketOf(key: string, edges: readonly number[]): Prisma.Sql {
+  return Prisma.sql`width_bucket(${column(key)}::float8, ${edges.slice(0, -1)}::float8[])`;
+}
+
+async function binCounts(where: Prisma.Sql, bins: Record<string, Bins>): Promise<BinCount[]> {
+  const parts = DASHBOARD_METRICS.filter((m) => bins[m.key]!.edges.length > 1).map(
+    (m) => Prisma.sql`SELECT ${m.key}::text AS metric, ${bucketOf(m.key, bins[m.key]!.edges)} AS bin, count(*)::int AS n FROM f t WHERE ${column(m.key)} IS NOT NULL GROUP BY 2`,
+  );
+  if (parts.length === 0) return [];
+  const rows = await prisma().$queryRaw<{ metric: string; bin: number; n: number }[]>`
+    WITH f AS (SELECT t.* FROM traces t ${where}) ${Prisma.join(parts, " UNION ALL ")}`;
+  return rows.map((r) => ({ metric: r.metric, bin: Number(r.bin), n: Number(r.n) }));
+}
+
+export interface BarTrace {
+  trace_id: string;
+  task_id: string;
+  system: string | null;
+  group_id: string | null;
+  policy_version: string | null;
+  e1: number | null;
+  verdict: string | null;
+  created_at: string;
+  /** The bar's metric value, for histogram bars. */
+  value: number | null;
+}
+
+/** The SQL condition of a bar (histogram bins reuse the counting expression, so list and count agree). */
+function barCondition(bar: BarSelection, model: DashboardModel): Prisma.Sql | null {
+  switch (bar.kind) {
+    case "bin": {
+      const edges = model.histograms.find((h) => h.metric === bar.metric)?.edges ?? [];
+      if (bar.index >= edges.length - 1) return null;
+      return Prisma.sql`${column(bar.metric)} IS NOT NULL AND ${bucketOf(bar.metric, edges)} = ${bar.index + 1}`;
+    }
+    case "null":
+      return Prisma.sql`${column(bar.metric)} IS NULL`;
+    case "e1":
+      return bar.value === null ? Prisma.sql`t.e1 IS NULL` : Prisma.sql`t.e1 = ${bar.value}`;
+    case "verdict":
+      return bar.verdict === null ? Prisma.sql`t.verdict IS NULL` : Prisma.sql`t.verdict = ${bar.verdict}::"Verdict"`;
+    case "day":
+      return Prisma.sql`to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') = ${bar.day}`;
+    case "policy":
+      return bar.version === null ? Prisma.sql`t.metadata->>'policy_version' IS NULL` : Prisma.sql`t.metadata->>'policy_version' = ${bar.version}`;
+  }
+}
+
+/** The traces behind a bar, newest first, at most `limit` (and how many there are); null for a bar the model does not have. */
+export async function barTraces(filter: TraceFilter, bar: BarSelection, model: DashboardModel, limit = 100): Promise<{ total: number; traces: BarTrace[] } | null> {
+  const condition = barCondition(bar, model);
+  if (condition === null) return null;
+  const where = traceWhere(filter);
+  const valueColumn = bar.kind === "bin" || bar.kind === "null" ? Prisma.sql`${column(bar.metric)}::float8` : Prisma.sql`NULL::float8`;
+  const rows = await prisma().$queryRaw<(Omit<BarTrace, "created_at"> & { created_at: Date; total: number })[]>`
+    SELECT t.trace_id, t.task_id, t.system, t.group_id, t.metadata->>'policy_version' AS policy_version, t.e1, t.verdict::text AS verdict,
+           t.created_at, ${valueColumn} AS value, count(*) OVER ()::int AS total
+    FROM (SELECT t.* FROM traces t ${where}) t WHERE ${condition}
+    ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit}`;
+  const total = rows[0]?.total ?? 0;
+  return { total: Number(total), traces: rows.map(({ total: _total, created_at, ...r }) => ({ ...r, e1: r.e1 === null ? null : Number(r.e1), created_at: created_at.toISOString() })) };
+}
