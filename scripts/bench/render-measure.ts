@@ -56,8 +56,17 @@ export interface FrameStats {
   panMs: number;
 }
 
-/** Drags the pane `steps` times by `stepPx` (left, then back) and records every animation frame meanwhile. */
-export async function panFrames(page: Page, paneSelector: string, steps = 60, stepPx = 12): Promise<FrameStats> {
+export interface Pan {
+  /** Separate drags (mouse down, moves, up), each starting at the pane's right side. */
+  strokes: number;
+  steps: number;
+  stepPx: number;
+  /** Drag left then back to the start (a short pan), else only left. */
+  back: boolean;
+}
+
+/** Drags the pane with the mouse and records every animation frame meanwhile. */
+export async function panFrames(page: Page, paneSelector: string, pan: Pan): Promise<FrameStats> {
   const box = await page.locator(paneSelector).first().boundingBox();
   if (!box) throw new Error(`no ${paneSelector} on the page`);
   // A string, not a function: the bench runs under tsx, whose transform would wrap named inner functions in a helper the page lacks.
@@ -72,13 +81,18 @@ export async function panFrames(page: Page, paneSelector: string, steps = 60, st
     };
     requestAnimationFrame(loop);
   })()`);
-  const cx = box.x + box.width * 0.6;
+  const cx = box.x + box.width * 0.9;
   const cy = box.y + box.height * 0.5;
   const started = Date.now();
-  await page.mouse.move(cx, cy);
-  await page.mouse.down();
-  for (let i = 1; i <= steps; i++) await page.mouse.move(cx - Math.min(i, steps / 2) * stepPx + Math.max(0, i - steps / 2) * stepPx, cy + (i % 2));
-  await page.mouse.up();
+  for (let stroke = 0; stroke < pan.strokes; stroke++) {
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    for (let i = 1; i <= pan.steps; i++) {
+      const offset = pan.back ? Math.min(i, pan.steps / 2) * pan.stepPx - Math.max(0, i - pan.steps / 2) * pan.stepPx : i * pan.stepPx;
+      await page.mouse.move(cx - offset, cy + (i % 2));
+    }
+    await page.mouse.up();
+  }
   await page.waitForTimeout(100);
   const panMs = Date.now() - started;
   const frames = await page.evaluate(() => {

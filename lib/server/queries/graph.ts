@@ -3,9 +3,12 @@ import { creditColumns, GroupTooSmallError, prepareTrace, type CreditColumns, ty
 import { buildGraphModel, creditPage, eventsPage, type GraphModel } from "@/lib/graph-view/build";
 import type { GraphCreditPage, GraphEventsPage, GraphMeta } from "@/lib/graph-view/wire";
 import { resolvePreset } from "@/lib/rewards";
+import type { Trace } from "@/lib/trace/types";
 import type { CreditQuery } from "../compute/credit";
 import { ApiError } from "../errors";
-import { loadGroup, loadTraceById } from "./load-trace";
+import { humanLabels } from "./annotations";
+import { loadGraphTrace, withMessageContent } from "./graph-load";
+import { loadGroup } from "./load-trace";
 import { userPresets } from "./presets";
 import { findTraceRow } from "./traces";
 
@@ -15,16 +18,25 @@ import { findTraceRow } from "./traces";
  * for the few traces being looked at, so that paging a 100,000-event trace
  * does not reload and recompute it per page. The cache key includes the
  * row's id and updated_at: a re-ingested trace (upsert deletes and inserts)
- * gets a new id and so a fresh entry.
+ * gets a new id and so a fresh entry. Roles do not depend on human labels;
+ * credit does, so credit is keyed by the time of the newest annotation too.
  */
 interface Entry {
-  prepared: PreparedTrace;
+  /** Built without content: the columns and metrics roles do not need it. */
   model: GraphModel;
-  credit: Map<string, CreditColumns>;
+  /** The trace with message content, loaded when credit is first asked for. */
+  fullTrace: () => Promise<Trace>;
+  /** Prepared for credit with the labels as of `asOf` ("none" without annotations). */
+  prepared: { asOf: string; prepared: Promise<PreparedTrace> } | null;
+  credit: Map<string, Promise<CreditColumns>>;
+  /** Serialised event pages: immutable for the entry, and 20,000 events take tens of ms to stringify. */
+  pages: Map<string, string>;
 }
 
 const MAX_MODELS = 3;
 const MAX_CREDIT_PER_MODEL = 6;
+/** Enough for a 200,000-event trace read in the default pages. */
+const MAX_PAGES_PER_MODEL = 10;
 
 // On globalThis: route handlers and server components are separate bundles in a production build.
 const store = globalThis as unknown as { batonGraphModels?: Map<string, Promise<Entry>> };
@@ -37,9 +49,15 @@ async function entryFor(traceId: string): Promise<Entry> {
   if (entry) {
     models.delete(key); // most recently used last
   } else {
-    entry = (async () => {
-      const prepared = prepareTrace(await loadTraceById(row.id));
-      return { prepared, model: buildGraphModel(prepared), credit: new Map() };
+    entry = (async (): Promise<Entry> => {
+      const loaded = await loadGraphTrace(row.id);
+      let full: Promise<Trace> | null = null;
+      const fullTrace = () => {
+        full ??= withMessageContent(row.id, loaded);
+        full.catch(() => (full = null));
+        return full;
+      };
+      return { model: buildGraphModel(prepareTrace(loaded.trace)), fullTrace, prepared: null, credit: new Map(), pages: new Map() };
     })();
     entry.catch(() => models.delete(key));
   }
@@ -53,22 +71,41 @@ export async function graphMeta(traceId: string): Promise<GraphMeta> {
   return (await entryFor(traceId)).model.meta;
 }
 
-/** `part=events`: events with seq in [from, from + limit) and the edges ending in them. */
-export async function graphEvents(traceId: string, from: number, limit: number): Promise<GraphEventsPage> {
-  return eventsPage((await entryFor(traceId)).model, from, limit);
+/** `part=events`: events with seq in [from, from + limit) and the edges ending in them, as JSON text. */
+export async function graphEventsJson(traceId: string, from: number, limit: number): Promise<string> {
+  const entry = await entryFor(traceId);
+  const key = `${from}:${limit}`;
+  let json = entry.pages.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(eventsPage(entry.model, from, limit) satisfies GraphEventsPage);
+    if (entry.pages.size < MAX_PAGES_PER_MODEL) entry.pages.set(key, json);
+  }
+  return json;
 }
 
-/** `part=credit`: credit columns in event order (by family only with `families`, ccp only). */
+/** `part=credit`: credit columns in event order (by family only with `families`, ccp only), human labels applied as the credit endpoint does. */
 export async function graphCredit(traceId: string, query: CreditQuery, page: { from: number; limit: number; families: boolean }): Promise<GraphCreditPage> {
   const entry = await entryFor(traceId);
+  const { labels, asOf } = await humanLabels(entry.model.meta.trace_id);
+  const labelKey = asOf ? asOf.toISOString() : "none";
+  if (entry.prepared?.asOf !== labelKey) {
+    const prepared = entry.fullTrace().then((trace) => prepareTrace(trace, labels));
+    entry.prepared = { asOf: labelKey, prepared };
+    entry.credit.clear();
+    prepared.catch(() => {
+      if (entry.prepared?.prepared === prepared) entry.prepared = null;
+    });
+  }
+  const prepared = entry.prepared.prepared;
   const key = JSON.stringify([query.method, query.preset, query.normalize, query.overrides]);
   let columns = entry.credit.get(key);
   if (!columns) {
-    columns = await computeColumns(entry.prepared, query);
+    columns = prepared.then((p) => computeColumns(p, query));
     entry.credit.set(key, columns);
+    columns.catch(() => entry.credit.delete(key));
     while (entry.credit.size > MAX_CREDIT_PER_MODEL) entry.credit.delete(entry.credit.keys().next().value as string);
   }
-  return creditPage(entry.model, columns, page.from, page.limit, page.families);
+  return creditPage(entry.model, await columns, page.from, page.limit, page.families);
 }
 
 async function computeColumns(prepared: PreparedTrace, query: CreditQuery): Promise<CreditColumns> {
@@ -76,7 +113,8 @@ async function computeColumns(prepared: PreparedTrace, query: CreditQuery): Prom
   if (!preset) throw new ApiError(400, "invalid_parameter", `unknown preset "${query.preset}"`, [{ path: "preset", message: `unknown preset "${query.preset}"` }]);
   const trace = prepared.analysis.trace;
   const needsGroup = query.method === "grpo" || query.method === "gigpo";
-  const group = needsGroup && trace.group_id ? (await loadGroup(trace.group_id)).map((t) => ({ trace: t })) : [];
+  const members = needsGroup && trace.group_id ? await loadGroup(trace.group_id) : [];
+  const group = await Promise.all(members.map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id)).labels })));
   try {
     return creditColumns(prepared, { method: query.method, preset, normalize: query.normalize, group });
   } catch (error) {

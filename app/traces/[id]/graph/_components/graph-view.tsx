@@ -1,0 +1,53 @@
+"use client";
+import { ReactFlowProvider } from "@xyflow/react";
+import { useEffect, useState } from "react";
+import { GraphCanvas } from "@/components/trace-graph/graph-canvas";
+import { LaneLabels } from "@/components/trace-graph/lane-labels";
+import { OverviewStrip } from "@/components/trace-graph/overview-strip";
+import { GraphStoreProvider } from "@/components/trace-graph/store/context";
+import { createGraphStore } from "@/components/trace-graph/store/graph-store";
+import { TimeAxis } from "@/components/trace-graph/time-axis";
+import type { ViewState } from "@/lib/graph-view/view-state";
+import type { GraphMeta } from "@/lib/graph-view/wire";
+import { listenToKeys, syncUrl } from "./view-effects";
+import { Sidebar } from "./sidebar";
+import { Toolbar } from "./toolbar";
+
+interface Props {
+  traceId: string;
+  meta: GraphMeta;
+  view: ViewState;
+  presets: string[];
+}
+
+/** The graph view of one trace: its own store, worker and React Flow instance. */
+export function GraphView({ traceId, meta, view, presets }: Props) {
+  // In the browser the store starts downloading the event pages at once, before hydration ends and the worker starts.
+  const [store] = useState(() => createGraphStore({ traceId, meta, view, presets }, { prefetch: typeof window !== "undefined" }));
+  useEffect(() => store.getState().actions.start(window.location.origin), [store]);
+  useEffect(() => syncUrl(store), [store]);
+  useEffect(() => listenToKeys(store), [store]);
+  return (
+    <GraphStoreProvider store={store}>
+      <ReactFlowProvider>
+        <div className="flex h-[calc(100vh-10.5rem)] min-h-[520px] flex-col overflow-hidden rounded border border-slate-300 bg-white" data-testid="graph-view">
+          <Toolbar />
+          <div className="flex min-h-0 flex-1">
+            <div className="flex w-48 shrink-0 flex-col">
+              <div className="h-6 shrink-0 border-b border-r border-slate-200 bg-white px-2 text-[11px] font-medium leading-6 text-slate-500">agent (role)</div>
+              <div className="min-h-0 flex-1">
+                <LaneLabels />
+              </div>
+            </div>
+            <div className="flex min-w-0 flex-1 flex-col">
+              <TimeAxis />
+              <GraphCanvas />
+            </div>
+            <Sidebar />
+          </div>
+          <OverviewStrip />
+        </div>
+      </ReactFlowProvider>
+    </GraphStoreProvider>
+  );
+}

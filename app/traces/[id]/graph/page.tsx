@@ -1,0 +1,42 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { parseViewState } from "@/lib/graph-view/view-state";
+import { ApiError } from "@/lib/server/errors";
+import { graphMeta } from "@/lib/server/queries/graph";
+import { listPresets } from "@/lib/server/queries/presets";
+import { GraphView } from "./_components/graph-view";
+
+export const dynamic = "force-dynamic";
+
+interface Props {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+/** The temporal interaction graph of one trace: the server prepares the metadata, the client view loads the columns. */
+export default async function TraceGraphPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const traceId = decodeURIComponent(id);
+  const [meta, presets, query] = await Promise.all([
+    graphMeta(traceId).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) notFound();
+      throw error;
+    }),
+    listPresets(),
+    searchParams,
+  ]);
+  return (
+    <div className="relative left-1/2 w-screen -translate-x-1/2 px-4">
+      <div className="mb-2 flex flex-wrap items-baseline gap-x-4 gap-y-1">
+        <Link href={`/traces/${encodeURIComponent(traceId)}`} prefetch={false} className="text-sm text-blue-700 hover:underline">
+          ← Trace
+        </Link>
+        <h1 className="break-all font-mono text-lg font-semibold" data-testid="graph-title">{meta.trace_id}</h1>
+        <span className="text-sm text-slate-500">
+          {meta.events.toLocaleString("en")} events · {meta.edges.toLocaleString("en")} edges · {meta.lanes.length.toLocaleString("en")} agents
+        </span>
+      </div>
+      <GraphView key={traceId} traceId={traceId} meta={meta} view={parseViewState(query)} presets={presets.map((p) => p.name)} />
+    </div>
+  );
+}

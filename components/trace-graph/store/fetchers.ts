@@ -1,0 +1,65 @@
+/**
+ * The inspector's on-demand fetches (one event with its content, one
+ * event's credit by family) and the trace's metrics. Each returns a promise
+ * that never rejects, cached by the store per view so React's `use()` sees
+ * the same promise on every render.
+ */
+import type { GraphCreditPage, GraphMeta } from "@/lib/graph-view/wire";
+import type { TraceMetrics } from "@/lib/metrics/types";
+import type { EventCredit, EventRecord, Fetched } from "./state";
+
+async function getJson<T>(url: string): Promise<Fetched<T>> {
+  try {
+    const response = await fetch(url);
+    const body = (await response.json()) as T & { error?: { message: string } };
+    if (!response.ok) return { ok: false, error: body.error?.message ?? `HTTP ${response.status}` };
+    return { ok: true, value: body };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const traceUrl = (traceId: string) => `/api/traces/${encodeURIComponent(traceId)}`;
+
+/** Every field of the event at `seq`, content included (as text; the caller renders it as text). */
+export async function fetchEventRecord(traceId: string, seq: number): Promise<Fetched<EventRecord>> {
+  const page = await getJson<{ events: EventRecord[] }>(`${traceUrl(traceId)}/events?cursor=${seq}&limit=1&content=1`);
+  if (!page.ok) return page;
+  const event = page.value.events[0];
+  return event ? { ok: true, value: event } : { ok: false, error: `no event at position ${seq}` };
+}
+
+/** The credit of the event at `seq` under `query` (method, preset, normalize), by family when the method has families. */
+export async function fetchEventCredit(traceId: string, seq: number, query: string): Promise<Fetched<EventCredit>> {
+  const page = await getJson<GraphCreditPage>(`${traceUrl(traceId)}/graph?part=credit&families=1&from=${seq}&limit=1&${query}`);
+  if (!page.ok) return page;
+  const p = page.value;
+  const byFamily = p.by_family ? Object.fromEntries(Object.entries(p.by_family).map(([f, values]) => [f, values[0]!])) : null;
+  return { ok: true, value: { total: p.total[0]!, byFamily, method: p.method, preset: p.preset, normalize: p.normalize } };
+}
+
+export async function fetchMetrics(traceId: string): Promise<Fetched<TraceMetrics>> {
+  return getJson<TraceMetrics>(`${traceUrl(traceId)}/metrics`);
+}
+
+/** The credit part of the graph API's query string. */
+export function creditQueryString(q: { method: string; preset: string; normalize: boolean }): string {
+  return new URLSearchParams({ method: q.method, preset: q.preset, normalize: q.normalize ? "1" : "0" }).toString();
+}
+
+/**
+ * Starts downloading every page of events as soon as the view is created in
+ * the browser (before hydration finishes and the worker exists); the bytes
+ * are handed to the worker, which parses them. A failed page resolves to
+ * null and the worker fetches it itself.
+ */
+export function prefetchEventPages(traceId: string, meta: GraphMeta): Promise<ArrayBuffer | null>[] {
+  return Array.from({ length: meta.pages }, async (_, k) => {
+    try {
+      const response = await fetch(`${traceUrl(traceId)}/graph?part=events&from=${k * meta.page_size}&limit=${meta.page_size}`);
+      return response.ok ? await response.arrayBuffer() : null;
+    } catch {
+      return null;
+    }
+  });
+}

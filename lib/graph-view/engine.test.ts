@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { EDGE_TYPES } from "../trace/types";
+import { LINEAGE_ANCESTOR, LINEAGE_DESCENDANT, LINEAGE_SELF } from "./edges";
+import { engineOf, exampleTrace, modelOf } from "./fixtures";
+import { ALL_EDGES_MASK } from "./scene";
+import { GraphEngine } from "./engine";
+import type { GraphCreditPage } from "./wire";
+
+describe("GraphEngine on the paper's example, pages arriving out of order", () => {
+  const model = modelOf(exampleTrace(), 3);
+  const engine = engineOf(model);
+
+  it("assembles every page and lays the trace out", () => {
+    expect(engine.complete).toBe(true);
+    const { layout, overview } = engine.layout("time");
+    expect(layout.laneTop).toHaveLength(5);
+    expect(layout.width).toBeGreaterThan(0);
+    expect(Array.from(overview.counts).reduce((a, b) => a + b, 0)).toBe(8);
+  });
+
+  it("draws all 8 events and 8 edges when the whole trace is in view", () => {
+    const { layout } = engine.layout("time");
+    const scene = engine.scene("time", { view: { x0: 0, y0: 0, x1: layout.width, y1: layout.height }, zoom: 1, edgeMask: ALL_EDGES_MASK });
+    expect(scene.level).toBe("events");
+    expect(scene.events.map((e) => e.id)).toEqual(["e1", "e2", "e3", "e8", "e4", "e5", "e7", "e6"]); // by lane, then x
+    expect(scene.edges).toHaveLength(8);
+  });
+
+  it("describes an event with its edges both ways", () => {
+    const e4 = engine.describe(3, "time");
+    expect(e4.id).toBe("e4");
+    expect(e4.incoming.map((r) => [r.id, EDGE_TYPES[r.kind]])).toEqual([["e2", "causal"], ["e3", "message"]]);
+    expect(e4.outgoing.map((r) => [r.id, EDGE_TYPES[r.kind]])).toEqual([["e5", "tool_dependency"]]);
+  });
+
+  it("finds events by exact id, or by part of the id or label", () => {
+    expect(engine.find("e6").exact).toBe(5);
+    expect(engine.find("browser").matches.map((m) => m.id)).toEqual(["e5", "e6"]);
+    expect(engine.find("nothing").exact).toBeNull();
+  });
+
+  it("computes the lineage of an event", () => {
+    expect(Array.from(engine.lineage(3))).toEqual([1, 1, 1, LINEAGE_SELF, 2, 2, 2, 2].map((v) => (v === 1 ? LINEAGE_ANCESTOR : v === 2 ? LINEAGE_DESCENDANT : v)));
+  });
+
+  it("loads and clears a credit column", () => {
+    const page = { from: 0, count: 8, total: [-0.5, 0, 0, 0, 0, 0, 0, 0.25], method: "ccp", preset: "uniform", normalize: false, r_total: 1 } as GraphCreditPage;
+    expect(engine.setCredit([page])).toEqual({ extent: 0.5, method: "ccp", preset: "uniform", normalize: false, r_total: 1 });
+    expect(engine.describe(0, "time").credit).toBe(-0.5);
+    expect(engine.setCredit(null)).toBeNull();
+    expect(engine.describe(0, "time").credit).toBeNull();
+  });
+
+  it("refuses to lay out before every page has arrived", () => {
+    const partial = new GraphEngine(model.meta);
+    expect(() => partial.layout("time")).toThrow(/not loaded/);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * Query parameters of `GET /api/traces/{id}/graph` (credit's own
+ * `method`, `preset`, `normalize` and `w.<family>` are read by the credit
+ * parser the credit endpoint uses).
+ */
+import { z } from "zod";
+import { CREDIT_FAMILIES_PAGE_MAX, CREDIT_PAGE_MAX, GRAPH_PAGE_MAX } from "./wire";
+
+export const GRAPH_PARTS = ["meta", "events", "credit"] as const;
+
+export const graphQuery = z
+  .object({
+    part: z.enum(GRAPH_PARTS).default("meta"),
+    from: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).optional(),
+    families: z.enum(["0", "1"]).default("0"),
+  })
+  .transform((q, ctx) => {
+    const max = q.part === "credit" ? (q.families === "1" ? CREDIT_FAMILIES_PAGE_MAX : CREDIT_PAGE_MAX) : GRAPH_PAGE_MAX;
+    if (q.limit !== undefined && q.limit > max) {
+      ctx.addIssue({ code: "custom", path: ["limit"], message: `must be <= ${max} for part=${q.part}${q.part === "credit" ? ` with families=${q.families}` : ""}` });
+      return z.NEVER;
+    }
+    return { part: q.part, from: q.from, limit: q.limit ?? max, families: q.families === "1" };
+  });
+
+export type GraphQuery = z.output<typeof graphQuery>;
