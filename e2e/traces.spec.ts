@@ -62,3 +62,15 @@ test("the detail page shows the computed metrics with links to their definitions
   await expect(page).toHaveURL(/\/docs\/metrics#e3-collaboration-quality$/);
   await expect(page.locator("#e3-collaboration-quality")).toBeVisible();
 });
+
+test("the upload page imports other formats: a Who&When run is detected and stored", async ({ page }) => {
+  const name = `ww-${Date.now()}.json`;
+  await page.goto("/upload");
+  await page.getByTestId("file-input").setInputFiles([
+    { name, mimeType: "application/json", buffer: readFileSync("../shared/data/who_and_when/Hand-Crafted/1.json") },
+  ]);
+  const ok = page.getByTestId("upload-ok");
+  await expect(ok).toContainText("events");
+  await ok.getByRole("link").first().click();
+  await expect(page.getByTestId("trace-title")).toBeVisible();
+});

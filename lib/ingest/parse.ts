@@ -52,3 +52,9 @@ export function parseJsonLine(line: string, index: number, lineNumber: number): 
     return { problem: { path: `$[${index}]`, message: `malformed JSON on line ${lineNumber}: ${(error as Error).message}` } };
   }
 }
+
+/** Several lines, each one JSON object: JSONL even without a .jsonl name. */
+export function looksLikeJsonLines(text: string): boolean {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  return lines.length > 1 && lines.every((l) => l.trim().startsWith("{") && l.trim().endsWith("}"));
+}

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useCallback, useRef, useState } from "react";
+import { ADAPTER_FORMATS, FORMAT_NAMES } from "@/lib/adapters/types";
 import { uploadFile, type UploadOutcome } from "./upload-file";
 
 interface FileResult {
@@ -15,6 +16,7 @@ export function UploadDropzone() {
   const [results, setResults] = useState<FileResult[]>([]);
   const [dragging, setDragging] = useState(false);
   const [upsert, setUpsert] = useState(false);
+  const [format, setFormat] = useState("auto");
   const inputRef = useRef<HTMLInputElement>(null);
 
   const upload = useCallback(
@@ -22,12 +24,12 @@ export function UploadDropzone() {
       for (const file of files) {
         const key = `${file.name}-${file.size}-${Date.now()}-${Math.random()}`;
         setResults((r) => [{ key, name: file.name, outcome: "uploading" }, ...r]);
-        void uploadFile(file, upsert).then((outcome) => {
+        void uploadFile(file, upsert, format).then((outcome) => {
           setResults((r) => r.map((x) => (x.key === key ? { ...x, outcome } : x)));
         });
       }
     },
-    [upsert],
+    [upsert, format],
   );
 
   return (
@@ -62,6 +64,13 @@ export function UploadDropzone() {
           }}
         />
       </div>
+      <label className="flex items-center gap-2 text-sm">
+        Format
+        <select value={format} onChange={(e) => setFormat(e.target.value)} className="rounded border border-slate-300 px-1" data-testid="format-select">
+          <option value="auto">detect from the content</option>
+          {ADAPTER_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_NAMES[f]}</option>)}
+        </select>
+      </label>
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" checked={upsert} onChange={(e) => setUpsert(e.target.checked)} />
         Replace traces whose trace_id already exists

@@ -12,13 +12,14 @@ export type UploadOutcome =
   | { ok: false; message: string; details: z.infer<typeof problem>[] };
 
 /** Posts one file to the ingest API (JSONL by extension or content) and reads the answer. */
-export async function uploadFile(file: File, upsert: boolean): Promise<UploadOutcome> {
+export async function uploadFile(file: File, upsert: boolean, format: string): Promise<UploadOutcome> {
   const text = await file.text();
-  const jsonl = /\.(jsonl|ndjson)$/i.test(file.name) || looksLikeJsonLines(text);
+  const query = new URLSearchParams({ format, name: file.name, upsert: upsert ? "1" : "0" });
   try {
-    const response = await fetch(`/api/traces${upsert ? "?upsert=1" : ""}`, {
+    // POST /api/import: the same ingest path as /api/traces, after the adapter of the chosen (or detected) format
+    const response = await fetch(`/api/import?${query.toString()}`, {
       method: "POST",
-      headers: { "content-type": jsonl ? "application/x-ndjson" : "application/json", ...csrfHeaders() },
+      headers: { "content-type": "text/plain; charset=utf-8", ...csrfHeaders() },
       body: text,
     });
     const body: unknown = await response.json();
@@ -30,9 +31,4 @@ export async function uploadFile(file: File, upsert: boolean): Promise<UploadOut
   } catch (error) {
     return { ok: false, message: `upload failed: ${(error as Error).message}`, details: [] };
   }
-}
-
-function looksLikeJsonLines(text: string): boolean {
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
-  return lines.length > 1 && lines.every((l) => l.trim().startsWith("{") && l.trim().endsWith("}"));
 }

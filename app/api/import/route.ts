@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { adapt, ADAPTER_FORMATS, AdapterInputError, detectFormat, type SourceFormat } from "@/lib/adapters";
+import { FIRST_BYTES } from "@/lib/adapters/detect";
+import { looksLikeJsonLines, parseJsonBody, parseJsonLines, type TraceRecord } from "@/lib/ingest/parse";
+import { authorize } from "@/lib/server/auth/access";
+import { ApiError, invalid } from "@/lib/server/errors";
+import { maxBodyBytes, parseQuery, readBodyLimited, route } from "@/lib/server/http";
+import { ingestRecords } from "@/lib/server/ingest/ingest";
+import { projectsTouched } from "@/lib/server/queries/traces";
+
+export const dynamic = "force-dynamic";
+
+const query = z.object({
+  format: z.enum(["auto", ...ADAPTER_FORMATS]).default("auto"),
+  /** the file's name: detection and provenance read it */
+  name: z.string().trim().min(1).max(500).default("upload.json"),
+  upsert: z.enum(["0", "1", "true", "false"]).default("0"),
+});
+
+/**
+ * POST /api/import?format=auto|baton|whowhen|marble|taubench|chatdev|agentops|otlp&name=<file name>:
+ * one file's text in any supported format (the upload page's door), through
+ * the adapters of `npm run ingest --format` into the same ingest path; all or nothing.
+ */
+export const POST = route(async (request: Request) => {
+  await authorize(request, "ingest");
+  const params = parseQuery(query, Object.fromEntries(new URL(request.url).searchParams));
+  const text = await readBodyLimited(request, maxBodyBytes());
+  const format = params.format === "auto" ? (detectFormat(params.name, text.slice(0, FIRST_BYTES)) ?? "baton") : params.format;
+  const records = format === "baton" ? batonRecords(params.name, text) : await adaptedRecords(format, params.name, text);
+  const upsert = params.upsert === "1" || params.upsert === "true";
+  for (const project of await projectsTouched(records, upsert)) await authorize(request, "ingest", project);
+  const traces = await ingestRecords(records, { upsert });
+  return Response.json({ format, traces }, { status: 201 });
+});
+
+function batonRecords(name: string, text: string): TraceRecord[] {
+  const lines = /\.(jsonl|ndjson)$/i.test(name) || looksLikeJsonLines(text);
+  const parsed = lines ? parseJsonLines(text) : parseJsonBody(text);
+  if (!parsed.ok) throw invalid(parsed.problems, parsed.problems[0]!.message.startsWith("malformed") ? "malformed JSON" : "no traces in the body");
+  return parsed.records;
+}
+
+async function adaptedRecords(format: SourceFormat, name: string, text: string): Promise<TraceRecord[]> {
+  const records: TraceRecord[] = [];
+  try {
+    for await (const trace of adapt(format, { path: name, content: text })) records.push({ base: `$[${records.length}]`, value: trace });
+  } catch (error) {
+    if (error instanceof AdapterInputError) {
+      const details = error.details.map((d) => ({ path: /^\$[^:]*/.exec(d)?.[0] ?? "$", message: d }));
+      throw new ApiError(400, "invalid_input", error.message, details.length > 0 ? details : [{ path: "$", message: error.message }]);
+    }
+    throw error;
+  }
+  if (records.length === 0) throw new ApiError(400, "invalid_input", "the file holds no runs", [{ path: "$", message: "no runs found" }]);
+  return records;
+}
