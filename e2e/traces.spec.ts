@@ -73,4 +73,7 @@ test("the upload page imports other formats: a Who&When run is detected and stor
   await expect(ok).toContainText("events");
   await ok.getByRole("link").first().click();
   await expect(page.getByTestId("trace-title")).toBeVisible();
+  // the dataset's label: mistake agent and step, and the event marked on the page
+  await expect(page.getByTestId("ground-truth")).toContainText("mistake agent");
+  await expect(page.getByTestId("ground-truth-mistake")).toHaveCount(1);
 });

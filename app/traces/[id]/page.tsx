@@ -69,6 +69,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
         </dl>
       </div>
       {receiving && <ReceivingNotice state={receiving} stored />}
+      <GroundTruth metadata={row.metadata} />
       {warnings.length > 0 && (
         <details className="rounded border border-amber-300 bg-amber-50 p-3 text-sm">
           <summary className="cursor-pointer font-medium text-amber-900">{warnings.length} warning(s)</summary>
@@ -90,5 +91,25 @@ function Meta({ label, children }: { label: string; children: React.ReactNode })
       <dt className="text-xs uppercase tracking-wide text-slate-500">{label}</dt>
       <dd className="break-all">{children}</dd>
     </div>
+  );
+}
+
+/** Labels a dataset ships with the run (e.g. Who&When's mistake agent and step), shown as ground truth. */
+function GroundTruth({ metadata }: { metadata: unknown }) {
+  const truth = (metadata as { ground_truth?: Record<string, unknown> } | null)?.ground_truth;
+  if (!truth) return null;
+  const shown = ["mistake_agent", "mistake_step", "mistake_event_id", "mistake_reason"].filter((k) => truth[k] !== undefined && truth[k] !== null);
+  return (
+    <section className="rounded border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="ground-truth">
+      <h2 className="font-semibold text-amber-900">Ground truth from the dataset</h2>
+      <dl className="mt-1 grid grid-cols-[10rem_1fr] gap-x-3 gap-y-0.5">
+        {shown.map((k) => (
+          <div key={k} className="contents">
+            <dt className="text-amber-900">{k.replace(/_/g, " ")}</dt>
+            <dd className="break-words">{String(truth[k] as string | number)}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
   );
 }

@@ -41,6 +41,11 @@ export function EventTable({ traceId, events, total, from, nextCursor, limit }: 
                 <td className="px-3 py-1.5 font-mono text-xs">{e.type}</td>
                 <td className="px-3 py-1.5">
                   <span className="font-mono text-xs text-slate-500">{e.id}</span> {eventSummary(e)}
+                  {e.extra?.mistake === true && (
+                    <span className="ml-2 rounded bg-amber-200 px-1.5 py-0.5 text-xs font-semibold text-amber-900" data-testid="ground-truth-mistake" title="the dataset's label: the step that caused the failure">
+                      ground truth: mistake
+                    </span>
+                  )}
                 </td>
                 <td className="px-3 py-1.5 tabular-nums">{e.tokens ?? ""}</td>
               </tr>

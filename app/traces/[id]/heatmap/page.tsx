@@ -6,6 +6,7 @@ import { AddToAgenda } from "@/components/meeting/add-to-agenda";
 import { searchParamsObject } from "@/lib/api/filters";
 import { graphHref, traceHeatmapQuery } from "@/lib/heatmap/query";
 import type { HeatmapModel } from "@/lib/heatmap/types";
+import { parseWeightOverrides } from "@/lib/rewards/presets";
 import { requirePageRead } from "@/lib/server/auth/page-access";
 import { parseCreditQuery } from "@/lib/server/compute/credit";
 import { heatmapPanels } from "@/lib/server/compute/heatmap-panels";
@@ -44,6 +45,8 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
     problem = [error.message, ...error.details.map((d) => `${d.path}: ${d.message}`)].join(" · ");
   }
   const main = panels[0];
+  const weights = parseWeightOverrides(Object.entries(values));
+  const overrides = weights.success ? weights.data : {};
   const pageHref = (offset: number) => `?${new URLSearchParams({ ...values, offset: String(offset) }).toString()}`;
   return (
     <div className="space-y-4">
@@ -51,7 +54,7 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
         <Link href={`/traces/${encodeURIComponent(traceId)}`} className="text-sm text-blue-700 hover:underline">← Trace</Link>
         <h1 className="text-2xl font-semibold">Credit heatmap</h1>
         <span className="break-all font-mono text-sm text-slate-600" data-testid="heatmap-trace">{traceId}</span>
-        {main && <Link href={graphHref(traceId, undefined, main.credit)} className="text-sm text-blue-700 hover:underline">Graph</Link>}
+        {main && <Link href={graphHref(traceId, undefined, main.credit, overrides)} className="text-sm text-blue-700 hover:underline">Graph</Link>}
         {row.groupId && (
           <Link href={`/heatmaps?group_id=${encodeURIComponent(row.groupId)}`} className="text-sm text-blue-700 hover:underline">Roles across its group</Link>
         )}
@@ -59,7 +62,7 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
       </div>
       <HeatmapControls key={JSON.stringify(values)} scope="trace" values={values} presets={presets.map((p) => p.name)} groupTraces={groupTraces} />
       {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
-      {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} />}
+      {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} overrides={overrides} />}
       {main && main.kind === "event-family" && main.page.total > main.rows.length && (
         <nav className="flex gap-4 text-sm" aria-label="Event pages">
           {main.page.offset > 0 && <Link href={pageHref(Math.max(0, main.page.offset - main.page.limit))} className="text-blue-700 hover:underline">Previous events</Link>}

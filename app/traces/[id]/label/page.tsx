@@ -16,14 +16,18 @@ export const dynamic = "force-dynamic";
 
 interface Props {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ preset?: string }>;
+  searchParams: Promise<{ preset?: string | string[]; event?: string | string[] }>;
 }
 
-/** Keyboard labeling of a trace's events: all events in event order, credit beside them. */
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** Keyboard labeling of a trace's events: all events in event order, credit beside them; `?event=<id>` starts at that event. */
 export default async function LabelPage({ params, searchParams }: Props) {
   const traceId = decodeURIComponent((await params).id);
-  const requested = (await searchParams).preset ?? "uniform";
+  const query = await searchParams;
+  const requested = first(query.preset) ?? "uniform";
   const preset = isBuiltinPreset(requested) ? requested : "uniform";
+  const startEvent = first(query.event);
   const trace = await loadTrace(traceId).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) notFound();
     throw error;
@@ -45,6 +49,8 @@ export default async function LabelPage({ params, searchParams }: Props) {
       families: labelFamilies(e, { terminal: i === graph.terminal, stopAnchor: stopAnchors.has(e.id) }),
     };
   });
+  // An unknown or missing event id starts at the first event.
+  const startIndex = Math.max(0, startEvent === undefined ? 0 : events.findIndex((e) => e.id === startEvent));
   return (
     <div className="space-y-4">
       <div>
@@ -54,7 +60,7 @@ export default async function LabelPage({ params, searchParams }: Props) {
           Keyboard only: <kbd>1</kbd>–<kbd>5</kbd> choose a value, <kbd>Enter</kbd> saves and moves on, <kbd>←</kbd> <kbd>→</kbd> events, <kbd>↑</kbd> <kbd>↓</kbd> families, <kbd>s</kbd>/<kbd>f</kbd> the trace&apos;s success, <kbd>?</kbd> all keys. Credit: CCP, preset {preset}.
         </p>
       </div>
-      <LabelingProvider init={{ traceId, events, credit: Object.fromEntries(credit.events.map((e) => [e.id, e.total])) }}>
+      <LabelingProvider init={{ traceId, events, credit: Object.fromEntries(credit.events.map((e) => [e.id, e.total])), index: startIndex }}>
         <LabelWorkbench preset={preset} />
       </LabelingProvider>
     </div>

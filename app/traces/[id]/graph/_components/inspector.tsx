@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { Suspense } from "react";
 import { EventGlyph } from "@/components/trace-graph/event-glyph";
 import { formatCredit } from "@/components/trace-graph/format";
@@ -25,6 +26,7 @@ const ROLE_TEXT: Record<RoleName, string> = {
 
 const WARNING_ROLES: ReadonlySet<RoleName> = new Set(["deadMessage", "tainted", "errorSource", "errorDescendant", "tail", "wasted"]);
 const selectVerdict = (s: GraphState) => s.metrics?.stop.verdict ?? null;
+const selectTraceId = (s: GraphState) => s.traceId;
 
 function Roles({ roles }: { roles: number }) {
   const verdict = useGraphStore(selectVerdict);
@@ -47,6 +49,7 @@ export function Inspector({ seq }: { seq: number }) {
   const brief = useSelectedEvent();
   const meta = useGraphMeta();
   const actions = useGraphActions();
+  const traceId = useGraphStore(selectTraceId);
   const ready = brief !== null && brief.seq === seq;
   const type = ready ? EVENT_TYPES[brief.type]! : null;
   return (
@@ -74,6 +77,14 @@ export function Inspector({ seq }: { seq: number }) {
             <EventCreditSection seq={seq} />
           </Suspense>
           <EventEdges brief={brief} />
+          <Link
+            href={`/traces/${encodeURIComponent(traceId)}/label?event=${encodeURIComponent(brief.id)}`}
+            prefetch={false}
+            data-testid="inspector-label-link"
+            className="inline-block text-sm text-blue-700 hover:underline"
+          >
+            Label rewards for this event
+          </Link>
         </>
       ) : null}
       <Suspense fallback={<p className="text-sm text-slate-500">Loading fields…</p>}>

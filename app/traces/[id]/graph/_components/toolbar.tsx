@@ -1,4 +1,6 @@
 "use client";
+import { ExportButtons } from "@/components/export/export-buttons";
+import { AddToAgenda } from "@/components/meeting/add-to-agenda";
 import { useGraphActions, useGraphStore } from "@/components/trace-graph/store/context";
 import type { GraphState } from "@/components/trace-graph/store/state";
 import { OVERLAYS, type Overlay } from "@/lib/graph-view/view-state";
@@ -18,6 +20,7 @@ const OVERLAY_LABELS: Record<Overlay, string> = {
 const selectOverlays = (s: GraphState) => s.overlays;
 const selectSpacing = (s: GraphState) => s.spacing;
 const selectTimed = (s: GraphState) => s.meta.timed;
+const selectTraceId = (s: GraphState) => s.traceId;
 
 function SpacingToggle() {
   const spacing = useGraphStore(selectSpacing);
@@ -43,9 +46,10 @@ function SpacingToggle() {
   );
 }
 
-/** Spacing, overlays (with the credit query), search and what is drawn. */
+/** Spacing, overlays (with the credit query), search, export, the meeting agenda and what is drawn. */
 export function Toolbar() {
   const overlays = useGraphStore(selectOverlays);
+  const traceId = useGraphStore(selectTraceId);
   const actions = useGraphActions();
   return (
     <div className="shrink-0 space-y-1.5 border-b border-slate-200 bg-slate-50 px-3 py-2" data-testid="graph-toolbar">
@@ -71,6 +75,8 @@ export function Toolbar() {
           <button type="button" onClick={actions.fitAll} className="rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-100" data-testid="fit-view">
             Fit
           </button>
+          <ExportButtons selector=".react-flow" title={traceId} />
+          <AddToAgenda title={`Graph ${traceId}`} />
         </div>
       </div>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600">

@@ -11,11 +11,13 @@ import { viewStateQuery, type ViewState } from "@/lib/graph-view/view-state";
 function urlState(s: GraphState): ViewState {
   return {
     selected: s.selectedId,
+    highlighted: [...s.highlighted],
     edgeMask: s.edgeMask,
     overlays: s.overlays,
     method: s.method,
     preset: s.preset,
     normalize: s.normalize,
+    weights: s.weights,
     spacing: s.spacingChoice,
     viewport: s.viewport,
   };
