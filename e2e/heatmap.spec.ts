@@ -70,6 +70,23 @@ test("clicking a cell selects its events in the graph; Shift-click lists them he
   await expect(page.getByTestId("inspector-id")).toHaveText("e2", { timeout: 30_000 });
 });
 
+test("clicking a cell highlights every one of its events in the graph, with the weight overrides", async ({ page }) => {
+  await page.goto(heatmapUrl("?buckets=4&w.cost=0.5"));
+  await panel(page).locator('[data-testid=heatmap-cell][data-row="0"][data-col="0"]').click({ modifiers: ["Shift"] });
+  const cellIds = await page.getByTestId("cell-event-link").allTextContents();
+  expect(cellIds).toEqual(["e1", "e2"]);
+  await expect(page.getByTestId("cell-events-graph-link")).not.toHaveAttribute("title", /.+/);
+
+  await panel(page).locator('[data-testid=heatmap-cell][data-row="0"][data-col="0"]').click();
+  await expect(page).toHaveURL(/\/graph\?sel=e1&sel=e2&ov=credit&w\.cost=0\.5/);
+  await expect(page.getByTestId("inspector-id")).toHaveText("e1", { timeout: 30_000 });
+  const highlighted = page.locator('[data-testid=event-node][data-highlighted="true"]');
+  await expect(highlighted).toHaveCount(cellIds.length);
+  const drawn = await highlighted.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-event-id")).sort());
+  expect(drawn).toEqual([...cellIds].sort());
+  await expect(page.locator('[data-testid=event-node][data-event-id="e3"]')).not.toHaveAttribute("data-highlighted", "true");
+});
+
 test("side by side: CCP and uniform on one scale, and where they disagree", async ({ page, request }) => {
   await page.goto(heatmapUrl("?buckets=4&compare=uniform"));
   await expect(page.getByTestId("heatmap-panel")).toHaveCount(3);

@@ -55,7 +55,18 @@ test("a label that cannot be saved stays visible as failed and is saved on retry
   await expect(page.getByTestId("failed-labels")).toContainText("1 label(s) not saved");
   await page.unroute("**/annotations");
   await page.keyboard.press("r");
+  await expect(page.getByTestId("label-e2-orchestration").locator("[data-status]")).toHaveAttribute("data-status", "saved");
   await expect(page.getByTestId("failed-labels")).toHaveCount(0);
   const saved = (await (await request.get(`/api/traces/${traceId}/annotations`)).json()) as { annotations: { event_id: string; value: number }[] };
   expect(saved.annotations).toEqual([expect.objectContaining({ event_id: "e2", value: -1 })]);
+});
+
+test("?event= opens the labeling page at that event; an unknown id starts at the first", async ({ page, request }) => {
+  const traceId = `e2e-label-start-${Date.now()}`;
+  expect((await request.post("/api/traces", { data: { ...example, trace_id: traceId } })).status()).toBe(201);
+  await page.goto(`/traces/${traceId}/label?event=e4`);
+  await expect(page.getByTestId("label-row")).toHaveCount(8);
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", "e4");
+  await page.goto(`/traces/${traceId}/label?event=nope`);
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", "e1");
 });

@@ -45,10 +45,12 @@ export interface LabelingState {
 
 export const labelKey = (eventId: string | null, family: string) => `${eventId ?? ""}|${family}`;
 
-export function createLabelingStore(init: { traceId: string; events: LabelEvent[]; credit: Record<string, number> }): StoreApi<LabelingState> {
+/** `index`: the event to start at (e.g. from `?event=`); out of range or missing starts at the first. */
+export function createLabelingStore(init: { traceId: string; events: LabelEvent[]; credit: Record<string, number>; index?: number }): StoreApi<LabelingState> {
+  const { index = 0, ...rest } = init;
   return createStore<LabelingState>()((set) => ({
-    ...init,
-    index: 0,
+    ...rest,
+    index: Number.isInteger(index) && index >= 0 && index < init.events.length ? index : 0,
     familyIndex: 0,
     draft: null,
     labels: {},

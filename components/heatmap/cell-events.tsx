@@ -2,16 +2,17 @@
 
 import Link from "next/link";
 import { formatValue } from "@/lib/format";
-import { graphHref } from "@/lib/heatmap/query";
+import { graphCapNote, graphHref, graphLinkCapped } from "@/lib/heatmap/query";
 import type { HeatmapModel } from "@/lib/heatmap/types";
+import type { WeightOverrides } from "@/lib/rewards/presets";
 import { useSelectedCell } from "./store";
 
 /**
  * Every event of the selected cell, each a link that opens the graph with
- * that event selected (the graph selects one event at a time; see the
- * component README for the URL parameter a multi-selection would need).
+ * that event selected, and (single trace) one link that opens the graph with
+ * all of them highlighted (at most 200, said in its title when capped).
  */
-export function CellEvents({ panels }: { panels: readonly HeatmapModel[] }) {
+export function CellEvents({ panels, overrides }: { panels: readonly HeatmapModel[]; overrides?: WeightOverrides }) {
   const selected = useSelectedCell();
   const model = selected ? panels[selected.panel] : undefined;
   const cell = model && selected ? model.cells[selected.row]?.[selected.column] : undefined;
@@ -36,10 +37,21 @@ export function CellEvents({ panels }: { panels: readonly HeatmapModel[] }) {
               {ref.trace_id}
             </Link>
           )}
+          {model.trace_id !== null && ref.event_ids.length > 1 && (
+            <Link
+              href={graphHref(ref.trace_id, ref.event_ids, model.credit, overrides)}
+              title={graphLinkCapped(ref.event_ids) ? graphCapNote(ref.event_ids.length) : undefined}
+              data-testid="cell-events-graph-link"
+              data-capped={graphLinkCapped(ref.event_ids) ? "true" : undefined}
+              className="text-blue-700 hover:underline"
+            >
+              All {ref.event_ids.length.toLocaleString("en")} events in the graph
+            </Link>
+          )}
           <ul className="mt-1 flex flex-wrap gap-1">
             {ref.event_ids.map((id) => (
               <li key={id}>
-                <Link href={graphHref(ref.trace_id, id, model.credit)} data-testid="cell-event-link" className="inline-block rounded border border-slate-300 px-1.5 py-0.5 font-mono text-blue-700 hover:bg-slate-100">
+                <Link href={graphHref(ref.trace_id, id, model.credit, overrides)} data-testid="cell-event-link" className="inline-block rounded border border-slate-300 px-1.5 py-0.5 font-mono text-blue-700 hover:bg-slate-100">
                   {id}
                 </Link>
               </li>

@@ -6,6 +6,7 @@
  */
 import { select } from "d3";
 import { formatValue } from "@/lib/format";
+import { graphCapNote, graphLinkCapped } from "@/lib/heatmap/query";
 import type { HeatmapModel } from "@/lib/heatmap/types";
 import { cellColour, textOn } from "./colour";
 import type { HeatmapLayout } from "./layout";
@@ -69,7 +70,11 @@ export function drawHeatmap(svgNode: SVGSVGElement, model: HeatmapModel, L: Heat
     .on("mouseleave", () => handlers.onHover(null))
     .on("click", (event: MouseEvent, d) => d.n > 0 && handlers.onClick(d.row, d.column, event))
     .append("title")
-    .text((d) => `${model.rows[d.row]!.label} × ${model.columns[d.column]!.label}: ${formatValue(d.value, 4)} (${d.n} ${model.count_label})`);
+    .text((d) => {
+      const text = `${model.rows[d.row]!.label} × ${model.columns[d.column]!.label}: ${formatValue(d.value, 4)} (${d.n} ${model.count_label})`;
+      const ids = model.trace_id !== null ? (model.cells[d.row]?.[d.column]?.refs[0]?.event_ids ?? []) : [];
+      return graphLinkCapped(ids) ? `${text}. ${graphCapNote(ids.length)}` : text;
+    });
 
   if (L.printValues) {
     svg.append("g").attr("font-size", 14).attr("pointer-events", "none")

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useCallback } from "react";
 import { graphHref } from "@/lib/heatmap/query";
 import type { HeatmapModel } from "@/lib/heatmap/types";
+import type { WeightOverrides } from "@/lib/rewards/presets";
 import { ExportButtons } from "../export/export-buttons";
 import { CellEvents } from "./cell-events";
 import { HeatmapChart } from "./heatmap-chart";
@@ -12,13 +13,16 @@ import { HeatmapViewProvider, useSelectCell } from "./store";
 interface Props {
   /** One heatmap, or a side-by-side comparison (and its difference). */
   panels: HeatmapModel[];
+  /** The page's `w.<family>` weight overrides, passed on to the graph links. */
+  overrides?: WeightOverrides;
 }
 
 /**
  * A heatmap view: panels side by side, each with its export buttons, and
  * the selected cell's events beside them. Clicking a cell of a single trace
- * opens the graph with the cell's first event selected (Shift-click only
- * selects it here); a role x family cell spans traces and is listed here.
+ * opens the graph with the cell's first event selected and all of them (at
+ * most 200) highlighted (Shift-click only selects it here); a role x family
+ * cell spans traces and is listed here.
  */
 export function HeatmapView(props: Props) {
   return (
@@ -28,7 +32,7 @@ export function HeatmapView(props: Props) {
   );
 }
 
-function Panels({ panels }: Props) {
+function Panels({ panels, overrides }: Props) {
   const router = useRouter();
   const selectCell = useSelectCell();
   const onCellClick = useCallback(
@@ -37,9 +41,9 @@ function Panels({ panels }: Props) {
       const model = panels[panel]!;
       const ref = model.cells[row]?.[column]?.refs[0];
       const modified = event.shiftKey || event.metaKey || event.ctrlKey || event.altKey;
-      if (model.trace_id !== null && ref && !modified) router.push(graphHref(ref.trace_id, ref.event_ids[0], model.credit));
+      if (model.trace_id !== null && ref && !modified) router.push(graphHref(ref.trace_id, ref.event_ids, model.credit, overrides));
     },
-    [panels, router, selectCell],
+    [panels, overrides, router, selectCell],
   );
   const opensGraph = panels.some((p) => p.trace_id !== null);
   return (
@@ -61,7 +65,7 @@ function Panels({ panels }: Props) {
         <p className="mb-2 text-xs text-slate-600">
           {opensGraph ? "Click a cell to open its events in the graph; Shift-click to list them here." : "Click a cell to list its traces and events."}
         </p>
-        <CellEvents panels={panels} />
+        <CellEvents panels={panels} overrides={overrides} />
       </aside>
     </div>
   );

@@ -6,6 +6,13 @@ import { edgeEmphasis, eventLook, LOOK, lookNames, overlayMask, type EmphasisInp
 const none: EmphasisInput = { overlays: 0, selected: null, hovered: null, lineage: null };
 
 describe("eventLook", () => {
+  it("marks a highlighted event, and a path overlay does not fade it", () => {
+    expect(eventLook(3, 0, none, true)).toBe(LOOK.highlighted);
+    expect(lookNames(eventLook(3, 0, { ...none, selected: 3 }, true))).toBe("selected highlighted");
+    expect(eventLook(3, 0, { ...none, overlays: overlayMask(["taint"]) }, true)).toBe(LOOK.highlighted);
+    expect(eventLook(3, 0, { ...none, overlays: overlayMask(["taint"]) })).toBe(LOOK.dim);
+  });
+
   it("marks nothing without overlays, selection or hover", () => {
     expect(eventLook(0, ROLE.tainted | ROLE.critical, none)).toBe(0);
   });

@@ -20,6 +20,8 @@ export const LOOK = {
   tail: 1 << 9,
   /** Faded: outside the hovered lineage, or outside every active path overlay. */
   dim: 1 << 10,
+  /** Named by the link that opened the view (repeated `sel`, e.g. a heatmap cell's events). */
+  highlighted: 1 << 11,
 } as const;
 
 export type LookName = keyof typeof LOOK;
@@ -44,10 +46,11 @@ export interface EmphasisInput {
   lineage: Uint8Array | null;
 }
 
-/** The look of the event `seq` with metrics role flags `roles`. */
-export function eventLook(seq: number, roles: number, input: EmphasisInput): number {
+/** The look of the event `seq` with metrics role flags `roles`; `highlighted`: the URL names it (never faded by a path overlay). */
+export function eventLook(seq: number, roles: number, input: EmphasisInput, highlighted = false): number {
   let look = 0;
   if (seq === input.selected) look |= LOOK.selected;
+  if (highlighted) look |= LOOK.highlighted;
   const o = input.overlays;
   if ((o & OVERLAY_BIT.taint) !== 0 && (roles & ROLE.tainted) !== 0) look |= LOOK.taint;
   if ((o & OVERLAY_BIT.critical) !== 0 && (roles & ROLE.critical) !== 0) look |= LOOK.critical;
@@ -67,7 +70,7 @@ export function eventLook(seq: number, roles: number, input: EmphasisInput): num
     if (m === 0) look |= LOOK.dim;
   } else if ((o & PATH_OVERLAYS) !== 0) {
     const onPath = look & (LOOK.taint | LOOK.critical | LOOK.errorSource | LOOK.errorDescendant);
-    if (onPath === 0 && (look & LOOK.selected) === 0) look |= LOOK.dim;
+    if (onPath === 0 && (look & (LOOK.selected | LOOK.highlighted)) === 0) look |= LOOK.dim;
   }
   return look;
 }

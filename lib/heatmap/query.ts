@@ -6,6 +6,8 @@
  * credit API's own and are read by its parser.
  */
 import { z } from "zod";
+import { MAX_HIGHLIGHTED, weightParams } from "../graph-view/view-state";
+import type { WeightOverrides } from "../rewards/presets";
 import { DEFAULT_BUCKETS, MAX_BUCKETS, MIN_BUCKETS } from "./buckets";
 import { DEFAULT_EVENT_ROWS, MAX_EVENT_ROWS } from "./event-family";
 import { TRACE_HEATMAP_KINDS } from "./types";
@@ -50,18 +52,39 @@ export function cellParam(cell: CellSelection): string {
   return `${cell.panel}.${cell.row}.${cell.column}`;
 }
 
+/** Most event ids a graph link carries (the graph highlights at most this many). */
+export const MAX_GRAPH_EVENTS = MAX_HIGHLIGHTED;
+
+/** Whether a link to these events leaves some out (see MAX_GRAPH_EVENTS). */
+export function graphLinkCapped(eventIds: readonly string[]): boolean {
+  return eventIds.length > MAX_GRAPH_EVENTS;
+}
+
+/** Said in a title attribute when a cell's graph link leaves events out. */
+export function graphCapNote(n: number): string {
+  return `The graph highlights the first ${MAX_GRAPH_EVENTS.toLocaleString("en")} of these ${n.toLocaleString("en")} events (a link carries at most ${MAX_GRAPH_EVENTS}).`;
+}
+
 /**
- * The graph view of a trace with one event selected and the credit overlay
- * under the same method, preset and normalize (the graph's URL state, see
- * lib/graph-view/view-state.ts). The graph selects one event; a cell's other
- * events are listed beside the heatmap.
+ * The graph view of a trace with events selected and the credit overlay
+ * under the same method, preset, normalize and weight overrides (the graph's
+ * URL state, see lib/graph-view/view-state.ts). `sel` repeats, one per
+ * event, first to last, at most MAX_GRAPH_EVENTS: the graph inspects the
+ * first and highlights all of them.
  */
-export function graphHref(traceId: string, eventId: string | undefined, credit: { method: string; preset: string; normalize: boolean }): string {
+export function graphHref(
+  traceId: string,
+  eventIds: string | readonly string[] | undefined,
+  credit: { method: string; preset: string; normalize: boolean },
+  overrides: WeightOverrides = {},
+): string {
   const q = new URLSearchParams();
-  if (eventId !== undefined) q.set("sel", eventId);
+  const ids = eventIds === undefined ? [] : typeof eventIds === "string" ? [eventIds] : eventIds;
+  for (const id of ids.slice(0, MAX_GRAPH_EVENTS)) q.append("sel", id);
   q.set("ov", "credit");
   if (credit.method !== "ccp") q.set("method", credit.method);
   if (credit.preset !== "uniform") q.set("preset", credit.preset);
   if (credit.normalize) q.set("norm", "1");
+  for (const [key, value] of weightParams(overrides)) q.set(key, value);
   return `/traces/${encodeURIComponent(traceId)}/graph?${q.toString()}`;
 }

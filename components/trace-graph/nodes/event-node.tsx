@@ -29,7 +29,7 @@ function StopBadge() {
  */
 function EventNodeView({ data }: NodeProps<EventNode>) {
   const { ev } = data;
-  const look = useEventLook(ev.seq, ev.roles);
+  const look = useEventLook(ev.seq, ev.roles, ev.id);
   const extent = useCreditExtent();
   const type = EVENT_TYPES[ev.type]!;
   const visual = EVENT_VISUALS[type];
@@ -42,6 +42,7 @@ function EventNodeView({ data }: NodeProps<EventNode>) {
       data-seq={ev.seq}
       data-type={type}
       data-marks={lookNames(look)}
+      data-highlighted={(look & LOOK.highlighted) !== 0 ? "true" : undefined}
       data-credit-colour={credit ?? ""}
       title={`${ev.id} · ${ev.label}`}
       className={`relative flex items-center rounded-md ${(look & LOOK.dim) !== 0 ? "opacity-20" : ""}`}

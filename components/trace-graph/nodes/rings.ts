@@ -8,6 +8,7 @@ export const RING_COLOURS: readonly (readonly [number, string, string])[] = [
   // the theme's strongest ink (flips in the dark theme)
   [LOOK.selected, "var(--color-slate-900)", "selected"],
   [LOOK.hovered, "var(--color-slate-900)", "hovered"],
+  [LOOK.highlighted, "#0891b2", "named by the link (highlighted)"],
   [LOOK.ancestor, "#2563eb", "led here (ancestor)"],
   [LOOK.descendant, "#d97706", "influenced (descendant)"],
   [LOOK.taint, "#dc2626", "tainted by untrusted input"],

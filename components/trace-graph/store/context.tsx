@@ -46,8 +46,8 @@ export function emphasisInput(s: GraphState): EmphasisInput {
 }
 
 /** One node's look as a number, so the node re-renders only when its own look changes. */
-export function useEventLook(seq: number, roles: number): number {
-  return useGraphStore((s) => eventLook(seq, roles, emphasisInput(s)));
+export function useEventLook(seq: number, roles: number, id: string): number {
+  return useGraphStore((s) => eventLook(seq, roles, emphasisInput(s), s.highlighted.has(id)));
 }
 
 /** A cluster's look: its members' roles under the overlays (hover lineage does not apply to clusters). */

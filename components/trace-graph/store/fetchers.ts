@@ -6,6 +6,8 @@
  */
 import type { GraphCreditPage, GraphMeta } from "@/lib/graph-view/wire";
 import type { TraceMetrics } from "@/lib/metrics/types";
+import { weightParams } from "@/lib/graph-view/view-state";
+import type { WeightOverrides } from "@/lib/rewards/presets";
 import type { EventCredit, EventRecord, Fetched } from "./state";
 
 async function getJson<T>(url: string): Promise<Fetched<T>> {
@@ -42,9 +44,11 @@ export async function fetchMetrics(traceId: string): Promise<Fetched<TraceMetric
   return getJson<TraceMetrics>(`${traceUrl(traceId)}/metrics`);
 }
 
-/** The credit part of the graph API's query string. */
-export function creditQueryString(q: { method: string; preset: string; normalize: boolean }): string {
-  return new URLSearchParams({ method: q.method, preset: q.preset, normalize: q.normalize ? "1" : "0" }).toString();
+/** The credit part of the graph API's query string (with the `w.<family>` overrides, if any). */
+export function creditQueryString(q: { method: string; preset: string; normalize: boolean; weights?: WeightOverrides }): string {
+  const params = new URLSearchParams({ method: q.method, preset: q.preset, normalize: q.normalize ? "1" : "0" });
+  for (const [key, value] of weightParams(q.weights ?? {})) params.set(key, value);
+  return params.toString();
 }
 
 /**

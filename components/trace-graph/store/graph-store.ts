@@ -34,12 +34,14 @@ export function createGraphStore(init: GraphStoreInit, options: GraphStoreOption
       presets: init.presets,
       selected: null,
       selectedId: init.view.selected,
+      highlighted: new Set(init.view.highlighted),
       edgeMask: init.view.edgeMask,
       overlays: init.view.overlays,
       overlayBits: overlayMask(init.view.overlays),
       method: init.view.method,
       preset: init.view.preset,
       normalize: init.view.normalize,
+      weights: init.view.weights,
       spacingChoice: init.view.spacing,
       viewport: init.view.viewport,
       startViewport: null,
@@ -68,7 +70,7 @@ export function createGraphStore(init: GraphStoreInit, options: GraphStoreOption
 
         select(seq, options = {}) {
           if (seq === null) {
-            set({ selected: null, selectedId: null, brief: null });
+            set({ selected: null, selectedId: null, brief: null, highlighted: new Set() });
             return;
           }
           if (seq < 0 || seq >= get().meta.events) return;

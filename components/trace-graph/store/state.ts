@@ -13,6 +13,7 @@ import type { Overlay, ViewState } from "@/lib/graph-view/view-state";
 import type { Size, Viewport } from "@/lib/graph-view/viewport";
 import type { GraphMeta } from "@/lib/graph-view/wire";
 import type { TraceMetrics } from "@/lib/metrics/types";
+import type { WeightOverrides } from "@/lib/rewards/presets";
 import type { EdgeType } from "@/lib/trace/types";
 
 /** How the canvas lets the store move the viewport (React Flow's instance, or a test double). */
@@ -77,12 +78,16 @@ export interface GraphState {
   // In the URL.
   selected: number | null;
   selectedId: string | null;
+  /** Event ids the URL highlights (repeated `sel`, e.g. a heatmap cell's events); cleared with the selection. */
+  highlighted: ReadonlySet<string>;
   edgeMask: number;
   overlays: readonly Overlay[];
   overlayBits: number;
   method: CreditMethod;
   preset: string;
   normalize: boolean;
+  /** `w.<family>` weight overrides sent with every credit request. */
+  weights: WeightOverrides;
   /** The spacing the user chose (null: automatic). */
   spacingChoice: Spacing | null;
   /** The settled viewport. */
