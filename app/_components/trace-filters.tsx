@@ -1,3 +1,4 @@
+import { Field } from "@/components/field";
 import { VERDICTS } from "@/lib/api/filters";
 import { TOPOLOGIES } from "@/lib/trace/types";
 
@@ -42,14 +43,5 @@ export function TraceFilters({ values, facets }: { values: Record<string, string
         Clear
       </a>
     </form>
-  );
-}
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
-      {label}
-      {children}
-    </label>
   );
 }

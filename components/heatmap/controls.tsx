@@ -1,5 +1,6 @@
 "use client";
 
+import { Field } from "@/components/field";
 import { useRouter } from "next/navigation";
 import type { FormEvent } from "react";
 import { FAMILY_LABELS } from "@/lib/heatmap/labels";
@@ -108,14 +109,5 @@ export function HeatmapControls({ scope, values, presets, groupTraces = [] }: Pr
       </details>
       <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700">Apply</button>
     </form>
-  );
-}
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
-      {label}
-      {children}
-    </label>
   );
 }

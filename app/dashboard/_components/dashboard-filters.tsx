@@ -1,3 +1,4 @@
+import { Field } from "@/components/field";
 import { TOPOLOGIES } from "@/lib/trace/types";
 
 /** The dashboard's filter: a plain GET form (works without JavaScript; every filter is in the URL). */
@@ -35,14 +36,5 @@ export function DashboardFilters({ values, facets }: { values: Record<string, st
       <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700">Apply</button>
       <a href="/dashboard" className="text-sm text-slate-600 hover:underline">Clear</a>
     </form>
-  );
-}
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
-      {label}
-      {children}
-    </label>
   );
 }
