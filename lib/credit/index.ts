@@ -109,6 +109,11 @@ export function toCreditResponse(p: PreparedTrace, c: CreditColumns): CreditResp
     if (c.byFamily) for (const f of FAMILIES) byFamily[f] = c.byFamily[f][i]!;
     events[k] = { id: graph.events[i]!.id, total: c.total[i]!, by_family: byFamily };
   }
+  return { ...creditHeader(c), events };
+}
+
+/** What every credit answer states: version, method, preset, weights, options, R_total and R_f (SPEC.md section 3). */
+export function creditHeader(c: CreditColumns): Omit<CreditResponse, "events"> {
   return {
     version: SPEC_VERSION,
     method: c.method,
@@ -117,7 +122,6 @@ export function toCreditResponse(p: PreparedTrace, c: CreditColumns): CreditResp
     normalize: c.normalize,
     r_total: c.rTotal,
     families: { ...c.families },
-    events,
   };
 }
 

@@ -4,7 +4,7 @@
  * by their destination so each page carries the edges ending in it. Pure;
  * the server caches the result per trace.
  */
-import type { CreditColumns, PreparedTrace } from "../credit";
+import { creditHeader, type CreditColumns, type PreparedTrace } from "../credit";
 import { ROLE } from "../metrics/roles";
 import { SPEC_VERSION } from "../metrics/types";
 import { eventSummary } from "../trace/summary";
@@ -130,13 +130,7 @@ export function creditPage(model: GraphModel, c: CreditColumns, from: number, li
     byFamily = Object.fromEntries(FAMILIES.map((f) => [f, column(families[f])])) as Record<Family, number[]>;
   }
   return {
-    version: SPEC_VERSION,
-    method: c.method,
-    preset: c.preset.name,
-    weights: { ...c.preset.weights },
-    normalize: c.normalize,
-    r_total: c.rTotal,
-    families: { ...c.families },
+    ...creditHeader(c),
     from: start,
     count: end - start,
     next: end < n ? end : null,

@@ -41,12 +41,16 @@ export function parseQuery<T extends z.ZodType>(schema: T, params: Record<string
 
 /** Reads a request body as text, refusing (413) once it passes `limitBytes`, without buffering more. */
 export async function readBodyLimited(request: Request, limitBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readBytesLimited(request, limitBytes));
+}
+
+/** The body's bytes, refusing (413) once they pass `limitBytes`, without buffering more. */
+export async function readBytesLimited(request: Request, limitBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limitBytes) throw tooLarge(limitBytes);
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
+  const parts: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -56,10 +60,9 @@ export async function readBodyLimited(request: Request, limitBytes: number): Pro
       await reader.cancel();
       throw tooLarge(limitBytes);
     }
-    parts.push(decoder.decode(value, { stream: true }));
+    parts.push(value);
   }
-  parts.push(decoder.decode());
-  return parts.join("");
+  return Buffer.concat(parts);
 }
 
 /** Reads a small JSON body (415 unless application/json, 400 with paths when the schema refuses it). */
@@ -81,7 +84,7 @@ export async function parseJsonRequest<T extends z.ZodType>(request: Request, sc
   return parsed.data;
 }
 
-function tooLarge(limitBytes: number): ApiError {
+export function tooLarge(limitBytes: number): ApiError {
   return new ApiError(413, "payload_too_large", `request body is over the limit of ${Math.round(limitBytes / 1048576)} MB (BATON_MAX_BODY_MB)`);
 }
 

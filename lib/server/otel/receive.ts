@@ -4,7 +4,7 @@ import { readOtlpJson } from "@/lib/adapters/otlp-json";
 import { decodeTraceRequest, encodeRpcStatus, encodeTraceResponse } from "@/lib/adapters/otlp-protobuf";
 import type { OtlpSpan } from "@/lib/adapters/otlp-span";
 import { ApiError } from "../errors";
-import { errorResponse } from "../http";
+import { errorResponse, readBytesLimited, tooLarge } from "../http";
 
 /**
  * OTLP/HTTP for traces, the wire side: which encoding a request uses, its
@@ -87,28 +87,4 @@ function decompress(contentEncoding: string | null, body: Uint8Array, limitBytes
     if (error instanceof RangeError || (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge(limitBytes);
     throw new ApiError(400, "invalid_input", `malformed ${encoding} body`, [{ path: "$", message: (error as Error).message }]);
   }
-}
-
-/** The body's bytes, refusing (413) once they pass `limitBytes`. */
-async function readBytesLimited(request: Request, limitBytes: number): Promise<Uint8Array> {
-  if (Number(request.headers.get("content-length") ?? "0") > limitBytes) throw tooLarge(limitBytes);
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limitBytes) {
-      await reader.cancel();
-      throw tooLarge(limitBytes);
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts);
-}
-
-function tooLarge(limitBytes: number): ApiError {
-  return new ApiError(413, "payload_too_large", `request body is over the limit of ${Math.round(limitBytes / 1048576)} MB (BATON_MAX_BODY_MB)`);
 }

@@ -5,6 +5,7 @@ import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import { wilsonInterval } from "@/lib/stats";
 import { recomputeMetrics } from "../compute/persist";
 import { prisma } from "../db/client";
+import { traceWhere } from "./trace-filter";
 import { findTraceRow } from "./traces";
 
 /** `GET /api/traces/{id}/metrics`: the metrics stored with the trace (computed at ingest, recomputed on change). */
@@ -59,7 +60,7 @@ type MeanMedian = { mean: number | null; median: number | null };
  * mean and median of every E2-E4 value over non-null values, verdict counts.
  */
 export async function aggregateMetrics(filter: MetricsFilter) {
-  const where = whereClause(filter);
+  const where = traceWhere(filter);
   const columns = Object.values(AGGREGATED).flat();
   const value = (c: string) => (c === "terminal_tainted" ? Prisma.raw(`(t.${c})::int`) : Prisma.raw(`t.${c}`));
   const selects = columns.flatMap((c) => [
@@ -88,16 +89,6 @@ export async function aggregateMetrics(filter: MetricsFilter) {
   };
 }
 
-function whereClause(f: MetricsFilter): Prisma.Sql {
-  const conditions: Prisma.Sql[] = [];
-  if (f.project) conditions.push(Prisma.sql`t.project_id = (SELECT id FROM projects WHERE name = ${f.project})`);
-  if (f.readable) conditions.push(Prisma.sql`t.project_id IN (SELECT id FROM projects WHERE name = ANY(${f.readable}))`);
-  if (f.system) conditions.push(Prisma.sql`t.system = ${f.system}`);
-  if (f.task_id) conditions.push(Prisma.sql`t.task_id = ${f.task_id}`);
-  if (f.group_id) conditions.push(Prisma.sql`t.group_id = ${f.group_id}`);
-  if (f.topology) conditions.push(Prisma.sql`t.topology = ${f.topology}::"Topology"`);
-  return conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
-}
 
 function num(v: number | bigint | null | undefined): number | null {
   return v === null || v === undefined ? null : Number(v);
