@@ -55,7 +55,7 @@ export interface ExportedAnnotation {
 export function extendedForm(trace: Trace, resolved: ResolvedRewards, labels: HumanLabels, annotations: readonly ExportedAnnotation[]): Record<string, unknown> {
   return {
     ...trace,
-    metadata: { ...trace.metadata, ...(annotations.length > 0 && { annotations }) },
+    metadata: { ...(trace.metadata as Record<string, unknown>), ...(annotations.length > 0 && { annotations }) },
     events: trace.events.map(({ extra, ...e }) => {
       const human = labels.events.get(e.id);
       const rewards = { ...e.rewards };

@@ -1,4 +1,4 @@
-import type { Trace } from "../../trace/types";
+import type { ObjectMetadataTrace } from "../../trace/types";
 import { TraceBuilder } from "../builder";
 import { Rng } from "../random";
 import { llmTurn, toolChain, toolRound } from "../steps";
@@ -33,7 +33,7 @@ const PATCH = `--- a/src/timeutil/parse.py
 const withThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /** The failed coding run of scenario (b). */
-export function failedCodingTrace(): Trace {
+export function failedCodingTrace(): ObjectMetadataTrace {
   const rng = new Rng(0x5eed_b);
   const b = new TraceBuilder();
 

@@ -1,4 +1,4 @@
-import type { Trace } from "../../trace/types";
+import type { ObjectMetadataTrace } from "../../trace/types";
 import { type EventRef, TraceBuilder } from "../builder";
 import { Rng, deriveSeed } from "../random";
 import { llmTurn, toolChain, toolRound } from "../steps";
@@ -63,7 +63,7 @@ function runSubLead(b: TraceBuilder, rng: Rng, decision: EventRef, plan: Rollout
 }
 
 /** One rollout of the group. */
-export function sqlRolloutTrace(plan: RolloutPlan): Trace {
+export function sqlRolloutTrace(plan: RolloutPlan): ObjectMetadataTrace {
   const rng = new Rng(deriveSeed(0x5eed_d, plan.index));
   const b = new TraceBuilder();
 
@@ -109,6 +109,6 @@ export function sqlRolloutTrace(plan: RolloutPlan): Trace {
 }
 
 /** The four rollouts of scenario (d). */
-export function sqlRolloutGroup(): Trace[] {
+export function sqlRolloutGroup(): ObjectMetadataTrace[] {
   return SQL_ROLLOUTS.map(sqlRolloutTrace);
 }
