@@ -166,7 +166,7 @@ export function failedCodingTrace(): ObjectMetadataTrace {
     task_id: "swe-fix-issue-412-parse-duration",
     system: "forge-swe-agents",
     topology: "planner_executor_critic",
-    rewards: { team: 0 },
+    rewards: { team: -1 },
     metrics: { task_success: 0 },
     metadata: { run: "demo-b", task: "Fix issue #412: parse_duration rejects '90s' and '2h'." },
   });

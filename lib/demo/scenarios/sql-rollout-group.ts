@@ -103,7 +103,7 @@ export function sqlRolloutTrace(plan: RolloutPlan): ObjectMetadataTrace {
     group_id: SQL_GROUP_ID,
     system: "sqlsmith-agents",
     topology: plan.topology,
-    rewards: { team: plan.succeed ? 1 : 0 },
+    rewards: { team: plan.succeed ? 1 : -1 },
     metadata: { run: "grpo-sql-run-7", policy_version: "ckpt-1840", rollout: plan.index, task: SQL_TASK },
   });
 }
