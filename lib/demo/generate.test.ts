@@ -124,7 +124,7 @@ describe("scenario (b): failed coding run", () => {
     expect(failedRuns.map((t) => t.trace_id).sort()).toEqual([coding.trace_id, ...group.filter((t) => t.rewards.team === -1).map((t) => t.trace_id)].sort());
     for (const trace of failedRuns) {
       for (const preset of [BUILTIN_PRESETS.code_generation, BUILTIN_PRESETS.multi_source_research, BUILTIN_PRESETS.customer_support]) {
-        const terminal = computeCredit(trace as Trace, { method: "terminal", preset });
+        const terminal = computeCredit(trace, { method: "terminal", preset });
         // task_success R = -1 (team -1) outweighs the other families of these presets
         expect(terminal.families.task_success).toBe(-1);
         const total = terminal.events.reduce((sum, e) => sum + e.total, 0);
@@ -132,7 +132,7 @@ describe("scenario (b): failed coding run", () => {
       }
     }
     // hand-computed, code_generation on the coding run: 1 x (-1) + 0.3 x (1/3) - 0.1 x cost 0.07018 = -0.907018
-    expect(computeCredit(coding as Trace, { method: "terminal", preset: BUILTIN_PRESETS.code_generation }).r_total).toBeCloseTo(-1 + 0.1 - 0.007018, 9);
+    expect(computeCredit(coding, { method: "terminal", preset: BUILTIN_PRESETS.code_generation }).r_total).toBeCloseTo(-1 + 0.1 - 0.007018, 9);
     const syntheticFailed = [...syntheticTraces(40, 30, 7)].filter((t) => t.rewards.team !== 1);
     expect(syntheticFailed.length).toBeGreaterThan(0);
     for (const t of syntheticFailed) expect(t.rewards.team).toBe(-1);
