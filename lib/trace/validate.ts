@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { traceSchema } from "./schema";
+import { labelProblems, type ExtendedLabels } from "./extended-labels";
 import { cleanJson } from "./text";
 import { DECISIONS, FAMILIES, STOP_REASONS, type Topology, type Trace, type TraceEvent } from "./types";
 
@@ -10,7 +11,8 @@ export interface Problem {
 }
 
 export type ValidationResult =
-  | { ok: true; trace: Trace; warnings: Problem[] }
+  /** `labels`: the human labels an extended trace carries (absent from the trace itself) */
+  | { ok: true; trace: Trace; warnings: Problem[]; labels?: ExtendedLabels }
   | { ok: false; problems: Problem[] };
 
 /** Non-paper topologies and the paper's enum value they map onto (SPEC.md section 1). */
@@ -54,7 +56,12 @@ export function validateTrace(raw: unknown, base = "$"): ValidationResult {
   problems.push(...structural.problems);
   if (!parsed.success || problems.length > 0) return { ok: false, problems: dedupe(problems) };
 
-  const data = parsed.data;
+  const { annotations, adjudications, ...data } = parsed.data;
+  const labels = annotations !== undefined || adjudications !== undefined ? { annotations: annotations ?? [], adjudications: adjudications ?? [] } : undefined;
+  if (labels) {
+    const labelled = labelProblems(labels, new Set(data.events.map((e) => e.id)), base);
+    if (labelled.length > 0) return { ok: false, problems: labelled };
+  }
   const trace: Trace = {
     ...data,
     events: data.events.map(toEvent),
@@ -67,7 +74,7 @@ export function validateTrace(raw: unknown, base = "$"): ValidationResult {
     ...lenientWarnings(trace, base),
     ...structural.warnings,
   ];
-  return { ok: true, trace, warnings };
+  return { ok: true, trace, warnings, ...(labels && { labels }) };
 }
 
 const DECISION_SET: ReadonlySet<string> = new Set(DECISIONS);

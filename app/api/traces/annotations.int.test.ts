@@ -132,7 +132,7 @@ describe("export for training", () => {
     await label({ event_id: "e5", family: "tool_use_correctness", value: -1 });
     await label({ family: "orchestration", value: 0.8 });
     const extended = JSON.parse(await (await exportTrace(getRequest(`/api/traces/${ID}/export?format=extended`), params({ id: ID }))).text()) as Record<string, unknown>;
-    expect((extended.metadata as { annotations: unknown[] }).annotations).toHaveLength(3);
+    expect(extended.annotations as unknown[]).toHaveLength(3);
     expect((await post({ ...extended, trace_id: "copy" })).status).toBe(201);
     const strip = (m: Record<string, unknown>) => ({ ...m });
     expect(strip(await json(metrics, "/api/traces/copy/metrics", "copy"))).toEqual(strip(await json(metrics, `/api/traces/${ID}/metrics`)));
