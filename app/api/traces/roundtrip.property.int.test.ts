@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
+import { recomputeMetrics } from "@/lib/server/compute/persist";
 import { prisma } from "@/lib/server/db/client";
 import { saveAnnotation } from "@/lib/server/queries/annotations";
 import { traceArb } from "@/lib/trace/arbitrary";
@@ -46,6 +47,8 @@ describe("the extended round trip over generated traces", () => {
           const value = eventId === null && l.family === "task_success" ? l.success : l.value;
           await saveAnnotation("generated", row.id, { userId: user.id, email: user.email, name: l.who, via: "session" }, { event_id: eventId, family: l.family, value });
         }
+        // as the annotations route does after a label
+        await recomputeMetrics(row.id);
         const first = await get(exportTrace, "/api/traces/generated/export?format=extended");
         const before = [await get(metrics, "/api/traces/generated/metrics"), await get(credit, "/api/traces/generated/credit?normalize=1"), await get(credit, "/api/traces/generated/credit?method=mc_return&preset=code_generation")];
         await wipe();
