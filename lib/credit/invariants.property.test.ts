@@ -11,6 +11,8 @@ import { computeCredit, type CreditResponse } from "./index";
  * generated traces. CI-sized: 40 runs each, a few seconds in all.
  */
 const RUNS = { numRuns: 40 };
+/** generous: the runs take a second or two, but CI shares two cores */
+const TIMEOUT = 60_000;
 const METHODS = ["ccp", "uniform", "terminal", "mc_return"] as const;
 const PRESETS = [BUILTIN_PRESETS.uniform, BUILTIN_PRESETS.code_generation];
 
@@ -29,21 +31,23 @@ function numbers(trace: Trace, rename: (id: string) => string = (id) => id) {
   return { metrics: computeMetrics(trace), credit };
 }
 
-/** Deep equality with numbers compared to 1e-9 (sums in another order round differently). */
-function expectSame(actual: unknown, expected: unknown, path = "$"): void {
-  if (typeof expected === "number" && typeof actual === "number") {
-    expect(Math.abs(actual - expected), path).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
-    return;
-  }
-  if (expected === null || typeof expected !== "object") {
-    expect(actual, path).toEqual(expected);
-    return;
-  }
-  expect(typeof actual, path).toBe("object");
-  const a = actual as Record<string, unknown>;
-  const e = expected as Record<string, unknown>;
-  expect(Object.keys(a).sort(), path).toEqual(Object.keys(e).sort());
-  for (const key of Object.keys(e)) expectSame(a[key], e[key], `${path}.${key}`);
+/** Deep equality with numbers compared to 1e-9 (sums in another order round differently); one assertion per call, so it stays fast. */
+function expectSame(actual: unknown, expected: unknown): void {
+  const differences: string[] = [];
+  const walk = (a: unknown, e: unknown, path: string) => {
+    if (typeof e === "number" && typeof a === "number") {
+      if (!(Math.abs(a - e) <= 1e-9 * Math.max(1, Math.abs(e)))) differences.push(`${path}: ${a} vs ${e}`);
+    } else if (e === null || typeof e !== "object" || a === null || typeof a !== "object") {
+      if (a !== e) differences.push(`${path}: ${JSON.stringify(a)} vs ${JSON.stringify(e)}`);
+    } else {
+      const ka = Object.keys(a).sort();
+      const ke = Object.keys(e).sort();
+      if (ka.join() !== ke.join()) differences.push(`${path}: keys ${ka.join()} vs ${ke.join()}`);
+      for (const k of ke) walk((a as Record<string, unknown>)[k], (e as Record<string, unknown>)[k], `${path}.${k}`);
+    }
+  };
+  walk(actual, expected, "$");
+  expect(differences.slice(0, 5)).toEqual([]);
 }
 
 function shuffle<T>(items: readonly T[], keys: readonly number[]): T[] {
@@ -58,7 +62,7 @@ describe("invariants over generated traces", () => {
       }),
       RUNS,
     );
-  });
+  }, TIMEOUT);
 
   it("adding or removing temporal edges changes nothing", () => {
     fc.assert(
@@ -74,7 +78,7 @@ describe("invariants over generated traces", () => {
       }),
       RUNS,
     );
-  });
+  }, TIMEOUT);
 
   it("renaming event ids consistently changes nothing", () => {
     fc.assert(
@@ -90,7 +94,7 @@ describe("invariants over generated traces", () => {
       }),
       RUNS,
     );
-  });
+  }, TIMEOUT);
 
   it("normalize makes each family's credits sum to R_f whenever it applies; uniform credits sum to R_total", () => {
     fc.assert(
@@ -111,7 +115,7 @@ describe("invariants over generated traces", () => {
       }),
       RUNS,
     );
-  });
+  }, TIMEOUT);
 
   it("every computed number is finite or null", () => {
     const check = (value: unknown, path: string): void => {
@@ -126,5 +130,5 @@ describe("invariants over generated traces", () => {
       }),
       RUNS,
     );
-  });
+  }, TIMEOUT);
 });
