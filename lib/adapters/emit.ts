@@ -1,5 +1,5 @@
 import { TraceBuilder, costsOf, type EventFields, type EventRef, type TraceHeader } from "../demo/builder";
-import type { EdgeType, Trace } from "../trace/types";
+import type { EdgeType } from "../trace/types";
 import type { AdaptedTrace } from "./types";
 
 /**
@@ -67,7 +67,7 @@ export class AdaptedTraceBuilder {
    * source reports for the whole run (when no event carries tokens).
    */
   build(header: TraceHeader, opts: { clock: "seconds" | "step_index"; tokens?: number }): AdaptedTrace {
-    const trace: Trace = this.inner.build({ ...header, metadata: { ...header.metadata, clock: opts.clock } });
+    const trace = this.inner.build({ ...header, metadata: { ...header.metadata, clock: opts.clock } });
     const ids: string[] = [];
     const events = trace.events.map((built) => {
       const { [REF_KEY]: ref, ...event } = built as unknown as Record<string, unknown> & { [REF_KEY]: number };

@@ -24,7 +24,8 @@ export const FORMAT_NAMES: Readonly<Record<AdapterFormat, string>> = {
 /** One event as written: the known fields plus any extra properties (kept by Baton verbatim). */
 export type AdaptedEvent = Omit<TraceEvent, "extra"> & { [extra: string]: unknown };
 
-export type AdaptedTrace = Omit<Trace, "events"> & { events: AdaptedEvent[] };
+/** Adapters always write object metadata (a validated Trace may carry any JSON value there). */
+export type AdaptedTrace = Omit<Trace, "events" | "metadata"> & { events: AdaptedEvent[]; metadata?: Record<string, unknown> };
 
 /** Where a trace came from, written to `metadata.source` (SPEC.md section 1 convention). */
 export interface Provenance {

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { FAMILIES } from "@/lib/trace/types";
 
+/** SPEC.md section 5: trace-level task_success labels are 0 or 1 wherever they are written. */
+export const TASK_SUCCESS_LABEL_MESSAGE = "trace-level task_success labels are 0 (failure) or 1 (success)";
+
+export function isValidTaskSuccessLabel(eventId: string | null | undefined, family: string, value: number): boolean {
+  return Boolean(eventId) || family !== "task_success" || value === 0 || value === 1;
+}
+
 /** Body of `POST /api/traces/{id}/annotations` (SPEC.md sections 5 and 7). */
 export const annotationInput = z
   .strictObject({
@@ -9,10 +16,7 @@ export const annotationInput = z
     value: z.number().finite().min(-1, "must be in [-1, 1]").max(1, "must be in [-1, 1]"),
     comment: z.string().max(10_000).nullable().optional(),
   })
-  .refine((a) => a.event_id || a.family !== "task_success" || a.value === 0 || a.value === 1, {
-    message: "trace-level task_success labels are 0 (failure) or 1 (success)",
-    path: ["value"],
-  });
+  .refine((a) => isValidTaskSuccessLabel(a.event_id, a.family, a.value), { message: TASK_SUCCESS_LABEL_MESSAGE, path: ["value"] });
 export type AnnotationInput = z.infer<typeof annotationInput>;
 
 /** An annotation as the API returns it. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
+import { isValidTaskSuccessLabel, TASK_SUCCESS_LABEL_MESSAGE } from "./annotations";
 
 /** Which units a queue holds: events (or whole traces) of traces matching the trace filters. */
 export const queueFilter = z.strictObject({
@@ -38,9 +39,11 @@ export const submitInput = z.strictObject({
   labels: z.array(z.strictObject({ family: z.enum(FAMILIES), value: z.number().finite().min(-1).max(1), comment: z.string().max(10_000).optional() })).min(1),
 });
 
-export const adjudicationInput = z.strictObject({
-  trace_id: z.string().min(1),
-  event_id: z.string().min(1).nullable().default(null),
-  family: z.enum(FAMILIES),
-  value: z.number().finite().min(-1).max(1),
-});
+export const adjudicationInput = z
+  .strictObject({
+    trace_id: z.string().min(1),
+    event_id: z.string().min(1).nullable().default(null),
+    family: z.enum(FAMILIES),
+    value: z.number().finite().min(-1).max(1),
+  })
+  .refine((a) => isValidTaskSuccessLabel(a.event_id, a.family, a.value), { message: TASK_SUCCESS_LABEL_MESSAGE, path: ["value"] });

@@ -131,6 +131,30 @@ describe("ccp normalize", () => {
     expectClose(family(res, "orchestration"), { m1: 0, m2: 0, s: 0.3 });
     expect(res.families.orchestration).toBeNull();
   });
+
+  it("treats a credit sum of magnitude <= 1e-12 as 0 (float cancellation), and scales a larger one", () => {
+    // step_quality event values 0.1 + 0.2 - 0.3 sum to 5.55e-17 in floating point, not 0:
+    // scaling to R = 0.9 would multiply by ~1.6e16. Under the cut-off they stay as they are.
+    const cancelling: TraceSpec = {
+      events: [
+        { id: "m1", t: 0, type: "message", agent: "A", rewards: { step_quality: 0.1 } },
+        { id: "m2", t: 1, type: "message", agent: "A", rewards: { step_quality: 0.2 } },
+        { id: "m3", t: 2, type: "message", agent: "A", rewards: { step_quality: -0.3 } },
+      ],
+      rewards: { process: 0.9 },
+    };
+    expect(0.1 + 0.2 - 0.3).not.toBe(0);
+    expectClose(family(ccp(cancelling, { normalize: true }), "step_quality"), { m1: 0.1, m2: 0.2, m3: -0.3 });
+    // a sum of 2e-12 (above the cut-off) is scaled: 1e-12 x (0.9 / 2e-12) = 0.45
+    const tiny: TraceSpec = {
+      events: [
+        { id: "m1", t: 0, type: "message", agent: "A", rewards: { step_quality: 1e-12 } },
+        { id: "m2", t: 1, type: "message", agent: "A", rewards: { step_quality: 1e-12 } },
+      ],
+      rewards: { process: 0.9 },
+    };
+    expectClose(family(ccp(tiny, { normalize: true }), "step_quality"), { m1: 0.45, m2: 0.45 });
+  });
 });
 
 describe("ccp under other presets", () => {

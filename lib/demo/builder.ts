@@ -1,4 +1,4 @@
-import type { EdgeType, Topology, Trace, TraceEdge, TraceEvent } from "../trace/types";
+import type { EdgeType, ObjectMetadataTrace, Topology, Trace, TraceEdge, TraceEvent } from "../trace/types";
 
 /** Written into `metadata.source` of every generated trace. */
 export const DEMO_SOURCE = "baton-demo-generator";
@@ -77,7 +77,7 @@ export class TraceBuilder {
     return this.get(ref).t;
   }
 
-  build(header: TraceHeader): Trace {
+  build(header: TraceHeader): ObjectMetadataTrace {
     const order = this.events.map((_, i) => i).sort((a, b) => this.get(a).t - this.get(b).t || a - b);
     const position = new Int32Array(order.length);
     for (let pos = 0; pos < order.length; pos++) position[order[pos]!] = pos;

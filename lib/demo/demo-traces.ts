@@ -1,4 +1,4 @@
-import type { Trace } from "../trace/types";
+import type { ObjectMetadataTrace } from "../trace/types";
 import { failedCodingTrace } from "./scenarios/failed-coding";
 import { parallelResearchTrace } from "./scenarios/parallel-research";
 import { redundantDebateTrace } from "./scenarios/redundant-debate";
@@ -9,6 +9,6 @@ import { sqlRolloutGroup } from "./scenarios/sql-rollout-group";
  * four rollouts of scenario (d). Deterministic: every call returns equal,
  * freshly built objects (callers may mutate them).
  */
-export function demoTraces(): Trace[] {
+export function demoTraces(): ObjectMetadataTrace[] {
   return [parallelResearchTrace(), failedCodingTrace(), redundantDebateTrace(), ...sqlRolloutGroup()];
 }

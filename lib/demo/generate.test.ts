@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DECISIONS, type Trace, type TraceEvent } from "../trace/types";
 import { validateTrace } from "../trace/validate";
+import { computeCredit } from "../credit";
+import { BUILTIN_PRESETS } from "../rewards/presets";
 import { DEMO_SOURCE, demoTraces, syntheticTrace, syntheticTraces } from "./index";
 
 const demos = demoTraces();
@@ -113,7 +115,27 @@ describe("scenario (b): failed coding run", () => {
     const beforeStop = order.slice(0, order.indexOf(stop));
     const unreturned = [...spawnedAgents(coding)].filter((agent) => !beforeStop.some((e) => e.type === "return" && e.agent === agent));
     expect(unreturned.length).toBeGreaterThan(0);
-    expect(coding.rewards.team ?? coding.rewards.task_success).toBe(0);
+    // the seed's convention: success +1, failure -1
+    expect(coding.rewards.team ?? coding.rewards.task_success).toBe(-1);
+  });
+
+  it("gives every failed demo run negative credit under terminal with each task preset", () => {
+    const failedRuns = demos.filter((t) => (t.rewards.team ?? 0) < 0);
+    expect(failedRuns.map((t) => t.trace_id).sort()).toEqual([coding.trace_id, ...group.filter((t) => t.rewards.team === -1).map((t) => t.trace_id)].sort());
+    for (const trace of failedRuns) {
+      for (const preset of [BUILTIN_PRESETS.code_generation, BUILTIN_PRESETS.multi_source_research, BUILTIN_PRESETS.customer_support]) {
+        const terminal = computeCredit(trace, { method: "terminal", preset });
+        // task_success R = -1 (team -1) outweighs the other families of these presets
+        expect(terminal.families.task_success).toBe(-1);
+        const total = terminal.events.reduce((sum, e) => sum + e.total, 0);
+        expect(total, `${trace.trace_id} ${preset.name}`).toBeLessThan(0);
+      }
+    }
+    // hand-computed, code_generation on the coding run: 1 x (-1) + 0.3 x (1/3) - 0.1 x cost 0.07018 = -0.907018
+    expect(computeCredit(coding, { method: "terminal", preset: BUILTIN_PRESETS.code_generation }).r_total).toBeCloseTo(-1 + 0.1 - 0.007018, 9);
+    const syntheticFailed = [...syntheticTraces(40, 30, 7)].filter((t) => t.rewards.team !== 1);
+    expect(syntheticFailed.length).toBeGreaterThan(0);
+    for (const t of syntheticFailed) expect(t.rewards.team).toBe(-1);
   });
 });
 
@@ -153,7 +175,7 @@ describe("scenario (d): a group of rollouts", () => {
   });
 
   it("has varied outcomes and team sizes", () => {
-    expect(group.map((t) => t.rewards.team).sort()).toEqual([0, 0, 1, 1]);
+    expect(group.map((t) => t.rewards.team).sort()).toEqual([-1, -1, 1, 1]);
     expect(new Set(group.map((t) => spawnedAgents(t).size)).size).toBeGreaterThanOrEqual(3);
   });
 

@@ -121,7 +121,7 @@ export function syntheticTrace(opts: SyntheticTraceOptions): Trace {
     metadata: { source: DEMO_SOURCE, generator: "syntheticTrace", seed: opts.seed, waves },
     events: out.events,
     edges: out.edges,
-    rewards: { team: succeeded ? 1 : 0 },
+    rewards: { team: succeeded ? 1 : -1 },
     costs: costsOf(out.events),
   };
 }

@@ -1,5 +1,5 @@
+import type { ExtendedAdjudication, ExtendedAnnotation } from "../trace/extended-labels";
 import type { ResolvedRewards } from "../rewards/resolve";
-import { labelValue, type HumanLabels } from "../rewards/labels";
 import { FAMILIES, type Trace } from "../trace/types";
 
 /** The paper's event fields: everything else is an extension, dropped in the strict form. */
@@ -18,8 +18,13 @@ function rewardsWithLabels(trace: Trace, resolved: ResolvedRewards): Record<stri
 /**
  * The trace in the paper's strict schema (SPEC.md section 6): only the
  * paper's fields, annotation-derived `rewards`, extensions dropped.
+ * `humanE1` is E1 when human task_success labels decided it: written as the
+ * reported `metrics.task_success`, which E1 reads before reward channels, so
+ * that a re-imported strict file does not hide the human verdict behind the
+ * trace's own report (a tie, E1 null, cannot be written in the strict form).
  */
-export function strictForm(trace: Trace, resolved: ResolvedRewards): Record<string, unknown> {
+export function strictForm(trace: Trace, resolved: ResolvedRewards, humanE1: 0 | 1 | null): Record<string, unknown> {
+  const metrics = humanE1 === null ? trace.metrics : { ...trace.metrics, task_success: humanE1 };
   return {
     trace_id: trace.trace_id,
     task_id: trace.task_id,
@@ -33,40 +38,60 @@ export function strictForm(trace: Trace, resolved: ResolvedRewards): Record<stri
     edges: trace.edges.map((e) => ({ ...e })),
     rewards: rewardsWithLabels(trace, resolved),
     costs: { ...trace.costs },
-    ...(trace.metrics !== undefined && { metrics: { ...trace.metrics } }),
+    ...(metrics !== undefined && { metrics: { ...metrics } }),
   };
-}
-
-export interface ExportedAnnotation {
-  event_id: string | null;
-  family: string;
-  value: number;
-  comment: string | null;
-  annotator: string;
-  updated_at: string;
 }
 
 /**
- * The extended form: everything kept, annotations included, and importable
- * again: human event values are written into each event's `rewards` and
- * human trace values into the trace's `rewards`, so that a re-import gives
- * the same credit; the raw annotations go to `metadata.annotations`.
+ * The extended form: the trace exactly as stored (its own rewards and
+ * reported metrics untouched, unknown event properties back in place), plus
+ * the current human labels: `annotations` and `adjudications`, each naming
+ * its annotator. Importing it restores those labels, so E1, every reward
+ * value and every credit come out the same (SPEC.md section 6). Labels are
+ * sorted by unit, family and annotator, so the text does not depend on row
+ * ids of the database it came from.
  */
-export function extendedForm(trace: Trace, resolved: ResolvedRewards, labels: HumanLabels, annotations: readonly ExportedAnnotation[]): Record<string, unknown> {
+export function extendedForm(trace: Trace, annotations: readonly ExtendedAnnotation[], adjudications: readonly ExtendedAdjudication[]): Record<string, unknown> {
+  const { events, ...head } = trace;
   return {
-    ...trace,
-    metadata: { ...trace.metadata, ...(annotations.length > 0 && { annotations }) },
-    events: trace.events.map(({ extra, ...e }) => {
-      const human = labels.events.get(e.id);
-      const rewards = { ...e.rewards };
-      if (human) {
-        for (const f of FAMILIES) {
-          const value = labelValue(human[f]);
-          if (value !== null) rewards[f] = value;
-        }
-      }
-      return { ...e, ...(Object.keys(rewards).length > 0 && { rewards }), ...extra };
-    }),
-    rewards: rewardsWithLabels(trace, resolved),
+    ...head,
+    events: events.map(({ extra, ...e }) => ({ ...e, ...extra })),
+    annotations: [...annotations].sort(byUnit((a) => a.annotator)),
+    adjudications: [...adjudications].sort(byUnit(() => "")),
   };
+}
+
+function byUnit<T extends { event_id: string | null; family: string; updated_at: string }>(who: (x: T) => string) {
+  const key = (x: T) => [x.event_id ?? "", x.family, who(x), x.updated_at];
+  return (a: T, b: T) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! < kb[i]! ? -1 : 1;
+    return 0;
+  };
+}
+
+/** Keys whose array values are written element by element, so a big trace is never one string in memory. */
+const STREAMED_KEYS = new Set(["events", "edges", "annotations", "adjudications"]);
+
+/**
+ * JSON text of a document, in chunks: exactly JSON.stringify(doc), but the
+ * big arrays go out one element at a time.
+ */
+export function* jsonChunks(doc: Record<string, unknown>): Generator<string> {
+  yield "{";
+  let first = true;
+  for (const [key, value] of Object.entries(doc)) {
+    if (value === undefined) continue;
+    const prefix = `${first ? "" : ","}${JSON.stringify(key)}:`;
+    first = false;
+    if (!STREAMED_KEYS.has(key) || !Array.isArray(value)) {
+      yield prefix + JSON.stringify(value);
+      continue;
+    }
+    yield `${prefix}[`;
+    for (let i = 0; i < value.length; i++) yield (i > 0 ? "," : "") + JSON.stringify(value[i]);
+    yield "]";
+  }
+  yield "}";
 }

@@ -25,6 +25,10 @@ export interface ExportRow {
   version: typeof SPEC_VERSION;
   /** ISO time of the newest annotation used, null when none */
   annotations_as_of: string | null;
+  /** the event's tokens, null when it has none */
+  tokens: number | null;
+  /** with `content=1` only: the event's text, null when it has none */
+  content?: string | null;
 }
 
 export interface ExportOptions {
@@ -33,14 +37,16 @@ export interface ExportOptions {
   normalize: boolean;
   group?: readonly GroupMember[];
   annotationsAsOf: string | null;
+  /** add each event's text (`content=1`) */
+  content?: boolean;
 }
 
-export function exportRows(p: PreparedTrace, opts: ExportOptions): ExportRow[] {
+/** The rows of one trace, one at a time (a big trace's rows are never all in memory). */
+export function* exportRows(p: PreparedTrace, opts: ExportOptions): Generator<ExportRow> {
   const { graph, trace } = p.analysis;
   const values = p.rewards(opts.preset.token_budget).values;
   const ccp = creditColumns(p, { method: "ccp", preset: opts.preset, normalize: opts.normalize });
   const chosen = opts.method === "ccp" ? ccp : creditColumns(p, { method: opts.method, preset: opts.preset, normalize: opts.normalize, group: opts.group });
-  const rows: ExportRow[] = [];
   for (let step = 0; step < graph.n; step++) {
     const i = graph.order[step]!;
     const event = graph.events[i]!;
@@ -49,7 +55,7 @@ export function exportRows(p: PreparedTrace, opts: ExportOptions): ExportRow[] {
       const v = values[f][i]!;
       if (!Number.isNaN(v)) rewards[f] = v;
     }
-    rows.push({
+    yield {
       uid: trace.task_id,
       group_id: trace.group_id ?? null,
       traj_uid: trace.trace_id,
@@ -66,7 +72,8 @@ export function exportRows(p: PreparedTrace, opts: ExportOptions): ExportRow[] {
       preset: opts.preset.name,
       version: SPEC_VERSION,
       annotations_as_of: opts.annotationsAsOf,
-    });
+      tokens: event.tokens ?? null,
+      ...(opts.content && { content: event.content ?? null }),
+    };
   }
-  return rows;
 }

@@ -1,4 +1,6 @@
+import { MAX_DEPTH } from "@/lib/trace/limits";
 import type { Problem } from "@/lib/trace/validate";
+import { nestingProblem } from "./depth";
 
 /**
  * Splits a request body into trace records: one JSON trace, a JSON array of
@@ -13,6 +15,9 @@ export interface TraceRecord {
 export type ParseResult = { ok: true; records: TraceRecord[] } | { ok: false; problems: Problem[] };
 
 export function parseJsonBody(text: string): ParseResult {
+  // one level more than a trace may have: the array that holds several traces
+  const deep = nestingProblem(text, MAX_DEPTH + 1);
+  if (deep) return { ok: false, problems: [deep] };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -46,6 +51,8 @@ export function parseJsonLines(text: string): ParseResult {
 export function parseJsonLine(line: string, index: number, lineNumber: number): TraceRecord | { problem: Problem } | null {
   const trimmed = line.trim();
   if (trimmed === "") return null;
+  const deep = nestingProblem(trimmed, MAX_DEPTH, `$[${index}]`);
+  if (deep) return { problem: deep };
   try {
     return { base: `$[${index}]`, value: JSON.parse(trimmed) as unknown };
   } catch (error) {

@@ -52,4 +52,29 @@ describe("computeE3", () => {
     expect(metrics.message_redundancy).toBeCloseTo(0.5, 9); // one key, two messages
     expect(metrics.dead_message_rate).toBeCloseTo(0.5, 9); // m2 is the terminal, m1 its ancestor
   });
+
+  it("collapses Unicode White_Space (U+0085 is, U+FEFF is not) and lower-cases by the default case mapping", () => {
+    // U+0085 NEXT LINE and U+3000 IDEOGRAPHIC SPACE are White_Space; JavaScript's \s misses U+0085
+    expect(messageKey({ id: "m", content: "A\u0085\u3000B" })).toBe("a b");
+    // U+FEFF is not White_Space (JavaScript's \s and trim() would drop it): kept, at the ends too
+    expect(messageKey({ id: "m", content: "\ufeffA B\ufeff" })).toBe("\ufeffa b\ufeff");
+    expect(messageKey({ id: "m", content: "\u2028 x \u00a0" })).toBe("x");
+    // U+200B ZERO WIDTH SPACE is not White_Space
+    expect(messageKey({ id: "m", content: "a\u200bb" })).toBe("a\u200bb");
+    // full default case mapping, no locale: İ -> i + U+0307, Σ -> σ, ẞ -> ß
+    expect(messageKey({ id: "m", content: "İΣẞ" })).toBe("i\u0307σß");
+  });
+
+  it("counts two messages that differ by U+0085 vs a space as one key, and by U+FEFF as two", () => {
+    const trace = (second: string) =>
+      makeTrace({
+        events: [
+          { id: "m1", t: 0, type: "message", agent: "A", content: "hello world" },
+          { id: "m2", t: 1, type: "message", agent: "B", content: second },
+        ],
+        edges: [["m1", "m2", "message"]],
+      });
+    expect(computeE3(analyzeTrace(trace("Hello\u0085World"))).metrics.message_redundancy).toBe(0.5);
+    expect(computeE3(analyzeTrace(trace("hello\ufeffworld"))).metrics.message_redundancy).toBe(0);
+  });
 });

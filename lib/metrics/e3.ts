@@ -44,13 +44,23 @@ export function computeE3(a: TraceAnalysis): E3Result {
 }
 
 /**
- * What makes two messages "the same": content_ref, else the content with
- * runs of whitespace collapsed to one space, trimmed and lower-cased, else
- * the event id (a message without content is never a repeat).
+ * Whitespace is the Unicode White_Space property (SPEC.md section 4), not
+ * JavaScript's `\s`: U+0085 (NEXT LINE) is whitespace, U+FEFF (the byte
+ * order mark) is not, so that an implementation in another language gets
+ * the same keys.
+ */
+const WHITE_SPACE_RUN = /\p{White_Space}+/gu;
+const EDGE_SPACE = /^ | $/g;
+
+/**
+ * What makes two messages "the same": content_ref, else the content
+ * lower-cased (Unicode default case mapping) with runs of whitespace
+ * collapsed to one space and both ends trimmed, else the event id (a message
+ * without content is never a repeat).
  */
 export function messageKey(e: Pick<TraceEvent, "id" | "content_ref" | "content">): string {
   if (e.content_ref !== undefined) return e.content_ref;
-  if (e.content !== undefined) return e.content.replace(/\s+/g, " ").trim().toLowerCase();
+  if (e.content !== undefined) return e.content.toLowerCase().replace(WHITE_SPACE_RUN, " ").replace(EDGE_SPACE, "");
   return e.id;
 }
 

@@ -5,6 +5,7 @@
 import { isStopEvent } from "../graph/causal";
 import { tokensOf, type TraceAnalysis } from "./analysis";
 import { spawnedAgents } from "./e2";
+import { STOP_REASONS, type StopReason } from "../trace/types";
 import type { StopMetrics, Verdict } from "./types";
 
 export interface StopResult {
@@ -40,7 +41,7 @@ export function computeStop(a: TraceAnalysis, e1: 0 | 1 | null): StopResult {
 
   return {
     metrics: {
-      stop_reason: stop?.reason ?? null,
+      stop_reason: stopReason(stop?.reason),
       stop_t: stop ? stop.t : null,
       tail_events: tailEvents,
       tail_tokens: tailTokens,
@@ -71,4 +72,12 @@ function someSpawnedAgentNeverReturned(a: TraceAnalysis, refRank: number): boole
   }
   for (const agent of spawned) if (!returned.has(agent)) return true;
   return false;
+}
+
+const KNOWN_REASONS: ReadonlySet<string> = new Set(STOP_REASONS);
+
+/** SPEC.md section 1: a reason outside the list counts as `other`. */
+function stopReason(reason: string | undefined): StopReason | null {
+  if (reason === undefined) return null;
+  return KNOWN_REASONS.has(reason) ? (reason as StopReason) : "other";
 }

@@ -84,12 +84,18 @@ export interface TraceEvent {
   content?: string;
   tokens?: number;
   status?: string;
-  decision?: Decision;
-  reason?: StopReason;
-  rewards?: Partial<Record<Family, number>>;
+  /** one of DECISIONS, or another value kept as it came (neither stop nor continue) */
+  decision?: Decision | (string & {});
+  /** one of STOP_REASONS, or another value kept as it came (counts as `other`) */
+  reason?: StopReason | (string & {});
+  /** by family name; other keys are kept and exported, and enter no credit */
+  rewards?: Partial<Record<Family, number>> & Record<string, number | undefined>;
   /** Event properties outside the paper's schema and Baton's extensions, kept verbatim. */
   extra?: Record<string, unknown>;
 }
+
+/** A trace whose metadata is an object, as Baton's own generators and adapters write it. */
+export type ObjectMetadataTrace = Omit<Trace, "metadata"> & { metadata?: Record<string, unknown> };
 
 export interface TraceEdge {
   src: string;
@@ -104,7 +110,8 @@ export interface Trace {
   topology?: Topology;
   group_id?: string;
   project?: string;
-  metadata?: Record<string, unknown>;
+  /** any JSON value */
+  metadata?: unknown;
   events: TraceEvent[];
   edges: TraceEdge[];
   rewards: Record<string, number>;

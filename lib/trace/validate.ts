@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { traceSchema } from "./schema";
-import type { Topology, Trace, TraceEvent } from "./types";
+import { labelProblems, type ExtendedLabels } from "./extended-labels";
+import { cleanJson } from "./text";
+import { DECISIONS, FAMILIES, STOP_REASONS, type Topology, type Trace, type TraceEvent } from "./types";
 
 /** One problem or warning, located by a JSON path such as `$.events[3].t`. */
 export interface Problem {
@@ -9,7 +11,8 @@ export interface Problem {
 }
 
 export type ValidationResult =
-  | { ok: true; trace: Trace; warnings: Problem[] }
+  /** `labels`: the human labels an extended trace carries (absent from the trace itself) */
+  | { ok: true; trace: Trace; warnings: Problem[]; labels?: ExtendedLabels }
   | { ok: false; problems: Problem[] };
 
 /** Non-paper topologies and the paper's enum value they map onto (SPEC.md section 1). */
@@ -43,20 +46,57 @@ export function jsonPath(base: string, path: readonly PropertyKey[]): string {
  * `base` is the path of the trace in the request (`$` or `$[4]`).
  */
 export function validateTrace(raw: unknown, base = "$"): ValidationResult {
-  const input = normaliseTopology(raw);
+  // Text replacement and the depth limit come first: every later step (and every number) sees the stored text.
+  const cleaned = cleanJson(raw, base);
+  if (cleaned.problems.length > 0) return { ok: false, problems: cleaned.problems };
+  const input = normaliseTopology(cleaned.value);
   const parsed = traceSchema.safeParse(input);
   const problems: Problem[] = parsed.success ? [] : zodProblems(parsed.error, base);
   const structural = structuralProblems(input, base);
   problems.push(...structural.problems);
   if (!parsed.success || problems.length > 0) return { ok: false, problems: dedupe(problems) };
 
-  const data = parsed.data;
+  const { annotations, adjudications, ...data } = parsed.data;
+  const labels = annotations !== undefined || adjudications !== undefined ? { annotations: annotations ?? [], adjudications: adjudications ?? [] } : undefined;
+  if (labels) {
+    const labelled = labelProblems(labels, new Set(data.events.map((e) => e.id)), base);
+    if (labelled.length > 0) return { ok: false, problems: labelled };
+  }
   const trace: Trace = {
     ...data,
-    metadata: topologyDetail(raw, data.metadata),
     events: data.events.map(toEvent),
   };
-  return { ok: true, trace, warnings: structural.warnings };
+  const metadata = topologyDetail(cleaned.value, data.metadata);
+  if (metadata === undefined) delete trace.metadata;
+  else trace.metadata = metadata;
+  const warnings = [
+    ...capped(cleaned.warnings, base, "more strings have U+0000 or lone surrogates replaced by U+FFFD"),
+    ...lenientWarnings(trace, base),
+    ...structural.warnings,
+  ];
+  return { ok: true, trace, warnings, ...(labels && { labels }) };
+}
+
+const DECISION_SET: ReadonlySet<string> = new Set(DECISIONS);
+const REASON_SET: ReadonlySet<string> = new Set(STOP_REASONS);
+const FAMILY_SET: ReadonlySet<string> = new Set(FAMILIES);
+
+/** SPEC.md section 1, "lenient where the paper is": values outside Baton's lists are kept, with a warning each. */
+function lenientWarnings(trace: Trace, base: string): Problem[] {
+  const decisions: Problem[] = [];
+  const rewards: Problem[] = [];
+  trace.events.forEach((e, i) => {
+    if (e.decision !== undefined && !DECISION_SET.has(e.decision)) {
+      decisions.push({ path: `${base}.events[${i}].decision`, message: `decision "${e.decision}" is not one of ${DECISIONS.join(", ")}: kept, and counts as neither stop nor continue` });
+    }
+    if (e.reason !== undefined && !REASON_SET.has(e.reason)) {
+      decisions.push({ path: `${base}.events[${i}].reason`, message: `reason "${e.reason}" is not one of ${STOP_REASONS.join(", ")}: kept, and counts as "other"` });
+    }
+    for (const key of Object.keys(e.rewards ?? {})) {
+      if (!FAMILY_SET.has(key)) rewards.push({ path: jsonPath(`${base}.events[${i}].rewards`, [key]), message: `"${key}" is not a reward family: kept and exported, enters no credit` });
+    }
+  });
+  return [...capped(decisions, `${base}.events`, "more events have a decision or reason outside the lists"), ...capped(rewards, `${base}.events`, "more event reward keys are not families")];
 }
 
 function normaliseTopology(raw: unknown): unknown {
@@ -65,9 +105,11 @@ function normaliseTopology(raw: unknown): unknown {
   return mapped ? { ...raw, topology: mapped } : raw;
 }
 
-function topologyDetail(raw: unknown, metadata: Record<string, unknown> | undefined) {
+/** A topology mapped onto the paper's enum keeps its own name in metadata.topology_detail (when metadata is an object or absent). */
+function topologyDetail(raw: unknown, metadata: unknown): unknown {
   if (!isRecord(raw) || typeof raw.topology !== "string") return metadata;
   if (!TOPOLOGY_ALIASES[raw.topology.toLowerCase()]) return metadata;
+  if (metadata !== undefined && !isRecord(metadata)) return metadata;
   return { topology_detail: raw.topology, ...metadata };
 }
 
@@ -86,10 +128,9 @@ function toEvent(e: Record<string, unknown>): TraceEvent {
 function zodProblems(error: z.ZodError, base: string): Problem[] {
   return error.issues.map((issue) => {
     if (issue.code === "unrecognized_keys") {
-      return {
-        path: jsonPath(base, issue.path),
-        message: `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}; the paper's schema allows no other top-level fields (put them in "metadata")`,
-      };
+      const keys = issue.keys.map((k) => `"${k}"`).join(", ");
+      const where = issue.path.length === 0 ? "top-level fields (put them in \"metadata\")" : "fields here";
+      return { path: jsonPath(base, issue.path), message: `unknown field(s) ${keys}; the paper's schema allows no other ${where}` };
     }
     return { path: jsonPath(base, issue.path), message: issue.message };
   });
@@ -159,14 +200,6 @@ function structuralProblems(raw: unknown, base: string): Structural {
     const ids = cycle.map((i) => String((events[i] as Record<string, unknown>).id));
     problems.push({ path: `${base}.edges`, message: `cycle among non-temporal edges: ${[...ids, ids[0]].join(" -> ")}` });
   }
-
-  const nul: Problem[] = [];
-  events.forEach((e, i) => {
-    if (isRecord(e) && typeof e.content === "string" && e.content.includes("\0")) {
-      nul.push({ path: `${base}.events[${i}].content`, message: "contains NUL characters (U+0000), which PostgreSQL cannot store: kept as U+FFFD" });
-    }
-  });
-  warnings.push(...capped(nul, `${base}.events`, "more events have NUL characters in their content"));
 
   const isolated: Problem[] = [];
   events.forEach((e, i) => {

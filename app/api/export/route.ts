@@ -1,47 +1,58 @@
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { GroupTooSmallError } from "@/lib/credit";
 import { readableProjects } from "@/lib/server/auth/access";
-import { parseCreditQuery } from "@/lib/server/compute/credit";
-import { EXPORT_FORMATS, exportTrace, type ExportFormat } from "@/lib/server/compute/export";
+import { exportTrace, parseExportRequest, textStream } from "@/lib/server/compute/export";
 import { ApiError } from "@/lib/server/errors";
 import { parseQuery, route } from "@/lib/server/http";
 import { listTraces } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
+const FILTER_KEYS = ["project", "system", "task_id", "group_id", "topology", "verdict", "q"];
+
 /**
- * GET /api/export?format=&<trace list filters>&method=&preset=&normalize=:
+ * GET /api/export?format=&content=&<trace list filters>&method=&preset=&normalize=:
  * every matching trace, streamed as JSONL (rows for `jsonl`, one trace per
  * line for `strict` / `extended`), a trace at a time so memory stays flat.
+ * Every parameter is checked before the stream starts; a stream that fails
+ * part-way ends with a last line `{"error": {...}}` (SPEC.md section 6).
  */
 export const GET = route(async (request: Request) => {
   const search = new URL(request.url).searchParams;
-  const format = (search.get("format") ?? "jsonl") as ExportFormat;
-  if (!EXPORT_FORMATS.includes(format)) throw new ApiError(400, "invalid_parameter", "invalid format", [{ path: "format", message: `one of ${EXPORT_FORMATS.join(", ")}` }]);
-  const credit = parseCreditQuery(search);
-  const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => ["project", "system", "task_id", "group_id", "topology", "verdict", "q"].includes(k)));
+  const req = await parseExportRequest(search);
+  const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => FILTER_KEYS.includes(k)));
   const filter = parseQuery(traceListQuery, { ...filterParams, limit: "100" });
   const readable = await readableProjects(request);
-  let cursor: string | undefined;
-  let done = false;
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (done) return controller.close();
+  const jsonl = req.format === "jsonl";
+
+  async function* dataset(): AsyncGenerator<string> {
+    let cursor: string | undefined;
+    do {
       const page = await listTraces({ ...filter, cursor }, readable);
       for (const t of page.traces) {
-        const text = await exportTrace(t.trace_id, format, credit).catch((error: unknown) => {
+        let chunks: Iterable<string>;
+        try {
+          chunks = await exportTrace(t.trace_id, req);
+        } catch (error) {
           // a grpo/gigpo export skips traces without a group rather than failing the whole dataset
-          if (error instanceof GroupTooSmallError) return "";
+          if (error instanceof GroupTooSmallError) continue;
           throw error;
-        });
-        if (text) controller.enqueue(encoder.encode(format === "jsonl" ? text : `${text}\n`));
+        }
+        yield* chunks;
+        if (!jsonl) yield "\n";
       }
       cursor = page.next_cursor ?? undefined;
-      done = page.next_cursor === null;
-    },
-  });
-  return new Response(stream, {
-    headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="baton-export-${format}.jsonl"` },
+    } while (cursor !== undefined);
+  }
+
+  return new Response(textStream(dataset(), errorLine), {
+    headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="baton-export-${req.format}.jsonl"` },
   });
 });
+
+/** The last line of a dataset whose stream failed part-way: never mistaken for a whole file. */
+function errorLine(error: unknown): string {
+  const body = error instanceof ApiError ? error.toJSON() : { error: { code: "export_failed", message: "the export failed part-way; this file is incomplete", details: [] } };
+  if (!(error instanceof ApiError)) console.error("dataset export failed part-way", error);
+  return JSON.stringify(body);
+}

@@ -119,7 +119,7 @@ describe("export for training", () => {
     expect(rows).toHaveLength(8);
     const ccp = await json<Credit>(credit, `/api/traces/${ID}/credit`);
     const e4 = rows.find((r) => r.event_id === "e4")!;
-    expect(e4).toMatchObject({ uid: "demo-task-browser-research", group_id: null, traj_uid: ID, step: 3, agent: "planner_1", role: "planner", type: "message", t: 3, method: "uniform", preset: "uniform", version: "baton-spec-1" });
+    expect(e4).toMatchObject({ uid: "demo-task-browser-research", group_id: null, traj_uid: ID, step: 3, agent: "planner_1", role: "planner", type: "message", t: 3, method: "uniform", preset: "uniform", version: "baton-spec-2" });
     expect(e4.annotations_as_of).toEqual(expect.any(String));
     expect((e4.rewards as Record<string, number>).step_quality).toBe(0.5);
     expect(e4.credit).toBeCloseTo(ccp.events.find((e) => e.id === "e4")!.total, 12);
@@ -132,7 +132,7 @@ describe("export for training", () => {
     await label({ event_id: "e5", family: "tool_use_correctness", value: -1 });
     await label({ family: "orchestration", value: 0.8 });
     const extended = JSON.parse(await (await exportTrace(getRequest(`/api/traces/${ID}/export?format=extended`), params({ id: ID }))).text()) as Record<string, unknown>;
-    expect((extended.metadata as { annotations: unknown[] }).annotations).toHaveLength(3);
+    expect(extended.annotations as unknown[]).toHaveLength(3);
     expect((await post({ ...extended, trace_id: "copy" })).status).toBe(201);
     const strip = (m: Record<string, unknown>) => ({ ...m });
     expect(strip(await json(metrics, "/api/traces/copy/metrics", "copy"))).toEqual(strip(await json(metrics, `/api/traces/${ID}/metrics`)));

@@ -111,7 +111,10 @@ describe("POST /api/traces: bad input is refused whole, with paths, and stores n
     ["negative tokens", (t) => { t.events[0]!.tokens = -5; }, [{ path: "$.events[0].tokens" }]],
     ["negative cost", (t) => { (t.costs as Record<string, number>).tokens = -1; }, [{ path: "$.costs.tokens" }]],
     ["t_end before t", (t) => { t.events[4]!.t_end = 1; }, [{ path: "$.events[4].t_end", message: /before t/ }]],
-    ["extension field of the wrong type", (t) => { t.events[0]!.decision = "dance"; }, [{ path: "$.events[0].decision" }]],
+    ["extension field of the wrong type", (t) => { t.events[0]!.tokens = "many"; }, [{ path: "$.events[0].tokens" }]],
+    ["ids equal once U+0000 is replaced", (t) => { t.events[0]!.id = "a\u0000"; t.events[1]!.id = "a\ufffd"; t.edges = []; }, [{ path: "$.events[1].id", message: /duplicate event id/ }]],
+    ["identifier over 512 characters", (t) => { t.events[0]!.agent = "x".repeat(513); }, [{ path: "$.events[0].agent" }]],
+    ["number over 1e15", (t) => { t.events[0]!.t = 1e16; }, [{ path: "$.events[0].t" }]],
   ];
   it.each(cases)("%s -> 400", async (_name, patch, expected) => {
     const { status, body } = await post(trace("bad", patch));
@@ -223,8 +226,50 @@ describe("text PostgreSQL cannot hold", () => {
       t.events[0] = { ...t.events[0], content: "a\u0000b", note: "x\u0000y", literal: "\\u0000 stays text" };
     }));
     expect(status).toBe(201);
-    expect((body.traces as { warnings: { path: string }[] }[])[0]!.warnings).toEqual([expect.objectContaining({ path: "$.events[0].content" })]);
+    expect((body.traces as { warnings: { path: string }[] }[])[0]!.warnings).toEqual([
+      expect.objectContaining({ path: "$.events[0].content" }),
+      expect.objectContaining({ path: "$.events[0].note" }),
+    ]);
     const got = (await (await getTrace(getRequest("/api/traces/nul?content=1"), params({ id: "nul" }))).json()) as typeof example;
     expect(got.events[0]).toMatchObject({ content: "a\ufffdb", note: "x\ufffdy", literal: "\\u0000 stays text" });
+  });
+});
+
+describe("baton-spec-2 edges of input", () => {
+  it("answers a 4,500-level body with 400 and a path, storing nothing", async () => {
+    const body = `{"trace_id": "deep", "metadata": ${"[".repeat(4500)}${"]".repeat(4500)}}`;
+    const response = await POST(new Request("http://localhost/api/traces", { method: "POST", headers: { "content-type": "application/json" }, body }), params({}));
+    expect(response.status).toBe(400);
+    const error = ((await response.json()) as ErrorBody).error;
+    expect(error.details[0]!.path).toBe(`$.metadata${"[0]".repeat(64)}`);
+    expect(await counts()).toEqual({ traces: 0, events: 0, edges: 0, content: 0 });
+  });
+
+  it("computes the same message_redundancy at ingest and after a recompute: hi\\u0000 and hi\\uFFFD are one key", async () => {
+    const { status } = await post(trace("nul-key", (t) => {
+      t.events = [
+        { id: "m1", t: 0, type: "message", agent: "A", content: "hi\u0000" },
+        { id: "m2", t: 1, type: "message", agent: "B", content: "hi\ufffd" },
+      ];
+      t.edges = [{ src: "m1", dst: "m2", type: "message" }];
+    }));
+    expect(status).toBe(201);
+    const atIngest = await prisma().trace.findUniqueOrThrow({ where: { traceId: "nul-key" } });
+    expect(atIngest.messageRedundancy).toBe(0.5);
+    const { recomputeMetrics } = await import("@/lib/server/compute/persist");
+    expect((await recomputeMetrics(atIngest.id)).e3.message_redundancy).toBe(0.5);
+  });
+
+  it("keeps metadata of any JSON type, an unknown decision, reason and reward key, with warnings", async () => {
+    const { status, body } = await post(trace("lenient", (t) => {
+      t.metadata = [1, "two"];
+      t.events[0] = { ...t.events[0], decision: "dance", reason: "bored", rewards: { novelty: 0.5 } };
+    }));
+    expect(status).toBe(201);
+    const paths = (body.traces as { warnings: { path: string }[] }[])[0]!.warnings.map((w) => w.path);
+    expect(paths).toEqual(expect.arrayContaining(["$.events[0].decision", "$.events[0].reason", "$.events[0].rewards.novelty"]));
+    const got = (await (await getTrace(getRequest("/api/traces/lenient"), params({ id: "lenient" }))).json()) as typeof example;
+    expect(got.metadata).toEqual([1, "two"]);
+    expect(got.events[0]).toMatchObject({ decision: "dance", reason: "bored", rewards: { novelty: 0.5 } });
   });
 });

@@ -1,4 +1,4 @@
-import type { Trace } from "../../trace/types";
+import type { ObjectMetadataTrace } from "../../trace/types";
 import { TraceBuilder } from "../builder";
 import { Rng } from "../random";
 import { llmTurn, toolChain, toolRound } from "../steps";
@@ -33,7 +33,7 @@ const PATCH = `--- a/src/timeutil/parse.py
 const withThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /** The failed coding run of scenario (b). */
-export function failedCodingTrace(): Trace {
+export function failedCodingTrace(): ObjectMetadataTrace {
   const rng = new Rng(0x5eed_b);
   const b = new TraceBuilder();
 
@@ -166,7 +166,7 @@ export function failedCodingTrace(): Trace {
     task_id: "swe-fix-issue-412-parse-duration",
     system: "forge-swe-agents",
     topology: "planner_executor_critic",
-    rewards: { team: 0 },
+    rewards: { team: -1 },
     metrics: { task_success: 0 },
     metadata: { run: "demo-b", task: "Fix issue #412: parse_duration rejects '90s' and '2h'." },
   });

@@ -1,4 +1,4 @@
-import type { Trace } from "../../trace/types";
+import type { ObjectMetadataTrace } from "../../trace/types";
 import { type EventRef, TraceBuilder } from "../builder";
 import { Rng } from "../random";
 import { llmTurn, type ToolStep, toolChain } from "../steps";
@@ -96,7 +96,7 @@ const SEARCHERS: readonly SearcherPlan[] = [
 ];
 
 /** The parallel research run of scenario (a). */
-export function parallelResearchTrace(): Trace {
+export function parallelResearchTrace(): ObjectMetadataTrace {
   const rng = new Rng(0x5eed_a);
   const b = new TraceBuilder();
 

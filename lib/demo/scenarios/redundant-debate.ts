@@ -1,4 +1,4 @@
-import type { EdgeType, Trace } from "../../trace/types";
+import type { EdgeType, ObjectMetadataTrace } from "../../trace/types";
 import { type EventRef, TraceBuilder } from "../builder";
 import { Rng } from "../random";
 import { llmTurn, toolRound } from "../steps";
@@ -19,7 +19,7 @@ const ADVOCATE_CLAIM = "Webhooks remove the 30 s polling delay and cut API calls
 const SKEPTIC_CLAIM = "Webhooks are at-least-once and unordered: we need idempotency keys, an ordering guard and a reconciliation job anyway.";
 
 /** The redundant, late-stopping debate of scenario (c). */
-export function redundantDebateTrace(): Trace {
+export function redundantDebateTrace(): ObjectMetadataTrace {
   const rng = new Rng(0x5eed_c);
   const b = new TraceBuilder();
   const say = (who: { agent: string; role: string }, to: string, t: number, content: string, ...parents: [EventRef, EdgeType][]) =>

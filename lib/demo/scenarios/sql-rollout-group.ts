@@ -1,4 +1,4 @@
-import type { Trace } from "../../trace/types";
+import type { ObjectMetadataTrace } from "../../trace/types";
 import { type EventRef, TraceBuilder } from "../builder";
 import { Rng, deriveSeed } from "../random";
 import { llmTurn, toolChain, toolRound } from "../steps";
@@ -63,7 +63,7 @@ function runSubLead(b: TraceBuilder, rng: Rng, decision: EventRef, plan: Rollout
 }
 
 /** One rollout of the group. */
-export function sqlRolloutTrace(plan: RolloutPlan): Trace {
+export function sqlRolloutTrace(plan: RolloutPlan): ObjectMetadataTrace {
   const rng = new Rng(deriveSeed(0x5eed_d, plan.index));
   const b = new TraceBuilder();
 
@@ -103,12 +103,12 @@ export function sqlRolloutTrace(plan: RolloutPlan): Trace {
     group_id: SQL_GROUP_ID,
     system: "sqlsmith-agents",
     topology: plan.topology,
-    rewards: { team: plan.succeed ? 1 : 0 },
+    rewards: { team: plan.succeed ? 1 : -1 },
     metadata: { run: "grpo-sql-run-7", policy_version: "ckpt-1840", rollout: plan.index, task: SQL_TASK },
   });
 }
 
 /** The four rollouts of scenario (d). */
-export function sqlRolloutGroup(): Trace[] {
+export function sqlRolloutGroup(): ObjectMetadataTrace[] {
   return SQL_ROLLOUTS.map(sqlRolloutTrace);
 }

@@ -29,7 +29,7 @@ export function subjectOf(row: UserRow): Subject {
 
 /** Every account that can sign in (the open-mode local user is not one), by email. */
 export async function listUsers(): Promise<ApiUser[]> {
-  const rows = await prisma().user.findMany({ where: { local: false }, include: userInclude, orderBy: { email: "asc" } });
+  const rows = await prisma().user.findMany({ where: { local: false, imported: false }, include: userInclude, orderBy: { email: "asc" } });
   return rows.map(toApiUser);
 }
 

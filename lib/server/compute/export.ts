@@ -1,37 +1,135 @@
 import "server-only";
-import { prepareTrace } from "@/lib/credit";
+import { GroupTooSmallError, prepareTrace } from "@/lib/credit";
+import { extendedForm, jsonChunks, strictForm } from "@/lib/export/forms";
 import { exportRows } from "@/lib/export/rows";
-import { extendedForm, strictForm } from "@/lib/export/forms";
-import { resolvePreset } from "@/lib/rewards";
+import { computeE1 } from "@/lib/metrics/e1";
+import { resolvePreset, type WeightPreset } from "@/lib/rewards";
+import type { ExtendedAdjudication, ExtendedAnnotation } from "@/lib/trace/extended-labels";
+import type { Problem } from "@/lib/trace/validate";
+import { prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { humanLabels, listAnnotations } from "../queries/annotations";
 import { loadGroup, loadTrace } from "../queries/load-trace";
 import { userPresets } from "../queries/presets";
-import type { CreditQuery } from "./credit";
+import { parseCreditQuery, type CreditQuery } from "./credit";
 
 export const EXPORT_FORMATS = ["jsonl", "strict", "extended"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** Everything an export needs from the query string, validated before any byte is sent. */
+export interface ExportRequest {
+  format: ExportFormat;
+  credit: CreditQuery;
+  preset: WeightPreset;
+  /** rows carry each event's text (`content=1`) */
+  content: boolean;
+}
+
+/** Reads and checks format, content, method, preset, normalize and w.<family>; 400 listing every problem. */
+export async function parseExportRequest(search: URLSearchParams): Promise<ExportRequest> {
+  const problems: Problem[] = [];
+  const format = search.get("format") ?? "jsonl";
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) problems.push({ path: "format", message: `one of ${EXPORT_FORMATS.join(", ")}` });
+  const contentRaw = search.get("content") ?? "0";
+  if (!["0", "1"].includes(contentRaw)) problems.push({ path: "content", message: "must be 0 or 1" });
+  let credit: CreditQuery | null = null;
+  try {
+    credit = parseCreditQuery(search);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    problems.push(...error.details);
+  }
+  const preset = credit ? resolvePreset(credit.preset, credit.overrides, await userPresets()) : null;
+  if (credit && !preset) problems.push({ path: "preset", message: `unknown preset "${credit.preset}"` });
+  if (problems.length > 0 || !credit || !preset) throw new ApiError(400, "invalid_parameter", "invalid query parameter(s)", problems);
+  return { format: format as ExportFormat, credit, preset, content: contentRaw === "1" };
+}
+
 /**
- * One trace exported for training (SPEC.md section 6): JSONL rows with
- * rewards, credit and advantage, or the trace itself in strict or extended
- * form. Returns text: JSONL lines, or one JSON document.
+ * One trace exported for training (SPEC.md section 6). Loads and computes
+ * first (so that a failure is an error response, not a truncated file), then
+ * returns the text as chunks: JSONL rows one at a time, or the strict /
+ * extended JSON document with its arrays element by element.
  */
-export async function exportTrace(traceId: string, format: ExportFormat, query: CreditQuery): Promise<string> {
-  const preset = resolvePreset(query.preset, query.overrides, await userPresets());
-  if (!preset) throw new ApiError(400, "invalid_parameter", `unknown preset "${query.preset}"`, [{ path: "preset", message: `unknown preset "${query.preset}"` }]);
-  const trace = await loadTrace(traceId, { content: format === "extended" ? "all" : "messages" });
+export async function exportTrace(traceId: string, req: ExportRequest): Promise<Iterable<string>> {
+  const { format, preset } = req;
+  const trace = await loadTrace(traceId, { content: format === "extended" || req.content ? "all" : "messages" });
   const { labels, asOf } = await humanLabels(trace.trace_id);
   const prepared = prepareTrace(trace, labels);
-  if (format === "strict") return JSON.stringify(strictForm(trace, prepared.rewards(preset.token_budget)));
-  if (format === "extended") {
-    const annotations = (await listAnnotations(trace.trace_id)).map(({ id: _id, ...a }) => a);
-    return JSON.stringify(extendedForm(trace, prepared.rewards(preset.token_budget), labels, annotations));
+  if (format === "strict") {
+    const humanE1 = labels.trace.task_success ? computeE1(trace, labels) : null;
+    return jsonChunks(strictForm(trace, prepared.rewards(preset.token_budget), humanE1));
   }
-  const needsGroup = query.method === "grpo" || query.method === "gigpo";
+  if (format === "extended") {
+    const [annotations, adjudications] = await Promise.all([exportedAnnotations(trace.trace_id), exportedAdjudications(trace.trace_id)]);
+    return jsonChunks(extendedForm(trace, annotations, adjudications));
+  }
+  const { method, normalize } = req.credit;
+  const needsGroup = method === "grpo" || method === "gigpo";
   const group = needsGroup && trace.group_id
     ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id)).labels })))
     : [];
-  const rows = exportRows(prepared, { method: query.method, preset, normalize: query.normalize, group, annotationsAsOf: asOf?.toISOString() ?? null });
-  return rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  const rows = exportRows(prepared, { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content });
+  // the first row is computed here, so that an unusable group is an error before streaming
+  const first = rows.next();
+  return (function* () {
+    if (first.done) return;
+    yield `${JSON.stringify(first.value)}\n`;
+    for (const row of rows) yield `${JSON.stringify(row)}\n`;
+  })();
+}
+
+/** The 422 of grpo / gigpo without a group, as the credit route answers it. */
+export function groupTooSmall(error: unknown, method: string): ApiError | null {
+  return error instanceof GroupTooSmallError ? new ApiError(422, "group_too_small", `${method} needs a group of at least 2 traces sharing the trace's group_id`) : null;
+}
+
+async function exportedAnnotations(traceKey: string): Promise<ExtendedAnnotation[]> {
+  return (await listAnnotations(traceKey)).map(({ id: _id, family, ...a }) => ({ ...a, family: family as ExtendedAnnotation["family"] }));
+}
+
+async function exportedAdjudications(traceKey: string): Promise<ExtendedAdjudication[]> {
+  const rows = await prisma().adjudication.findMany({ where: { traceKey } });
+  const ids = [...new Set(rows.map((r) => r.adjudicatorId))];
+  const users = await prisma().user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+  const nameOf = new Map(users.map((u) => [u.id, u.name]));
+  return rows.map((r) => ({
+    event_id: r.eventId || null,
+    family: r.family as ExtendedAdjudication["family"],
+    value: r.value,
+    adjudicator: nameOf.get(r.adjudicatorId) ?? null,
+    updated_at: r.updatedAt.toISOString(),
+  }));
+}
+
+/**
+ * A ReadableStream of UTF-8 text from chunks, pulled as the client reads
+ * (memory stays bounded). With `onError`, a failure part-way ends the text
+ * with the line it returns instead of breaking the stream.
+ */
+export function textStream(chunks: Iterator<string> | AsyncIterator<string>, onError?: (error: unknown) => string): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let atLineStart = true;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        // a few chunks per pull: one row is small, one pull per row would be slow
+        let bytes = 0;
+        while (bytes < 64 * 1024) {
+          const next = await chunks.next();
+          if (next.done) return controller.close();
+          if (next.value === "") continue;
+          atLineStart = next.value.endsWith("\n");
+          const encoded = encoder.encode(next.value);
+          bytes += encoded.length;
+          controller.enqueue(encoded);
+        }
+      } catch (error) {
+        if (!onError) return controller.error(error);
+        // the error is a line of its own, even when the failure came mid-line
+        controller.enqueue(encoder.encode(`${atLineStart ? "" : "\n"}${onError(error)}\n`));
+        controller.close();
+      }
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import type { PoolClient } from "pg";
 import type { TraceRecord } from "@/lib/ingest/parse";
 import { prepareTrace } from "@/lib/ingest/prepare";
+import { humanLabelsFrom } from "@/lib/rewards";
 import { validateTrace, type Problem } from "@/lib/trace/validate";
 import { recomputeMetrics } from "../compute/persist";
 import { pool, prisma } from "../db/client";
@@ -30,7 +31,9 @@ export function validateRecords(records: readonly TraceRecord[]): { items: Store
     }
     seen.set(id, record.base);
     const prepared = prepareTrace(result.trace);
-    items.push({ prepared, warnings: result.warnings, computed: computedColumns(prepared) });
+    // an extended trace's labels enter its metrics at once, as they will every later recompute
+    const labels = result.labels ? humanLabelsFrom(result.labels.annotations, result.labels.adjudications) : undefined;
+    items.push({ prepared, warnings: result.warnings, computed: computedColumns(prepared, labels), ...(result.labels && { labels: result.labels }) });
   }
   return { items, problems };
 }

@@ -1,6 +1,8 @@
 import type pg from "pg";
 import type { PreparedTrace } from "@/lib/ingest/prepare";
+import type { ExtendedLabels } from "@/lib/trace/extended-labels";
 import type { Problem } from "@/lib/trace/validate";
+import { restoreLabels } from "./restore-labels";
 import { copyLines, copyValue as v, jsonText } from "../db/copy";
 
 /**
@@ -45,6 +47,8 @@ export class ConflictError extends Error {
 
 export interface StoreItem {
   prepared: PreparedTrace;
+  /** human labels of an extended trace, restored with it */
+  labels?: ExtendedLabels;
   warnings: Problem[];
   /** computed metric columns (SPEC.md section 4), column name -> value */
   computed: ComputedColumns;
@@ -66,6 +70,7 @@ export async function storeTraces(client: pg.PoolClient, items: readonly StoreIt
   await copyLines(client, "event_content", CONTENT_COLUMNS, contentLines(items, ids));
   await copyLines(client, "edges", EDGE_COLUMNS, edgeLines(items, ids));
   const dropped = opts.upsert ? await dropOrphanedLabels(client, traceIds) : new Map<string, Problem[]>();
+  await restoreLabels(client, items.flatMap((i) => (i.labels ? [{ traceKey: i.prepared.trace.trace_id, labels: i.labels }] : [])));
   return items.map((item) => ({
     id: ids.get(item.prepared.trace.trace_id)!,
     trace_id: item.prepared.trace.trace_id,

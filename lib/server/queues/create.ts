@@ -56,7 +56,7 @@ function unitsQuery(projectId: number, f: QueueFilter): Prisma.Sql {
   }
   const eventWhere: Prisma.Sql[] = [];
   if (f.event_types) eventWhere.push(Prisma.sql`e.type::text = ANY(${f.event_types})`);
-  if (f.decision) eventWhere.push(Prisma.sql`e.decision = ${f.decision}::"Decision"`);
+  if (f.decision) eventWhere.push(Prisma.sql`e.decision = ${f.decision}`);
   if (f.tool_result_error) {
     eventWhere.push(Prisma.sql`e.type = 'tool_call' AND EXISTS (
       SELECT 1 FROM edges d JOIN events r ON r.trace_id = d.trace_id AND r.seq = d.dst

@@ -108,4 +108,28 @@ describe("queues", () => {
     await expect(nextItem(q.id, stranger)).rejects.toMatchObject({ status: 403 });
     await expect(submitItem(q.id, held.id, a, { labels: [{ family: "cost", value: 1 }] })).rejects.toMatchObject({ status: 400 });
   });
+
+  it("accepts only 0 or 1 for trace-level task_success, in a queue submission and in POST /api/adjudications", async () => {
+    const a = await annotator("ann");
+    const q = await createQueue(await localUser(), queueInput.parse({ name: "success", families: ["task_success"], assignees: [a.email], filter: { unit: "trace" } }));
+    const held = (await nextItem(q.id, a))!;
+    for (const value of [0.3, -1]) {
+      await expect(submitItem(q.id, held.id, a, { labels: [{ family: "task_success", value }] })).rejects.toMatchObject({ status: 400, details: [{ path: "$.labels[0].value" }] });
+    }
+    await submitItem(q.id, held.id, a, { labels: [{ family: "task_success", value: 0 }] });
+    expect((await humanLabels(ID)).labels.trace.task_success).toMatchObject({ values: [0] });
+
+    const { POST: adjudications } = await import("@/app/api/adjudications/route");
+    for (const value of [0.3, -1]) {
+      const response = await adjudications(jsonRequest("/api/adjudications", { trace_id: ID, family: "task_success", value }), params({}));
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { details: { path: string }[] } }).error.details.map((d) => d.path)).toEqual(["$.value"]);
+    }
+    expect(await prisma().adjudication.count()).toBe(0);
+    const ok = await adjudications(jsonRequest("/api/adjudications", { trace_id: ID, family: "task_success", value: 1 }), params({}));
+    expect(ok.status).toBe(201);
+    // an event-level task_success value may be anything in [-1, 1]
+    const eventLevel = await adjudications(jsonRequest("/api/adjudications", { trace_id: ID, event_id: "e4", family: "task_success", value: 0.3 }), params({}));
+    expect(eventLevel.status).toBe(201);
+  });
 });

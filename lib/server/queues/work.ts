@@ -1,5 +1,6 @@
 import "server-only";
 import type { z } from "zod";
+import { isValidTaskSuccessLabel, TASK_SUCCESS_LABEL_MESSAGE } from "@/lib/api/annotations";
 import type { submitInput } from "@/lib/api/queues";
 import type { Actor } from "../auth/access";
 import { recomputeMetrics } from "../compute/persist";
@@ -57,6 +58,9 @@ export async function submitItem(queueId: number, itemId: number, actor: Actor, 
   if (unknown.length > 0) throw new ApiError(400, "invalid_input", "family not in this queue", unknown.map((l) => ({ path: "$.labels", message: `"${l.family}" is not labelled in this queue` })));
   const trace = await prisma().trace.findUnique({ where: { traceId: item.trace_key } });
   if (!trace) throw new ApiError(409, "conflict", "the item's trace was deleted");
+  // SPEC.md section 5: a trace-level item's task_success label is 0 or 1, as on the annotations route
+  const badLabels = input.labels.flatMap((l, i) => (isValidTaskSuccessLabel(item.event_id || null, l.family, l.value) ? [] : [i]));
+  if (badLabels.length > 0) throw new ApiError(400, "invalid_input", TASK_SUCCESS_LABEL_MESSAGE, badLabels.map((i) => ({ path: `$.labels[${i}].value`, message: TASK_SUCCESS_LABEL_MESSAGE })));
   for (const label of input.labels) {
     await saveAnnotation(item.trace_key, trace.id, actor, { event_id: item.event_id || null, family: label.family, value: label.value, comment: label.comment });
   }
