@@ -1,10 +1,9 @@
-import { authorize } from "@/lib/server/auth/access";
+import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { parseCreditQuery } from "@/lib/server/compute/credit";
 import { EXPORT_FORMATS, exportTrace, type ExportFormat } from "@/lib/server/compute/export";
 import { GroupTooSmallError } from "@/lib/credit";
 import { ApiError } from "@/lib/server/errors";
 import { route } from "@/lib/server/http";
-import { findTraceRow } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
@@ -15,8 +14,7 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const format = (search.get("format") ?? "jsonl") as ExportFormat;
   if (!EXPORT_FORMATS.includes(format)) throw new ApiError(400, "invalid_parameter", "invalid format", [{ path: "format", message: `one of ${EXPORT_FORMATS.join(", ")}` }]);
   const query = parseCreditQuery(search);
-  const row = await findTraceRow(id);
-  await authorize(request, "read", row.project.name);
+  const { row } = await authorizeTrace(request, id, "read");
   let body: string;
   try {
     body = await exportTrace(row.traceId, format, query);
