@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { TOPOLOGIES } from "@/lib/trace/types";
+import { cursorParam, decimalInt, filterText } from "./params";
 
 /** Query parameters of `GET /api/traces` and the trace list page (SPEC.md section 7). */
 export const VERDICTS = ["premature", "late", "unknown", "ok"] as const;
 
-const optionalText = z.string().trim().min(1).max(500).optional();
+const optionalText = filterText.optional();
 
 export const traceListQuery = z.object({
   project: optionalText,
@@ -14,14 +15,14 @@ export const traceListQuery = z.object({
   topology: z.enum(TOPOLOGIES).optional(),
   verdict: z.enum(VERDICTS).optional(),
   q: optionalText,
-  cursor: z.string().regex(/^\d+$/, "must be a cursor returned by an earlier page").optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: cursorParam.optional(),
+  limit: decimalInt(1, 500).default(50),
 });
 export type TraceListQuery = z.infer<typeof traceListQuery>;
 
 export const eventPageQuery = z.object({
-  cursor: z.string().regex(/^\d+$/, "must be a cursor returned by an earlier page").optional(),
-  limit: z.coerce.number().int().min(1).max(5000).default(500),
+  cursor: cursorParam.optional(),
+  limit: decimalInt(1, 5000).default(500),
   content: z.enum(["0", "1"]).default("0"),
 });
 

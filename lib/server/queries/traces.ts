@@ -3,7 +3,7 @@ import type { TraceListQuery } from "@/lib/api/filters";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "../db/client";
 import { notFound } from "../errors";
-import { isStorableId } from "../text";
+import { isStorableId } from "@/lib/api/text";
 import { loadTraceById } from "./load-trace";
 import { apiEvent, type ApiEvent } from "./serialize";
 
@@ -24,6 +24,12 @@ export interface TraceListItem {
   created_at: string;
 }
 
+/**
+ * Prisma passes `contains` to ILIKE as it is, so `%` and `_` would match
+ * anything: escape them (and the escape character) to search literally.
+ */
+export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, "\\$&");
+
 export async function listTraces(query: TraceListQuery, readable: string[] | null = null): Promise<{ traces: TraceListItem[]; next_cursor: string | null }> {
   const where: Prisma.TraceWhereInput = {
     ...(readable !== null && { project: { name: { in: readable } } }),
@@ -34,14 +40,7 @@ export async function listTraces(query: TraceListQuery, readable: string[] | nul
     ...(query.topology && { topology: query.topology }),
     ...(query.verdict && { verdict: query.verdict }),
     ...(query.cursor && { id: { lt: Number(query.cursor) } }),
-    ...(query.q && {
-      OR: [
-        { traceId: { contains: query.q, mode: "insensitive" } },
-        { taskId: { contains: query.q, mode: "insensitive" } },
-        { system: { contains: query.q, mode: "insensitive" } },
-        { groupId: { contains: query.q, mode: "insensitive" } },
-      ],
-    }),
+    ...(query.q && { OR: (["traceId", "taskId", "system", "groupId"] as const).map((field) => ({ [field]: { contains: likeLiteral(query.q!), mode: "insensitive" } })) }),
   };
   const rows = await prisma().trace.findMany({
     where,

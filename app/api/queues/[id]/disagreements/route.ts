@@ -1,3 +1,4 @@
+import { decimalNumber } from "@/lib/api/params";
 import { z } from "zod";
 import { searchParamsObject } from "@/lib/api/filters";
 import { parseQuery, route } from "@/lib/server/http";
@@ -6,7 +7,7 @@ import { disagreements } from "@/lib/server/queues/stats";
 
 export const dynamic = "force-dynamic";
 
-const query = z.object({ threshold: z.coerce.number().min(0).max(2).default(0.5) });
+const query = z.object({ threshold: decimalNumber(0, 2).default(0.5) });
 
 /** GET /api/queues/{id}/disagreements?threshold=0.5 (admin): units whose values spread more than the threshold. */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
