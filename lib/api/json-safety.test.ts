@@ -26,5 +26,6 @@ describe("unstorableStrings", () => {
       { path: "$.list[1]", message: "must not contain U+0000 or a lone surrogate" },
       { path: '$["k\\u0000"]', message: "key must not contain U+0000 or a lone surrogate" },
     ]);
+    expect(unstorableStrings(JSON.parse('{"weights": {"__proto__": "x"}}'))).toEqual([{ path: "$.weights.__proto__", message: 'the key "__proto__" is not accepted' }]);
   });
 });

@@ -34,7 +34,7 @@ export function nestingProblem(offset: number, maxDepth = MAX_JSON_DEPTH): Probl
 
 /**
  * Every string and key of a parsed body that PostgreSQL cannot store
- * (U+0000, lone surrogates), with its JSON path. Bodies that are not
+ * (U+0000, lone surrogates), and every `__proto__` key, with its JSON path. Bodies that are not
  * traces (annotation comments, names, ...) are refused rather than
  * silently changed: the caller learns which field to fix.
  */
@@ -48,6 +48,8 @@ export function unstorableStrings(value: unknown, path = "$", out: Problem[] = [
     for (const [key, v] of Object.entries(value)) {
       const keyPath = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
       if (!isStorableText(key)) out.push({ path: keyPath, message: "key must not contain U+0000 or a lone surrogate" });
+      // zod's records drop a "__proto__" key without looking at its value: refuse it instead of losing it silently
+      if (key === "__proto__") out.push({ path: keyPath, message: 'the key "__proto__" is not accepted' });
       unstorableStrings(v, keyPath, out);
     }
   }
