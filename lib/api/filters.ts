@@ -28,12 +28,12 @@ export const eventPageQuery = z.object({
 
 /** Reads URLSearchParams into a plain object, dropping empty values (an empty filter means no filter). */
 export function searchParamsObject(params: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string> {
-  // no prototype: `?__proto__=x` becomes a key like any other (on a plain object the assignment would be lost)
-  const out = Object.create(null) as Record<string, string>;
+  // a plain object (pages hand it to client components); `__proto__` is no parameter of any route, so it is ignored like any unknown one
+  const out: Record<string, string> = {};
   const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params);
   for (const [key, value] of entries) {
     const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first !== "") out[key] = first;
+    if (first !== undefined && first !== "" && key !== "__proto__") out[key] = first;
   }
   return out;
 }

@@ -78,7 +78,7 @@ function setAt(root: unknown, path: (string | number)[], value: unknown, mode: "
 /** JSON text of a mutated copy of `base` (1-3 mutations), sometimes cut or with a byte changed. */
 function mutatedText(base: unknown): fc.Arbitrary<string> {
   const all = paths(base);
-  const mutation = fc.tuple(fc.integer({ min: 0, max: all.length - 1 }), nastyValue, fc.constantFrom("replace", "delete", "add") as fc.Arbitrary<"replace" | "delete" | "add">);
+  const mutation = fc.tuple(fc.integer({ min: 0, max: all.length - 1 }), nastyValue, fc.constantFrom<"replace" | "delete" | "add">("replace", "delete", "add"));
   return fc.tuple(fc.array(mutation, { minLength: 1, maxLength: 3 }), fc.option(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom("cut", "byte")), { freq: 5 })).map(([mutations, damage]) => {
     let value = base;
     for (const [i, v, mode] of mutations) {
