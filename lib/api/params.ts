@@ -14,13 +14,16 @@ const DECIMAL = /^-?\d{1,15}(\.\d{1,15})?([eE][-+]?\d{1,3})?$/;
 /** The largest value of a PostgreSQL `integer` (row ids, sequence numbers, cursors). */
 export const PG_INT_MAX = 2_147_483_647;
 
+/** Text from a URL must be decimal; a number handed over by code (view state in the client) is taken as it is. */
+const decimalOrNumber = (pattern: RegExp, message: string) => z.union([z.number(), z.string().regex(pattern, message).transform(Number)]);
+
 /** A decimal integer in [min, max]. */
 export const decimalInt = (min: number, max: number) =>
-  z.string().regex(DECIMAL_INT, "must be a decimal integer").transform(Number).pipe(z.number().int().min(min).max(max));
+  decimalOrNumber(DECIMAL_INT, "must be a decimal integer").pipe(z.number().int().min(min).max(max));
 
 /** A decimal number (optionally with an exponent) in [min, max]. */
 export const decimalNumber = (min: number, max: number) =>
-  z.string().regex(DECIMAL, "must be a decimal number").transform(Number).pipe(z.number().finite().min(min).max(max));
+  decimalOrNumber(DECIMAL, "must be a decimal number").pipe(z.number().finite().min(min).max(max));
 
 /** True for a decimal number string (for parsers that do not use zod, e.g. `w.<family>`). */
 export const isDecimal = (text: string): boolean => DECIMAL.test(text);
