@@ -13,6 +13,7 @@ import { SPEC_VERSION } from "@/lib/metrics";
 import { recomputeStaleMetrics } from "@/lib/server/compute/persist";
 import { ensureAdminFromEnv, setupLinkIfNeeded } from "@/lib/server/auth/bootstrap";
 import { loadDemoIfEmpty } from "./lib/demo-load";
+import { isOpenMode } from "@/lib/server/auth/access";
 
 const dev = process.argv.includes("--dev");
 const config = readConfig();
@@ -50,7 +51,10 @@ async function main() {
   const setupLink = config.BATON_ADMIN_EMAIL ? null : await setupLinkIfNeeded(`http://localhost:${config.PORT}`);
   if (setupLink) console.log(`Baton: open local mode (no admin yet). To create the first admin, open ${setupLink}`);
 
-  const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(config.PORT)], {
+  // open local mode lets anyone who reaches Baton delete: stay on loopback unless the user chose a host
+  const host = config.BATON_HOST ?? ((await isOpenMode()) ? "127.0.0.1" : "0.0.0.0");
+  console.log(`Baton: listening on http://${host.includes(":") ? `[${host}]` : host}:${config.PORT}${config.BATON_HOST ? " (BATON_HOST)" : host === "127.0.0.1" ? " (loopback only in open local mode; set BATON_HOST=0.0.0.0 to listen on every interface)" : ""}`);
+  const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(config.PORT), "-H", host], {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });

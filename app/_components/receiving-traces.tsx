@@ -32,5 +32,5 @@ export function ReceivingTraces({ traces }: { traces: ReceivingTrace[] }) {
 
 export function ReceivingBadge({ status }: { status: ReceivingTrace["status"] }) {
   const style = status === "failed" ? "bg-rose-100 text-rose-800" : "bg-sky-100 text-sky-800";
-  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${style}`}>{status === "failed" ? "failed to map" : status}</span>;
+  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${style}`}>{status}</span>;
 }

@@ -1,12 +1,16 @@
 import Link from "next/link";
 import { ProgressBar } from "@/components/progress-bar";
+import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { prisma } from "@/lib/server/db/client";
 import { queueProgress } from "@/lib/server/queues/stats";
 
 export const dynamic = "force-dynamic";
 
 export default async function QueuesPage() {
-  const ids = await prisma().queue.findMany({ orderBy: { id: "desc" }, select: { id: true } });
+  const readable = await pageReadableProjects("/queues");
+  const projectIds = readable && (await prisma().project.findMany({ where: { name: { in: readable } }, select: { id: true } })).map((p) => p.id);
+  const where = projectIds === null ? {} : { projectId: { in: projectIds } };
+  const ids = await prisma().queue.findMany({ where, orderBy: { id: "desc" }, select: { id: true } });
   const queues = await Promise.all(ids.map(({ id }) => queueProgress(id)));
   return (
     <div className="space-y-4">

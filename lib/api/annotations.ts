@@ -11,7 +11,7 @@ export function isValidTaskSuccessLabel(eventId: string | null | undefined, fami
 /** Body of `POST /api/traces/{id}/annotations` (SPEC.md sections 5 and 7). */
 export const annotationInput = z
   .strictObject({
-    event_id: z.string().min(1).nullable().optional(),
+    event_id: z.string().min(1).max(512).nullable().optional(),
     family: z.enum(FAMILIES),
     value: z.number().finite().min(-1, "must be in [-1, 1]").max(1, "must be in [-1, 1]"),
     comment: z.string().max(10_000).nullable().optional(),

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { TOPOLOGIES } from "@/lib/trace/types";
+import { cursorParam, decimalInt, filterText } from "./params";
 
 /** Query parameters of `GET /api/traces` and the trace list page (SPEC.md section 7). */
 export const VERDICTS = ["premature", "late", "unknown", "ok"] as const;
 
-const optionalText = z.string().trim().min(1).max(500).optional();
+const optionalText = filterText.optional();
 
 export const traceListQuery = z.object({
   project: optionalText,
@@ -14,24 +15,25 @@ export const traceListQuery = z.object({
   topology: z.enum(TOPOLOGIES).optional(),
   verdict: z.enum(VERDICTS).optional(),
   q: optionalText,
-  cursor: z.string().regex(/^\d+$/, "must be a cursor returned by an earlier page").optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: cursorParam.optional(),
+  limit: decimalInt(1, 500).default(50),
 });
 export type TraceListQuery = z.infer<typeof traceListQuery>;
 
 export const eventPageQuery = z.object({
-  cursor: z.string().regex(/^\d+$/, "must be a cursor returned by an earlier page").optional(),
-  limit: z.coerce.number().int().min(1).max(5000).default(500),
+  cursor: cursorParam.optional(),
+  limit: decimalInt(1, 5000).default(500),
   content: z.enum(["0", "1"]).default("0"),
 });
 
 /** Reads URLSearchParams into a plain object, dropping empty values (an empty filter means no filter). */
 export function searchParamsObject(params: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string> {
+  // a plain object (pages hand it to client components); `__proto__` is no parameter of any route, so it is ignored like any unknown one
   const out: Record<string, string> = {};
   const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params);
   for (const [key, value] of entries) {
     const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first !== "") out[key] = first;
+    if (first !== undefined && first !== "" && key !== "__proto__") out[key] = first;
   }
   return out;
 }

@@ -6,10 +6,10 @@ import { isValidTaskSuccessLabel, TASK_SUCCESS_LABEL_MESSAGE } from "./annotatio
 export const queueFilter = z.strictObject({
   unit: z.enum(["event", "trace"]).default("event"),
   /** only these traces */
-  trace_ids: z.array(z.string().min(1)).min(1).optional(),
-  system: z.string().min(1).optional(),
-  task_id: z.string().min(1).optional(),
-  group_id: z.string().min(1).optional(),
+  trace_ids: z.array(z.string().min(1).max(512)).min(1).max(100_000).optional(),
+  system: z.string().min(1).max(512).optional(),
+  task_id: z.string().min(1).max(512).optional(),
+  group_id: z.string().min(1).max(512).optional(),
   /** E1 of the trace: 0 = failed traces, 1 = successful */
   e1: z.union([z.literal(0), z.literal(1)]).optional(),
   verdict: z.enum(["premature", "late", "unknown", "ok"]).optional(),
@@ -23,14 +23,14 @@ export const queueFilter = z.strictObject({
 export type QueueFilter = z.infer<typeof queueFilter>;
 
 export const queueInput = z.strictObject({
-  project: z.string().min(1).default("default"),
+  project: z.string().min(1).max(512).default("default"),
   name: z.string().trim().min(1).max(200),
   families: z.array(z.enum(FAMILIES)).min(1).refine((f) => new Set(f).size === f.length, "families repeat"),
   annotators_per_item: z.number().int().min(1).max(20).default(1),
   blind: z.boolean().default(true),
   reservation_seconds: z.number().int().min(30).max(86_400).default(900),
   /** e-mail addresses of the annotators */
-  assignees: z.array(z.string().min(1)).min(1),
+  assignees: z.array(z.string().min(1).max(254)).min(1).max(1000),
   filter: queueFilter,
 });
 export type QueueInput = z.infer<typeof queueInput>;
@@ -41,8 +41,8 @@ export const submitInput = z.strictObject({
 
 export const adjudicationInput = z
   .strictObject({
-    trace_id: z.string().min(1),
-    event_id: z.string().min(1).nullable().default(null),
+    trace_id: z.string().min(1).max(512),
+    event_id: z.string().min(1).max(512).nullable().default(null),
     family: z.enum(FAMILIES),
     value: z.number().finite().min(-1).max(1),
   })

@@ -47,3 +47,10 @@ describe("binIndex (the SQL width_bucket rule)", () => {
     expect([0.16, 0.3, 7, 12, 0.05].map(niceStep)).toEqual([0.2, 0.5, 10, 20, 0.05]);
   });
 });
+
+describe("binEdges near the float8 limit", () => {
+  it("one bin from min to max, finite edges, instead of NaN or an endless array", () => {
+    expect(binEdges("real", { min: -1.7e308, max: 1.7e308 })).toEqual({ edges: [-1.7e308, 1.7e308], labels: ["-1.7e+308…1.7e+308"] });
+    expect(binEdges("count", { min: 0, max: 1.7e308 }).edges).toEqual([0, 1.7e308]);
+  });
+});

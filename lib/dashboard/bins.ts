@@ -37,7 +37,13 @@ export function niceStep(raw: number): number {
 
 const short = (x: number) => String(Number(x.toPrecision(4)));
 
+/** Values near ±1e308 (stored before SPEC's 1e15 limit): nice edges would pass the float8 limit, so one bin holds them all. */
+const MAX_BINNABLE = 1e300;
+
 export function binEdges(kind: MetricKind, range: Range | null): Bins {
+  if (range !== null && range.min !== range.max && Math.max(Math.abs(range.min), Math.abs(range.max)) > MAX_BINNABLE) {
+    return { edges: [range.min, range.max], labels: [`${short(range.min)}…${short(range.max)}`] };
+  }
   if (range === null) return { edges: [], labels: [] };
   const { min, max } = range;
   if (kind === "boolean") return { edges: [0, 1, 2], labels: ["no", "yes"] };

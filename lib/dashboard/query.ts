@@ -4,10 +4,11 @@
  * metric whose mean the trend charts draw beside E1.
  */
 import { z } from "zod";
+import { filterText } from "../api/params";
 import { TOPOLOGIES } from "../trace/types";
 import { METRIC_KEYS } from "./metrics";
 
-const text = z.string().trim().min(1).max(500).optional();
+const text = filterText.optional();
 const day = z.string().refine((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "must be a date YYYY-MM-DD");
 
 export const dashboardFilterShape = {

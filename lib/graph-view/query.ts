@@ -4,6 +4,7 @@
  * parser the credit endpoint uses).
  */
 import { z } from "zod";
+import { decimalInt, PG_INT_MAX } from "../api/params";
 import { CREDIT_FAMILIES_PAGE_MAX, CREDIT_PAGE_MAX, GRAPH_PAGE_MAX } from "./wire";
 
 export const GRAPH_PARTS = ["meta", "events", "credit"] as const;
@@ -11,8 +12,8 @@ export const GRAPH_PARTS = ["meta", "events", "credit"] as const;
 export const graphQuery = z
   .object({
     part: z.enum(GRAPH_PARTS).default("meta"),
-    from: z.coerce.number().int().min(0).default(0),
-    limit: z.coerce.number().int().min(1).optional(),
+    from: decimalInt(0, PG_INT_MAX).default(0),
+    limit: decimalInt(1, PG_INT_MAX).optional(),
     families: z.enum(["0", "1"]).default("0"),
   })
   .transform((q, ctx) => {

@@ -6,6 +6,7 @@
  * credit API's own and are read by its parser.
  */
 import { z } from "zod";
+import { decimalInt, filterText, PG_INT_MAX } from "../api/params";
 import { MAX_HIGHLIGHTED, weightParams } from "../graph-view/view-state";
 import type { WeightOverrides } from "../rewards/presets";
 import { DEFAULT_BUCKETS, MAX_BUCKETS, MIN_BUCKETS } from "./buckets";
@@ -14,13 +15,13 @@ import { TRACE_HEATMAP_KINDS } from "./types";
 
 export const traceHeatmapQuery = z.object({
   kind: z.enum(TRACE_HEATMAP_KINDS).default("agent-time"),
-  buckets: z.coerce.number().int().min(MIN_BUCKETS).max(MAX_BUCKETS).default(DEFAULT_BUCKETS),
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(MAX_EVENT_ROWS).default(DEFAULT_EVENT_ROWS),
+  buckets: decimalInt(MIN_BUCKETS, MAX_BUCKETS).default(DEFAULT_BUCKETS),
+  offset: decimalInt(0, PG_INT_MAX).default(0),
+  limit: decimalInt(1, MAX_EVENT_ROWS).default(DEFAULT_EVENT_ROWS),
 });
 export type TraceHeatmapQuery = z.infer<typeof traceHeatmapQuery>;
 
-const text = z.string().trim().min(1).max(500).optional();
+const text = filterText.optional();
 
 export const DEFAULT_MAX_TRACES = 200;
 export const MAX_TRACES = 1000;
@@ -32,7 +33,7 @@ export const roleHeatmapQuery = z.object({
   system: text,
   task_id: text,
   group_id: text,
-  max_traces: z.coerce.number().int().min(1).max(MAX_TRACES).default(DEFAULT_MAX_TRACES),
+  max_traces: decimalInt(1, MAX_TRACES).default(DEFAULT_MAX_TRACES),
 });
 export type RoleHeatmapQuery = z.infer<typeof roleHeatmapQuery>;
 

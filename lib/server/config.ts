@@ -6,6 +6,8 @@ const schema = z.object({
   BATON_DATA_DIR: z.string().min(1).default(".baton"),
   BATON_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // the address to listen on; unset: 127.0.0.1 while Baton is in open local mode (anyone who reaches it may delete), else 0.0.0.0
+  BATON_HOST: z.string().trim().min(1).max(255).optional(),
   BATON_MAX_BODY_MB: z.coerce.number().positive().default(100),
   BATON_DEMO: z.enum(["0", "1"]).default("1"),
   // accounts (README "Accounts and access"): the first site admin, made or updated at start

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { excessiveNesting, MAX_JSON_DEPTH, nestingProblem, unstorableStrings } from "@/lib/api/json-safety";
 import { jsonPath } from "@/lib/trace/validate";
 import { ApiError } from "./errors";
 
@@ -70,18 +71,31 @@ export async function parseJsonRequest<T extends z.ZodType>(request: Request, sc
   if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")) {
     throw new ApiError(415, "unsupported_media_type", "send application/json");
   }
+  const text = await readBodyLimited(request, limitBytes);
+  rejectDeepJson(text);
   let body: unknown;
   try {
-    body = JSON.parse(await readBodyLimited(request, limitBytes));
+    body = JSON.parse(text);
   } catch (error) {
-    if (error instanceof ApiError) throw error;
     throw new ApiError(400, "invalid_input", "malformed JSON", [{ path: "$", message: (error as Error).message }]);
   }
+  const unstorable = unstorableStrings(body);
+  if (unstorable.length > 0) throw new ApiError(400, "invalid_input", "text PostgreSQL cannot store", unstorable);
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     throw new ApiError(400, "invalid_input", "invalid body", parsed.error.issues.map((i) => ({ path: jsonPath("$", i.path), message: i.message })));
   }
   return parsed.data;
+}
+
+/**
+ * 400 before JSON.parse when the text nests deeper than SPEC.md section 1
+ * allows (lib/api/json-safety.ts; written here rather than shared with the
+ * trace parser of lib/ingest, which another change owns).
+ */
+export function rejectDeepJson(text: string, maxDepth = MAX_JSON_DEPTH): void {
+  const offset = excessiveNesting(text, maxDepth);
+  if (offset !== null) throw new ApiError(400, "invalid_input", "JSON nested too deeply", [nestingProblem(offset, maxDepth)]);
 }
 
 export function tooLarge(limitBytes: number): ApiError {

@@ -75,6 +75,7 @@ export async function cleanAccounts(): Promise<void> {
   await prisma().trace.deleteMany({ where: { traceId: { startsWith: TRACE_PREFIX } } });
   await prisma().adjudication.deleteMany({ where: { traceKey: { startsWith: TRACE_PREFIX } } });
   await prisma().preset.deleteMany({ where: { name: { startsWith: TRACE_PREFIX } } });
+  await prisma().signInFailure.deleteMany();
 }
 
 const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown>;

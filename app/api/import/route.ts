@@ -1,19 +1,23 @@
 import { z } from "zod";
+import { isStorableText } from "@/lib/api/text";
 import { adapt, ADAPTER_FORMATS, AdapterInputError, detectFormat, type SourceFormat } from "@/lib/adapters";
 import { FIRST_BYTES } from "@/lib/adapters/detect";
 import { looksLikeJsonLines, parseJsonBody, parseJsonLines, type TraceRecord } from "@/lib/ingest/parse";
 import { authorize } from "@/lib/server/auth/access";
 import { ApiError, invalid } from "@/lib/server/errors";
-import { maxBodyBytes, parseQuery, readBodyLimited, route } from "@/lib/server/http";
+import { maxBodyBytes, parseQuery, readBodyLimited, rejectDeepJson, route } from "@/lib/server/http";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { projectsTouched } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
+/** Other formats wrap a trace in more levels than ours (OTLP attributes, chat logs): a guard against stack overflows, not SPEC's 64. */
+const OTHER_FORMATS_MAX_DEPTH = 256;
+
 const query = z.object({
   format: z.enum(["auto", ...ADAPTER_FORMATS]).default("auto"),
   /** the file's name: detection and provenance read it */
-  name: z.string().trim().min(1).max(500).default("upload.json"),
+  name: z.string().trim().min(1).max(500).refine(isStorableText, "must not contain U+0000 or a lone surrogate").default("upload.json"),
   upsert: z.enum(["0", "1", "true", "false"]).default("0"),
 });
 
@@ -26,6 +30,7 @@ export const POST = route(async (request: Request) => {
   await authorize(request, "ingest");
   const params = parseQuery(query, Object.fromEntries(new URL(request.url).searchParams));
   const text = await readBodyLimited(request, maxBodyBytes());
+  rejectDeepJson(text, OTHER_FORMATS_MAX_DEPTH);
   const format = params.format === "auto" ? (detectFormat(params.name, text.slice(0, FIRST_BYTES)) ?? "baton") : params.format;
   const records = format === "baton" ? batonRecords(params.name, text) : await adaptedRecords(format, params.name, text);
   const upsert = params.upsert === "1" || params.upsert === "true";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { searchParamsObject } from "@/lib/api/filters";
+import { filterText } from "@/lib/api/params";
 import { readableProjects } from "@/lib/server/auth/access";
 import { parseQuery, route } from "@/lib/server/http";
 import { aggregateMetrics } from "@/lib/server/queries/metrics";
@@ -7,7 +8,7 @@ import { TOPOLOGIES } from "@/lib/trace/types";
 
 export const dynamic = "force-dynamic";
 
-const text = z.string().trim().min(1).max(500).optional();
+const text = filterText.optional();
 const filter = z.strictObject({ project: text, system: text, task_id: text, group_id: text, topology: z.enum(TOPOLOGIES).optional() });
 
 /** GET /api/metrics?project=&system=&task_id=&group_id=&topology=: metrics aggregated over the matching traces. */

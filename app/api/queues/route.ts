@@ -1,5 +1,5 @@
 import { queueInput } from "@/lib/api/queues";
-import { authorize } from "@/lib/server/auth/access";
+import { authorize, readableProjects } from "@/lib/server/auth/access";
 import { prisma } from "@/lib/server/db/client";
 import { parseJsonRequest, route } from "@/lib/server/http";
 import { createQueue } from "@/lib/server/queues/create";
@@ -7,10 +7,11 @@ import { queueProgress } from "@/lib/server/queues/stats";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/queues: every queue with its progress. */
+/** GET /api/queues: the queues of the projects the caller may read, with their progress. */
 export const GET = route(async (request: Request) => {
-  await authorize(request, "read");
-  const queues = await prisma().queue.findMany({ orderBy: { id: "desc" }, select: { id: true } });
+  const readable = await readableProjects(request);
+  const where = readable === null ? {} : { projectId: { in: (await prisma().project.findMany({ where: { name: { in: readable } }, select: { id: true } })).map((p) => p.id) } };
+  const queues = await prisma().queue.findMany({ where, orderBy: { id: "desc" }, select: { id: true } });
   const out = await Promise.all(queues.map(async ({ id }) => {
     const p = await queueProgress(id);
     return { id, name: p.queue.name, families: p.queue.families, annotators_per_item: p.queue.annotatorsPerItem, blind: p.queue.blind, items: p.items, complete: p.complete };

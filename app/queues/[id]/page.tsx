@@ -1,15 +1,17 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { ProgressBar } from "@/components/progress-bar";
 import { formatValue } from "@/lib/format";
-import { prisma } from "@/lib/server/db/client";
+import { requirePageRead } from "@/lib/server/auth/page-access";
+import { findQueue } from "@/lib/server/queues/route-helpers";
 import { queueAgreement, queueProgress } from "@/lib/server/queues/stats";
 
 export const dynamic = "force-dynamic";
 
 export default async function QueuePage({ params }: { params: Promise<{ id: string }> }) {
-  const id = Number((await params).id);
-  if (!Number.isInteger(id) || !(await prisma().queue.findUnique({ where: { id } }))) notFound();
+  const raw = (await params).id;
+  const found = await findQueue(raw);
+  await requirePageRead(`/queues/${raw}`, found?.project ?? null);
+  const id = found!.queue.id;
   const progress = await queueProgress(id);
   const agreement = await queueAgreement(id, progress.queue.families);
   const q = progress.queue;

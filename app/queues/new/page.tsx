@@ -1,10 +1,13 @@
 import Link from "next/link";
 import { NewQueueForm } from "@/components/queues/new-queue-form";
+import { requirePageProjectAdmin } from "@/lib/server/auth/page-access";
 import { prisma } from "@/lib/server/db/client";
 
 export const dynamic = "force-dynamic";
 
+/** Project admins only: the form lists every project and person. */
 export default async function NewQueuePage() {
+  await requirePageProjectAdmin("/queues/new");
   const [projects, users] = await Promise.all([
     prisma().project.findMany({ select: { name: true }, orderBy: { name: "asc" } }),
     prisma().user.findMany({ where: { local: false }, select: { email: true, name: true }, orderBy: { name: "asc" } }),

@@ -6,7 +6,6 @@ import { requirePageRead } from "@/lib/server/auth/page-access";
 import { receivingState } from "@/lib/server/otel/receiving";
 import { traceMetrics } from "@/lib/server/queries/metrics";
 import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces";
-import { notFound } from "next/navigation";
 import { EventTable } from "./_components/event-table";
 import { EdgeTable } from "./_components/edge-table";
 import { MetricsPanel } from "./_components/metrics-panel";
@@ -31,8 +30,8 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
   });
   if (row === null) {
     // an OTLP trace still arriving (its spans go to the default project) has no stored version yet
-    if (receiving === null) notFound();
-    await requirePageRead(`/traces/${id}`, "default");
+    await requirePageRead(`/traces/${id}`, receiving === null ? null : "default");
+    if (receiving === null) return null; // not reached: requirePageRead answered 404
     return <ReceivingNotice state={receiving} stored={false} />;
   }
   await requirePageRead(`/traces/${id}`, row.project.name);

@@ -134,18 +134,55 @@ function forbidden(principal: Principal, action: Action, project: string | undef
   return new ApiError(403, "forbidden", `${who} does not allow "${action}"${where}`);
 }
 
+/** What a caller may read: every project, or only these (possibly none). */
+export type ReadScope = { all: true } | { all: false; projects: ReadonlySet<string> };
+const READ_NOTHING: ReadScope = { all: false, projects: new Set() };
+
 /**
- * The projects a request may read: null for all (public read, open mode, a
- * site admin), else the projects where the caller has a role. Anonymous
- * requests without public read get 401; a key without the `read` scope 403.
+ * The one read policy (docs/api.md "Accounts and access"), as a scope that
+ * never throws except for a Bearer header that is not a live key (401,
+ * whatever the path): open mode and public read see all (a key only with
+ * its `read` scope); site admins all; members their projects; anyone else
+ * nothing.
+ */
+export async function readScope(request: Request): Promise<ReadScope> {
+  return readScopeOf(await identify(request));
+}
+
+export function readScopeOf(principal: Principal, ignoreKeyScopes = false): ReadScope {
+  if (principal.kind === "open") return { all: true };
+  if (principal.kind === "api_key" && !ignoreKeyScopes && !principal.key.scopes.includes("read")) return READ_NOTHING;
+  if (publicReadEnabled()) return { all: true };
+  if (principal.kind === "anonymous") return READ_NOTHING;
+  const subject = subjectOf(principal.user);
+  return subject.isAdmin ? { all: true } : { all: false, projects: new Set(subject.roles.keys()) };
+}
+
+export const mayRead = (scope: ReadScope, project: string): boolean => scope.all || scope.projects.has(project);
+
+/**
+ * For a thing of one project named in the path (a trace, a queue): the
+ * actor allowed `action` on it. A caller who may not read its project gets
+ * the same 404 as for an unknown thing (`missing`), so that answers never
+ * reveal which ids exist; a reader without the role for `action` gets 403.
+ * A key acts for its user: for a write it finds what its user may read,
+ * and its scopes decide the action (an `annotate` key needs no `read`).
+ */
+export async function authorizeInProject(request: Request, project: string | null, action: Action, missing: () => ApiError): Promise<Actor> {
+  const scope = readScopeOf(await identify(request), action !== "read");
+  if (project === null || !mayRead(scope, project)) throw missing();
+  return authorize(request, action, project);
+}
+
+/**
+ * The projects a request may read, for list and aggregate routes: null for
+ * all, else the projects where the caller has a role. Anonymous requests
+ * without public read get 401; a key without the `read` scope 403.
  */
 export async function readableProjects(request: Request): Promise<string[] | null> {
   const principal = await identify(request);
-  if (principal.kind === "open") return null;
-  const publicRead = publicReadEnabled();
   if (principal.kind === "api_key" && !principal.key.scopes.includes("read")) throw forbidden(principal, "read", undefined);
-  if (publicRead) return null;
-  if (principal.kind === "anonymous") throw unauthenticated();
-  const subject = subjectOf(principal.user);
-  return subject.isAdmin ? null : [...subject.roles.keys()];
+  if (principal.kind === "anonymous" && !publicReadEnabled()) throw unauthenticated();
+  const scope = readScopeOf(principal);
+  return scope.all ? null : [...scope.projects];
 }

@@ -1,22 +1,45 @@
 import "server-only";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
+import type { ApiSession } from "@/lib/api/auth";
 import { publicReadEnabled } from "../config";
 import { currentSession } from "./current";
 
 /**
- * For server-rendered pages: the projects the visitor may read (null = all).
- * With BATON_PUBLIC_READ=0 an anonymous visitor is sent to sign in, and a
- * member sees only the projects of their roles (site admins see all).
+ * The read policy of lib/server/auth/access.ts for server-rendered pages
+ * (which see a session cookie, never an API key). The `...For` functions
+ * take the session so that the access matrix test can run them without a
+ * request; pages call the wrappers below.
  */
-export async function pageReadableProjects(path: string): Promise<string[] | null> {
-  const session = await currentSession();
+export function readableForSession(session: ApiSession, path: string): string[] | null {
   if (session.open_mode || publicReadEnabled()) return null;
+  // before anything about the requested thing is looked at: the redirect must not depend on whether it exists
   if (!session.user) redirect(`/signin?next=${encodeURIComponent(path)}`);
   return session.user.is_admin ? null : session.user.memberships.map((m) => m.project);
 }
 
-/** Sends the visitor away (sign in, or a 404) unless they may read `project`. */
-export async function requirePageRead(path: string, project: string): Promise<void> {
-  const readable = await pageReadableProjects(path);
-  if (readable !== null && !readable.includes(project)) redirect("/");
+/** A 404 for an unknown thing (`project` null) and for one in a project the visitor may not read alike. */
+export function requireReadFor(session: ApiSession, path: string, project: string | null): void {
+  const readable = readableForSession(session, path);
+  if (project === null || (readable !== null && !readable.includes(project))) notFound();
+}
+
+/** Pages that change things for a project admin (a new queue lists projects and people): admin somewhere, or a 404. */
+export function requireProjectAdminFor(session: ApiSession, path: string): void {
+  if (session.open_mode) return;
+  if (!session.user) redirect(`/signin?next=${encodeURIComponent(path)}`);
+  if (!session.user.is_admin && !session.user.memberships.some((m) => m.role === "admin")) notFound();
+}
+
+/** The projects the visitor may read (null = all); anonymous visitors without public read are sent to sign in. */
+export async function pageReadableProjects(path: string): Promise<string[] | null> {
+  return readableForSession(await currentSession(), path);
+}
+
+/** Renders only for a visitor who may read `project` (null: the thing is unknown); else sign in, or a 404. */
+export async function requirePageRead(path: string, project: string | null): Promise<void> {
+  requireReadFor(await currentSession(), path, project);
+}
+
+export async function requirePageProjectAdmin(path: string): Promise<void> {
+  requireProjectAdminFor(await currentSession(), path);
 }

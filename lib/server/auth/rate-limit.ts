@@ -1,53 +1,19 @@
 import "server-only";
+import { pool } from "../db/client";
+import { sha256 } from "./tokens";
 
 /**
- * Failed sign-ins, counted in this process (a sliding window per key). One
- * Baton process serves one instance, so in-process is enough; behind several
- * processes each one counts on its own (documented in README). Two buckets:
- * per email + client address (the brief's 5 per 15 minutes), and per email
- * alone with a higher cap, because the client address comes from
- * X-Forwarded-For, which a client can forge when no proxy sets it.
+ * Failed sign-ins, counted in the database (table `sign_in_failures`), so
+ * that several Baton processes behind one load balancer share one count: a
+ * sliding window per bucket. Two buckets: per email + client address (5 per
+ * 15 minutes), and per email alone with a higher cap, because the client
+ * address comes from X-Forwarded-For, which a client can forge when no
+ * proxy sets it. Buckets are stored as SHA-256 hashes (fixed size whatever
+ * the header holds, and no addresses kept in clear).
  */
 export interface LimitRule {
   max: number;
   windowMs: number;
-}
-
-export class FailureLimiter {
-  private readonly failures = new Map<string, number[]>();
-
-  constructor(
-    private readonly rule: LimitRule,
-    private readonly now: () => number = Date.now,
-    private readonly maxKeys = 50_000,
-  ) {}
-
-  /** Milliseconds until `key` may try again; 0 when it may now. */
-  retryAfterMs(key: string): number {
-    const recent = this.recent(key);
-    if (recent.length < this.rule.max) return 0;
-    return recent[recent.length - this.rule.max]! + this.rule.windowMs - this.now();
-  }
-
-  fail(key: string): void {
-    const recent = this.recent(key);
-    recent.push(this.now());
-    this.failures.delete(key);
-    this.failures.set(key, recent);
-    // the Map keeps insertion order: the first keys are the stalest
-    while (this.failures.size > this.maxKeys) this.failures.delete(this.failures.keys().next().value!);
-  }
-
-  reset(key: string): void {
-    this.failures.delete(key);
-  }
-
-  private recent(key: string): number[] {
-    const since = this.now() - this.rule.windowMs;
-    const list = (this.failures.get(key) ?? []).filter((t) => t > since);
-    if (list.length === 0) this.failures.delete(key);
-    return list;
-  }
 }
 
 export const SIGN_IN_RULES = {
@@ -55,38 +21,39 @@ export const SIGN_IN_RULES = {
   perEmail: { max: 30, windowMs: 15 * 60_000 },
 } as const;
 
-interface SignInLimiters {
-  byAddress: FailureLimiter;
-  byEmail: FailureLimiter;
-}
-
-// on globalThis so that every route bundle (and dev reloads) share one count
-const cache = globalThis as unknown as { batonSignInLimiters?: SignInLimiters };
-
-function limiters(): SignInLimiters {
-  cache.batonSignInLimiters ??= {
-    byAddress: new FailureLimiter(SIGN_IN_RULES.perEmailAndAddress),
-    byEmail: new FailureLimiter(SIGN_IN_RULES.perEmail),
-  };
-  return cache.batonSignInLimiters;
-}
+const buckets = (email: string, address: string) => [
+  { key: sha256(`addr|${email}|${address}`), rule: SIGN_IN_RULES.perEmailAndAddress },
+  { key: sha256(`email|${email}`), rule: SIGN_IN_RULES.perEmail },
+];
 
 /** The client's address as the request reports it (first X-Forwarded-For entry), else "unknown". */
 export function clientAddress(request: Request): string {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip")?.trim() || "unknown";
+  return (request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip")?.trim() || "unknown").slice(0, 100);
+}
+
+/** Milliseconds until the bucket may try again: the max-th most recent failure in the window, plus the window, minus now. */
+async function retryAfter(key: string, rule: LimitRule): Promise<number> {
+  const { rows } = await pool().query<{ wait_ms: number }>(
+    `SELECT (extract(epoch FROM failed_at + make_interval(secs => $2::float8 / 1000) - clock_timestamp()) * 1000)::float8 AS wait_ms
+     FROM sign_in_failures WHERE key = $1 AND failed_at > clock_timestamp() - make_interval(secs => $2::float8 / 1000)
+     ORDER BY failed_at DESC OFFSET $3 LIMIT 1`,
+    [key, rule.windowMs, rule.max - 1],
+  );
+  return Math.max(0, Math.ceil(rows[0]?.wait_ms ?? 0));
 }
 
 export const signInLimiter = {
-  retryAfterMs(email: string, address: string): number {
-    const l = limiters();
-    return Math.max(l.byAddress.retryAfterMs(`${email}|${address}`), l.byEmail.retryAfterMs(email));
+  async retryAfterMs(email: string, address: string): Promise<number> {
+    const waits = await Promise.all(buckets(email, address).map((b) => retryAfter(b.key, b.rule)));
+    return Math.max(...waits);
   },
-  fail(email: string, address: string): void {
-    const l = limiters();
-    l.byAddress.fail(`${email}|${address}`);
-    l.byEmail.fail(email);
+  async fail(email: string, address: string): Promise<void> {
+    const all = buckets(email, address);
+    await pool().query("INSERT INTO sign_in_failures (key, failed_at) SELECT unnest($1::text[]), clock_timestamp()", [all.map((b) => b.key)]);
+    // failures older than the window count for nothing: drop this bucket's (cheap: the index on key, failed_at)
+    await pool().query("DELETE FROM sign_in_failures WHERE key = ANY($1::text[]) AND failed_at < clock_timestamp() - make_interval(secs => $2::float8 / 1000)", [all.map((b) => b.key), SIGN_IN_RULES.perEmail.windowMs]);
   },
-  succeed(email: string, address: string): void {
-    limiters().byAddress.reset(`${email}|${address}`);
+  async succeed(email: string, address: string): Promise<void> {
+    await pool().query("DELETE FROM sign_in_failures WHERE key = $1", [buckets(email, address)[0]!.key]);
   },
 };

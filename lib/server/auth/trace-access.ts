@@ -1,10 +1,16 @@
 import "server-only";
-import { findTraceRow } from "../queries/traces";
-import { authorize, type Action, type Actor } from "./access";
+import { findTraceRowOrNull, traceNotFound, type findTraceRow } from "../queries/traces";
+import { authorizeInProject, type Action, type Actor } from "./access";
 
-/** The trace's row and the actor, when the request may do `action` in the trace's project (404 first for unknown traces). */
-export async function authorizeTrace(request: Request, traceId: string, action: Action): Promise<{ row: Awaited<ReturnType<typeof findTraceRow>>; actor: Actor }> {
-  const row = await findTraceRow(traceId);
-  const actor = await authorize(request, action, row.project.name);
-  return { row, actor };
+type TraceRow = Awaited<ReturnType<typeof findTraceRow>>;
+
+/**
+ * The trace's row and the actor, when the request may do `action` in the
+ * trace's project. Unknown traces and traces the caller may not read give
+ * the same 404 (no existence oracle); readers without the role 403.
+ */
+export async function authorizeTrace(request: Request, traceId: string, action: Action): Promise<{ row: TraceRow; actor: Actor }> {
+  const row = await findTraceRowOrNull(traceId);
+  const actor = await authorizeInProject(request, row?.project.name ?? null, action, () => traceNotFound(traceId));
+  return { row: row!, actor };
 }

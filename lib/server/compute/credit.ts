@@ -1,4 +1,6 @@
 import "server-only";
+import { isDecimal } from "@/lib/api/params";
+import { isStorableText } from "@/lib/api/text";
 import { computeCredit, CREDIT_METHODS, GroupTooSmallError, type CreditMethod, type CreditResponse } from "@/lib/credit";
 import { FAMILIES, type Family } from "@/lib/trace/types";
 import { DEFAULT_PRESET, resolvePreset, type WeightOverrides } from "@/lib/rewards";
@@ -17,6 +19,8 @@ export interface CreditQuery {
 
 const FAMILY_SET: ReadonlySet<string> = new Set(FAMILIES);
 
+const MAX_WEIGHT = 1e6;
+
 /**
  * Reads `method`, `preset`, `normalize` and `w.<family>` from the query
  * string; every problem is reported with its parameter as the path.
@@ -33,13 +37,16 @@ export function parseCreditQuery(params: URLSearchParams): CreditQuery {
   for (const [key, value] of params) {
     if (!key.startsWith("w.")) continue;
     const family = key.slice(2);
-    const weight = value.trim() === "" ? Number.NaN : Number(value);
+    // decimal only (SPEC.md section 7: `0x10` is a 400), and bounded so that no weighted sum overflows
+    const weight = isDecimal(value) ? Number(value) : Number.NaN;
     if (!FAMILY_SET.has(family)) problems.push({ path: key, message: `unknown family "${family}"; one of ${FAMILIES.join(", ")}` });
-    else if (!Number.isFinite(weight)) problems.push({ path: key, message: "must be a finite number" });
+    else if (!Number.isFinite(weight) || Math.abs(weight) > MAX_WEIGHT) problems.push({ path: key, message: `must be a decimal number in [-${MAX_WEIGHT}, ${MAX_WEIGHT}]` });
     else overrides[family as Family] = weight;
   }
+  const preset = params.get("preset") ?? DEFAULT_PRESET;
+  if (preset.length > 200 || !isStorableText(preset)) problems.push({ path: "preset", message: "a preset name: at most 200 characters, no U+0000 or lone surrogate" });
   if (problems.length > 0) throw new ApiError(400, "invalid_parameter", "invalid query parameter(s)", problems);
-  return { method: method as CreditMethod, preset: params.get("preset") ?? DEFAULT_PRESET, normalize: normalizeRaw === "1" || normalizeRaw === "true", overrides };
+  return { method: method as CreditMethod, preset, normalize: normalizeRaw === "1" || normalizeRaw === "true", overrides };
 }
 
 /** `GET /api/traces/{id}/credit`: credit of every event under one method and preset (SPEC.md section 3). */

@@ -76,9 +76,13 @@ function asApiError(error: unknown): unknown {
   if (isPgError(error) && error.code === "23505" && error.constraint === "traces_trace_id_key") {
     return new ApiError(409, "conflict", "a trace with this trace_id was stored concurrently");
   }
+  // the data, not the server: a value PostgreSQL cannot hold (class 22) or an index entry too big (54000)
+  if (isPgError(error) && (error.code.startsWith("22") || error.code === "54000")) {
+    return new ApiError(400, "unstorable", `the database refused a value: ${error.message.slice(0, 300)}`, [{ path: "$", message: `PostgreSQL ${error.code}` }]);
+  }
   return error;
 }
 
-function isPgError(e: unknown): e is { code: string; constraint?: string } {
-  return typeof e === "object" && e !== null && "code" in e;
+function isPgError(e: unknown): e is { code: string; constraint?: string; message: string } {
+  return e instanceof Error && !(e instanceof ApiError) && typeof (e as { code?: unknown }).code === "string";
 }

@@ -54,9 +54,24 @@ export interface StoreItem {
   computed: ComputedColumns;
 }
 
+/**
+ * Writes of one trace_id run one after the other (SPEC.md section 7:
+ * concurrent `?upsert=1` each succeed, the last wins), across processes:
+ * a transaction-scoped advisory lock per trace_id, taken in key order so
+ * that two batches sharing ids cannot deadlock. Without it, two upserts
+ * both see no row (or both delete it) and one fails on the unique key.
+ */
+async function lockTraceIds(client: pg.PoolClient, traceIds: readonly string[]): Promise<void> {
+  await client.query(
+    "SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(id, 0) AS k FROM unnest($1::text[]) AS id ORDER BY 1) AS keys",
+    [traceIds],
+  );
+}
+
 export async function storeTraces(client: pg.PoolClient, items: readonly StoreItem[], opts: { upsert: boolean }): Promise<StoredTrace[]> {
   if (items.length === 0) return [];
   const traceIds = items.map((i) => i.prepared.trace.trace_id);
+  await lockTraceIds(client, traceIds);
   const existing = await client.query<{ trace_id: string }>("SELECT trace_id FROM traces WHERE trace_id = ANY($1::text[])", [traceIds]);
   if (existing.rowCount) {
     const found = existing.rows.map((r) => r.trace_id);

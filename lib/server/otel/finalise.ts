@@ -20,6 +20,14 @@ import { ingestRecords } from "../ingest/ingest";
  * during finalisation puts the trace back to receiving, and the next
  * finalisation maps it with that span. A claim older than
  * STALE_CLAIM_MINUTES (its process died) is taken over.
+ *
+ * Isolation: a trace that fails while being stored (the database refuses
+ * it, or is briefly away) never stops the others. It goes back to
+ * receiving with `next_attempt_at` = now + 2^attempts x RETRY_BASE_SECONDS
+ * (sweeps skip it until then), and after MAX_ATTEMPTS it is failed with the
+ * reason, shown on the trace list and page; a flush naming it retries it now.
+ * Claims use FOR UPDATE SKIP LOCKED, so that several Baton processes
+ * sweeping at once split the work instead of queueing on each other's rows.
  */
 
 export interface FinaliseOutcome {
@@ -32,6 +40,8 @@ export interface FinaliseOutcome {
 }
 
 const STALE_CLAIM_MINUTES = 10;
+export const MAX_ATTEMPTS = 5;
+const RETRY_BASE_SECONDS = 5;
 
 /** Finalises every trace that has had no new span for BATON_OTEL_IDLE_S seconds. */
 export async function finaliseIdleTraces(idleSeconds = otelConfig().idleSeconds): Promise<FinaliseOutcome[]> {
@@ -52,10 +62,14 @@ interface Claim {
 async function claim(opts: { idleSeconds?: number; traceId?: string }): Promise<Claim[]> {
   const result = await pool().query<Claim>(
     `UPDATE otel_traces SET status = 'finalising', claimed_at = clock_timestamp()
-     WHERE ($1::text IS NULL OR trace_id = $1)
-       AND ((status = 'receiving' AND ($2::float8 IS NULL OR last_span_at <= now() - make_interval(secs => $2::float8)))
-         OR (status = 'failed' AND $1::text IS NOT NULL)
-         OR (status = 'finalising' AND claimed_at <= now() - make_interval(mins => $3::int)))
+     WHERE trace_id IN (
+       SELECT trace_id FROM otel_traces
+       WHERE ($1::text IS NULL OR trace_id = $1)
+         AND ((status = 'receiving' AND ($2::float8 IS NULL OR last_span_at <= now() - make_interval(secs => $2::float8))
+               AND ($1::text IS NOT NULL OR next_attempt_at IS NULL OR next_attempt_at <= now()))
+           OR (status = 'failed' AND $1::text IS NOT NULL)
+           OR (status = 'finalising' AND claimed_at <= now() - make_interval(mins => $3::int)))
+       FOR UPDATE SKIP LOCKED)
      RETURNING trace_id, claimed_at`,
     [opts.traceId ?? null, opts.idleSeconds ?? null, STALE_CLAIM_MINUTES],
   );
@@ -83,21 +97,35 @@ async function finaliseClaimed(c: Claim): Promise<FinaliseOutcome> {
     const [result] = await ingestRecords([{ base: "$", value: trace }], { upsert: true });
     stored = { events: result!.events, edges: result!.edges };
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 400)) {
-      // not the spans' fault (the database): release the claim so that a later sweep retries
-      await release(c, "receiving", null);
-      throw error;
-    }
+    if (!(error instanceof ApiError && error.status < 500)) return retryLater(c, error);
     const reason = [error.message, ...error.details.slice(0, 10).map((d) => `${d.path}: ${d.message}`)].join("; ");
     return outcome(c, await release(c, "failed", reason), null, reason);
   }
   return outcome(c, await release(c, "stored", null), stored, null);
 }
 
+/** A failure while storing: back to receiving with a backoff, or failed after MAX_ATTEMPTS; never thrown at the caller (the other traces go on). */
+async function retryLater(c: Claim, error: unknown): Promise<FinaliseOutcome> {
+  console.error(`[baton] OTLP trace ${c.trace_id}: storing failed:`, error);
+  const reason = `could not be stored: ${(error as Error).message?.slice(0, 300) ?? String(error)}`;
+  const result = await pool().query<{ status: string; attempts: number }>(
+    `UPDATE otel_traces SET attempts = attempts + 1,
+       status = CASE WHEN attempts + 1 >= $3 THEN 'failed' ELSE 'receiving' END,
+       error = CASE WHEN attempts + 1 >= $3 THEN $4 || ' (after ' || (attempts + 1) || ' attempts)' ELSE $4 END,
+       next_attempt_at = now() + make_interval(secs => $5 * power(2, attempts))
+     WHERE trace_id = $1 AND status = 'finalising' AND claimed_at = $2
+     RETURNING status, attempts`,
+    [c.trace_id, c.claimed_at, MAX_ATTEMPTS, reason, RETRY_BASE_SECONDS],
+  );
+  const status = result.rows[0]?.status === "failed" ? "failed" : "receiving";
+  return outcome(c, status, null, reason);
+}
+
 /** Ends a claim; returns the trace's status afterwards ("receiving" when spans came during the finalisation). */
 async function release(c: Claim, status: "stored" | "failed" | "receiving", error: string | null): Promise<FinaliseOutcome["status"]> {
   const result = await pool().query(
-    `UPDATE otel_traces SET status = $3, error = $4, finalised_at = CASE WHEN $3 = 'stored' THEN now() ELSE finalised_at END
+    `UPDATE otel_traces SET status = $3, error = $4, finalised_at = CASE WHEN $3 = 'stored' THEN now() ELSE finalised_at END,
+       attempts = CASE WHEN $3 = 'stored' THEN 0 ELSE attempts END, next_attempt_at = NULL
      WHERE trace_id = $1 AND status = 'finalising' AND claimed_at = $2`,
     [c.trace_id, c.claimed_at, status, error],
   );

@@ -4,6 +4,7 @@ import { readOtlpJson } from "@/lib/adapters/otlp-json";
 import { decodeTraceRequest, encodeRpcStatus, encodeTraceResponse } from "@/lib/adapters/otlp-protobuf";
 import type { OtlpSpan } from "@/lib/adapters/otlp-span";
 import { ApiError } from "../errors";
+import { excessiveNesting } from "@/lib/api/json-safety";
 import { errorResponse, readBytesLimited, tooLarge } from "../http";
 
 /**
@@ -36,16 +37,34 @@ export async function readOtlpRequest(request: Request, encoding: OtlpEncoding, 
   const body = decompress(request.headers.get("content-encoding"), await readBytesLimited(request, limitBytes), limitBytes);
   let payload: unknown;
   try {
-    payload = encoding === "json" ? JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body)) : decodeTraceRequest(body);
+    payload = encoding === "json" ? parseBoundedJson(new TextDecoder("utf-8", { fatal: true }).decode(body)) : decodeTraceRequest(body);
   } catch (error) {
     const what = encoding === "json" ? "malformed JSON" : "malformed protobuf: not an ExportTraceServiceRequest";
     throw new ApiError(400, "invalid_input", what, [{ path: "$", message: (error as Error).message }]);
   }
-  const read = readOtlpJson(payload);
+  const read = readWithoutOverflow(payload);
   if (!read.ok) {
     throw new ApiError(400, "invalid_input", "not an OTLP ExportTraceServiceRequest", read.problems.map((p) => ({ path: p.slice(0, p.indexOf(":")), message: p.slice(p.indexOf(":") + 2) })));
   }
   return { spans: read.spans, rejected: read.rejected };
+}
+
+/** OTLP JSON nests attribute values (kvlistValue, arrayValue); deeper than this is refused before parsing. */
+const OTLP_MAX_DEPTH = 256;
+
+function parseBoundedJson(text: string): unknown {
+  if (excessiveNesting(text, OTLP_MAX_DEPTH) !== null) throw new Error(`nested deeper than ${OTLP_MAX_DEPTH} levels`);
+  return JSON.parse(text);
+}
+
+/** A protobuf body can nest AnyValues as deep as its bytes allow: a stack overflow while reading it is the sender's 400. */
+function readWithoutOverflow(payload: unknown): ReturnType<typeof readOtlpJson> {
+  try {
+    return readOtlpJson(payload);
+  } catch (error) {
+    if (error instanceof RangeError) throw new ApiError(400, "invalid_input", "OTLP values nested too deeply", [{ path: "$", message: error.message }]);
+    throw error;
+  }
 }
 
 /** 200 with the ExportTraceServiceResponse; a partial success when some spans were refused. */

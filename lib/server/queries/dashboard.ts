@@ -1,4 +1,5 @@
 import "server-only";
+import { safeMean } from "./metrics";
 import {
   binEdges,
   buildDashboard,
@@ -28,7 +29,7 @@ const num = (v: Row[string] | undefined): number | null => (v === null || v === 
 
 /** Per-group counts and means for the trend rows. */
 const TREND_SELECT = Prisma.sql`count(*)::int AS traces, count(t.e1)::int AS e1_n, coalesce(sum(t.e1), 0)::int AS e1_successes,
-  ${Prisma.join(DASHBOARD_METRICS.map((m) => Prisma.sql`avg(${column(m.key)})::float8 AS ${alias(`mean_${m.key}`)}`))}`;
+  ${Prisma.join(DASHBOARD_METRICS.map((m) => Prisma.sql`${safeMean(column(m.key))} AS ${alias(`mean_${m.key}`)}`))}`;
 
 function trendRow(r: Row): TrendRow {
   return {

@@ -2,12 +2,6 @@ import "server-only";
 import { prisma } from "../db/client";
 import { notFound } from "../errors";
 
-/** The project of a trace, or null when there is no such trace (to authorize before deleting). */
-export async function traceProject(traceId: string): Promise<string | null> {
-  const row = await prisma().trace.findUnique({ where: { traceId }, select: { project: { select: { name: true } } } });
-  return row?.project.name ?? null;
-}
-
 /**
  * Deletes a trace with everything hanging off it, in one transaction: its
  * events, edges and content (cascade), and the annotations and

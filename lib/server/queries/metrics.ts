@@ -64,8 +64,8 @@ export async function aggregateMetrics(filter: MetricsFilter) {
   const columns = Object.values(AGGREGATED).flat();
   const value = (c: string) => (c === "terminal_tainted" ? Prisma.raw(`(t.${c})::int`) : Prisma.raw(`t.${c}`));
   const selects = columns.flatMap((c) => [
-    Prisma.sql`avg(${value(c)})::float8 AS ${Prisma.raw(`"${c}_mean"`)}`,
-    Prisma.sql`percentile_cont(0.5) WITHIN GROUP (ORDER BY ${value(c)}) AS ${Prisma.raw(`"${c}_median"`)}`,
+    Prisma.sql`${safeMean(value(c))} AS ${Prisma.raw(`"${c}_mean"`)}`,
+    Prisma.sql`${safeMedian(value(c))} AS ${Prisma.raw(`"${c}_median"`)}`,
   ]);
   const [row] = await prisma().$queryRaw<Record<string, number | bigint | null>[]>`
     SELECT count(*)::int AS traces, count(t.e1)::int AS e1_n, coalesce(sum(t.e1), 0)::int AS e1_successes, ${Prisma.join(selects)}
@@ -89,6 +89,22 @@ export async function aggregateMetrics(filter: MetricsFilter) {
   };
 }
 
+
+/**
+ * Aggregates that cannot overflow whatever is stored (values near 1e308
+ * stored before SPEC's 1e15 limit, or by another tool): the mean is summed
+ * in numeric (exact, unbounded) and is never larger than the largest value,
+ * so it fits float8 again.
+ */
+export const safeMean = (v: Prisma.Sql) => Prisma.sql`avg((${v})::numeric)::float8`;
+
+/**
+ * percentile_cont interpolates `a + (b - a) x f`, and `b - a` overflows for
+ * values of opposite sign near the float8 limit. Halving first and doubling
+ * after is exact in binary floating point (away from subnormals), so the
+ * median is the same number, computed without overflow.
+ */
+export const safeMedian = (v: Prisma.Sql) => Prisma.sql`(2 * percentile_cont(0.5) WITHIN GROUP (ORDER BY (${v})::float8 / 2))`;
 
 function num(v: number | bigint | null | undefined): number | null {
   return v === null || v === undefined ? null : Number(v);

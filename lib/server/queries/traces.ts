@@ -3,6 +3,7 @@ import type { TraceListQuery } from "@/lib/api/filters";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "../db/client";
 import { notFound } from "../errors";
+import { isStorableId } from "@/lib/api/text";
 import { loadTraceById } from "./load-trace";
 import { apiEvent, type ApiEvent } from "./serialize";
 
@@ -23,6 +24,12 @@ export interface TraceListItem {
   created_at: string;
 }
 
+/**
+ * Prisma passes `contains` to ILIKE as it is, so `%` and `_` would match
+ * anything: escape them (and the escape character) to search literally.
+ */
+export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, "\\$&");
+
 export async function listTraces(query: TraceListQuery, readable: string[] | null = null): Promise<{ traces: TraceListItem[]; next_cursor: string | null }> {
   const where: Prisma.TraceWhereInput = {
     ...(readable !== null && { project: { name: { in: readable } } }),
@@ -33,14 +40,7 @@ export async function listTraces(query: TraceListQuery, readable: string[] | nul
     ...(query.topology && { topology: query.topology }),
     ...(query.verdict && { verdict: query.verdict }),
     ...(query.cursor && { id: { lt: Number(query.cursor) } }),
-    ...(query.q && {
-      OR: [
-        { traceId: { contains: query.q, mode: "insensitive" } },
-        { taskId: { contains: query.q, mode: "insensitive" } },
-        { system: { contains: query.q, mode: "insensitive" } },
-        { groupId: { contains: query.q, mode: "insensitive" } },
-      ],
-    }),
+    ...(query.q && { OR: (["traceId", "taskId", "system", "groupId"] as const).map((field) => ({ [field]: { contains: likeLiteral(query.q!), mode: "insensitive" } })) }),
   };
   const rows = await prisma().trace.findMany({
     where,
@@ -70,10 +70,22 @@ export async function listTraces(query: TraceListQuery, readable: string[] | nul
 }
 
 export async function findTraceRow(traceId: string) {
-  const row = await prisma().trace.findUnique({ where: { traceId }, include: { project: { select: { name: true } } } });
-  if (!row) throw notFound(`trace "${traceId}"`);
+  const row = await findTraceRowOrNull(traceId);
+  if (!row) throw traceNotFound(traceId);
   return row;
 }
+
+/**
+ * The row, or null. An id no trace can have (over 512 characters, U+0000 or
+ * a lone surrogate, which PostgreSQL cannot even compare) is simply not
+ * found, without asking the database.
+ */
+export async function findTraceRowOrNull(traceId: string) {
+  if (!isStorableId(traceId)) return null;
+  return prisma().trace.findUnique({ where: { traceId }, include: { project: { select: { name: true } } } });
+}
+
+export const traceNotFound = (traceId: string) => notFound(`trace ${JSON.stringify(traceId.slice(0, 200))}`);
 
 /** The trace in extended form (SPEC.md section 7), events in input order with their extra fields; content only when asked for. */
 export async function getTrace(traceId: string, opts: { content: boolean }) {

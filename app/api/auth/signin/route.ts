@@ -20,7 +20,7 @@ export const POST = route(async (request: Request) => {
   const { email, password } = await parseJsonRequest(request, signInInput);
   if (await isOpenMode()) throw new ApiError(409, "open_mode", "Baton is in open local mode: there is no admin yet, and no sign-in is needed");
   const address = clientAddress(request);
-  const waitMs = signInLimiter.retryAfterMs(email, address);
+  const waitMs = await signInLimiter.retryAfterMs(email, address);
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
     const error = new ApiError(429, "rate_limited", `too many failed sign-ins: try again in ${Math.ceil(seconds / 60)} minute(s)`);
@@ -29,10 +29,10 @@ export const POST = route(async (request: Request) => {
   const user = await findUserByEmail(email);
   const ok = user && !user.local && user.passwordHash ? await verifyPassword(password, user.passwordHash) : await burnVerification(password);
   if (!ok || !user) {
-    signInLimiter.fail(email, address);
+    await signInLimiter.fail(email, address);
     throw new ApiError(401, "invalid_credentials", "wrong email or password");
   }
-  signInLimiter.succeed(email, address);
+  await signInLimiter.succeed(email, address);
   // a fresh token at each sign-in (no session fixation); the old session ends
   const previous = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
   if (previous) await deleteSession(previous);

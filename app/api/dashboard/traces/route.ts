@@ -1,3 +1,4 @@
+import { decimalInt } from "@/lib/api/params";
 import { z } from "zod";
 import { searchParamsObject } from "@/lib/api/filters";
 import { describeBar, metricOf, parseBar } from "@/lib/dashboard";
@@ -11,7 +12,7 @@ import { toTraceFilter } from "@/lib/server/queries/dashboard-filter";
 export const dynamic = "force-dynamic";
 
 const query = z
-  .strictObject({ ...dashboardFilterShape, bar: z.string().max(600), limit: z.coerce.number().int().min(1).max(1000).default(100) })
+  .strictObject({ ...dashboardFilterShape, bar: z.string().max(600), limit: decimalInt(1, 1000).default(100) })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["to"] });
 
 /** GET /api/dashboard/traces?bar=<key>&<filter>&limit=: the traces behind one bar of the dashboard. */

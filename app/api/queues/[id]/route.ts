@@ -1,14 +1,12 @@
-import { authorize } from "@/lib/server/auth/access";
 import { route } from "@/lib/server/http";
-import { queueFromParam } from "@/lib/server/queues/route-helpers";
+import { authorizeQueue } from "@/lib/server/queues/route-helpers";
 import { queueAgreement, queueProgress } from "@/lib/server/queues/stats";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/queues/{id}: progress per queue and person, and agreement per family. */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const { queue, project } = await queueFromParam((await params).id);
-  await authorize(request, "read", project);
+  const { queue, project } = await authorizeQueue(request, (await params).id, "read");
   const [progress, agreement] = await Promise.all([queueProgress(queue.id), queueAgreement(queue.id, queue.families)]);
   return Response.json({
     id: queue.id,

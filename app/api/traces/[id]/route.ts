@@ -1,7 +1,6 @@
-import { authorize } from "@/lib/server/auth/access";
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { route } from "@/lib/server/http";
-import { deleteTrace, traceProject } from "@/lib/server/queries/delete-trace";
+import { deleteTrace } from "@/lib/server/queries/delete-trace";
 import { getTrace } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
@@ -16,11 +15,11 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
 
 /**
  * DELETE /api/traces/{id}: the trace, its annotations and adjudications
- * (admin of its project). An unknown id needs admin somewhere before it
- * gets its 404, so that the answer does not reveal which ids exist.
+ * (admin of its project). Unknown ids and traces the caller may not read
+ * are the same 404, so that the answer does not reveal which ids exist.
  */
 export const DELETE = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  await authorize(request, "admin", (await traceProject(id)) ?? undefined);
+  await authorizeTrace(request, id, "admin");
   return Response.json({ deleted: await deleteTrace(id) });
 });

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { AdjudicateForm } from "@/components/queues/adjudicate-form";
 import { formatValue } from "@/lib/format";
-import { prisma } from "@/lib/server/db/client";
+import { requirePageRead } from "@/lib/server/auth/page-access";
+import { findQueue } from "@/lib/server/queues/route-helpers";
 import { disagreements } from "@/lib/server/queues/stats";
 
 export const dynamic = "force-dynamic";
@@ -14,9 +14,11 @@ interface Props {
 
 /** Units where annotators disagree, values side by side, with the event a click away; an admin sets the final value. */
 export default async function AdjudicatePage({ params, searchParams }: Props) {
-  const id = Number((await params).id);
-  const queue = Number.isInteger(id) ? await prisma().queue.findUnique({ where: { id } }) : null;
-  if (!queue) notFound();
+  const raw = (await params).id;
+  const found = await findQueue(raw);
+  await requirePageRead(`/queues/${raw}/adjudicate`, found?.project ?? null);
+  const { queue } = found!;
+  const id = queue.id;
   const threshold = Math.min(2, Math.max(0, Number((await searchParams).threshold ?? "0.5") || 0));
   const units = await disagreements(id, threshold);
   return (

@@ -1,14 +1,16 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { QueueWork } from "@/components/queues/queue-work";
-import { prisma } from "@/lib/server/db/client";
+import { requirePageRead } from "@/lib/server/auth/page-access";
+import { findQueue } from "@/lib/server/queues/route-helpers";
 
 export const dynamic = "force-dynamic";
 
 export default async function QueueWorkPage({ params }: { params: Promise<{ id: string }> }) {
-  const id = Number((await params).id);
-  const queue = Number.isInteger(id) ? await prisma().queue.findUnique({ where: { id } }) : null;
-  if (!queue) notFound();
+  const raw = (await params).id;
+  const found = await findQueue(raw);
+  await requirePageRead(`/queues/${raw}/work`, found?.project ?? null);
+  const { queue } = found!;
+  const id = queue.id;
   return (
     <div className="space-y-3">
       <Link href={`/queues/${id}`} className="text-sm text-blue-700 hover:underline">← {queue.name}</Link>

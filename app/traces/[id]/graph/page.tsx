@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { parseViewState } from "@/lib/graph-view/view-state";
-import { ApiError } from "@/lib/server/errors";
+import { requirePageRead } from "@/lib/server/auth/page-access";
 import { graphMeta } from "@/lib/server/queries/graph";
 import { listPresets } from "@/lib/server/queries/presets";
+import { findTraceRowOrNull } from "@/lib/server/queries/traces";
 import { GraphView } from "./_components/graph-view";
 
 export const dynamic = "force-dynamic";
@@ -17,14 +17,8 @@ interface Props {
 export default async function TraceGraphPage({ params, searchParams }: Props) {
   const { id } = await params;
   const traceId = decodeURIComponent(id);
-  const [meta, presets, query] = await Promise.all([
-    graphMeta(traceId).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) notFound();
-      throw error;
-    }),
-    listPresets(),
-    searchParams,
-  ]);
+  await requirePageRead(`/traces/${id}/graph`, (await findTraceRowOrNull(traceId))?.project.name ?? null);
+  const [meta, presets, query] = await Promise.all([graphMeta(traceId), listPresets(), searchParams]);
   return (
     <div className="relative left-1/2 w-screen -translate-x-1/2 px-4">
       <div className="mb-2 flex flex-wrap items-baseline gap-x-4 gap-y-1">

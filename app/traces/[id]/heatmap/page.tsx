@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { HeatmapControls } from "@/components/heatmap/controls";
 import { HeatmapView } from "@/components/heatmap/heatmap-view";
 import { AddToAgenda } from "@/components/meeting/add-to-agenda";
@@ -13,7 +12,7 @@ import { heatmapPanels } from "@/lib/server/compute/heatmap-panels";
 import { ApiError } from "@/lib/server/errors";
 import { listPresets } from "@/lib/server/queries/presets";
 import { groupTraceIds } from "@/lib/server/queries/trace-filter";
-import { findTraceRow } from "@/lib/server/queries/traces";
+import { findTraceRowOrNull } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
@@ -27,11 +26,9 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
   const { id } = await params;
   const traceId = decodeURIComponent(id);
   const values = searchParamsObject(await searchParams);
-  const row = await findTraceRow(traceId).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) notFound();
-    throw error;
-  });
-  await requirePageRead(`/traces/${id}/heatmap`, row.project.name);
+  const found = await findTraceRowOrNull(traceId);
+  await requirePageRead(`/traces/${id}/heatmap`, found?.project.name ?? null);
+  const row = found!;
   const parsed = traceHeatmapQuery.safeParse(values);
   const heatmap = parsed.success ? parsed.data : traceHeatmapQuery.parse({});
   const [presets, groupTraces] = await Promise.all([listPresets(), groupTraceIds(row.groupId, traceId)]);

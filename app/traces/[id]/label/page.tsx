@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { LabelWorkbench } from "@/components/annotate/label-workbench";
 import { LabelingProvider, type LabelEvent } from "@/components/annotate/store";
 import { labelFamilies } from "@/lib/annotate/families";
@@ -7,9 +6,9 @@ import { computeCredit } from "@/lib/credit";
 import { buildCausalGraph } from "@/lib/graph/causal";
 import { isBuiltinPreset } from "@/lib/rewards";
 import { requirePageRead } from "@/lib/server/auth/page-access";
-import { ApiError } from "@/lib/server/errors";
 import { humanLabels } from "@/lib/server/queries/annotations";
 import { loadTrace } from "@/lib/server/queries/load-trace";
+import { findTraceRowOrNull } from "@/lib/server/queries/traces";
 import { eventSummary } from "@/lib/trace/summary";
 
 export const dynamic = "force-dynamic";
@@ -28,11 +27,8 @@ export default async function LabelPage({ params, searchParams }: Props) {
   const requested = first(query.preset) ?? "uniform";
   const preset = isBuiltinPreset(requested) ? requested : "uniform";
   const startEvent = first(query.event);
-  const trace = await loadTrace(traceId).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) notFound();
-    throw error;
-  });
-  await requirePageRead(`/traces/${encodeURIComponent(traceId)}/label`, trace.project ?? "default");
+  await requirePageRead(`/traces/${encodeURIComponent(traceId)}/label`, (await findTraceRowOrNull(traceId))?.project.name ?? null);
+  const trace = await loadTrace(traceId);
   const graph = buildCausalGraph(trace);
   const stops = trace.events.filter((e) => e.type === "orchestrator_decision" && e.decision === "stop");
   const stopAnchors = new Set(stops.length > 0 ? stops.map((e) => e.id) : [trace.events[graph.terminal]!.id]);

@@ -1,18 +1,17 @@
+import { decimalNumber } from "@/lib/api/params";
 import { z } from "zod";
 import { searchParamsObject } from "@/lib/api/filters";
-import { authorize } from "@/lib/server/auth/access";
 import { parseQuery, route } from "@/lib/server/http";
-import { queueFromParam } from "@/lib/server/queues/route-helpers";
+import { authorizeQueue } from "@/lib/server/queues/route-helpers";
 import { disagreements } from "@/lib/server/queues/stats";
 
 export const dynamic = "force-dynamic";
 
-const query = z.object({ threshold: z.coerce.number().min(0).max(2).default(0.5) });
+const query = z.object({ threshold: decimalNumber(0, 2).default(0.5) });
 
 /** GET /api/queues/{id}/disagreements?threshold=0.5 (admin): units whose values spread more than the threshold. */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const { queue, project } = await queueFromParam((await params).id);
-  await authorize(request, "admin", project);
+  const { queue } = await authorizeQueue(request, (await params).id, "admin");
   const { threshold } = parseQuery(query, searchParamsObject(new URL(request.url).searchParams));
   return Response.json({ threshold, units: await disagreements(queue.id, threshold) });
 });

@@ -1,9 +1,8 @@
 import { annotationInput } from "@/lib/api/annotations";
-import { authorize } from "@/lib/server/auth/access";
+import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { recomputeMetrics } from "@/lib/server/compute/persist";
 import { parseJsonRequest, route } from "@/lib/server/http";
 import { listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
-import { findTraceRow } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
@@ -12,8 +11,7 @@ type Context = { params: Promise<{ id: string }> };
 /** GET /api/traces/{id}/annotations: current values of every annotator (`?mine=1`: only the caller's). */
 export const GET = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
-  const row = await findTraceRow(id);
-  const actor = await authorize(request, "read", row.project.name);
+  const { row, actor } = await authorizeTrace(request, id, "read");
   const mine = new URL(request.url).searchParams.get("mine") === "1";
   return Response.json({ annotations: await listAnnotations(row.traceId, mine ? actor.userId : undefined) });
 });
@@ -21,8 +19,7 @@ export const GET = route(async (request: Request, { params }: Context) => {
 /** POST /api/traces/{id}/annotations: `{event_id?, family, value, comment?}`; metrics are recomputed at once. */
 export const POST = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
-  const row = await findTraceRow(id);
-  const actor = await authorize(request, "annotate", row.project.name);
+  const { row, actor } = await authorizeTrace(request, id, "annotate");
   const input = await parseJsonRequest(request, annotationInput);
   const annotation = await saveAnnotation(row.traceId, row.id, actor, input);
   await recomputeMetrics(row.id);

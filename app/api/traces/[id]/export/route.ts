@@ -1,7 +1,6 @@
-import { authorize } from "@/lib/server/auth/access";
+import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { exportTrace, groupTooSmall, parseExportRequest, textStream } from "@/lib/server/compute/export";
 import { route } from "@/lib/server/http";
-import { findTraceRow } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
@@ -12,8 +11,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const req = await parseExportRequest(new URL(request.url).searchParams);
-  const row = await findTraceRow(id);
-  await authorize(request, "read", row.project.name);
+  const { row } = await authorizeTrace(request, id, "read");
   let chunks: Iterable<string>;
   try {
     chunks = await exportTrace(row.traceId, req);

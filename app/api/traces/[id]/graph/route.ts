@@ -1,5 +1,6 @@
 import { searchParamsObject } from "@/lib/api/filters";
 import { graphQuery } from "@/lib/graph-view/query";
+import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { parseCreditQuery } from "@/lib/server/compute/credit";
 import { parseQuery, route } from "@/lib/server/http";
 import { graphCredit, graphEventsJson, graphMeta } from "@/lib/server/queries/graph";
@@ -13,6 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
+  await authorizeTrace(request, id, "read");
   const search = new URL(request.url).searchParams;
   const query = parseQuery(graphQuery, searchParamsObject(search));
   switch (query.part) {

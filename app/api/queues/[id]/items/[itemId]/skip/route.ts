@@ -1,6 +1,5 @@
-import { authorize } from "@/lib/server/auth/access";
 import { route } from "@/lib/server/http";
-import { itemIdFromParam, queueFromParam } from "@/lib/server/queues/route-helpers";
+import { itemIdFromParam, authorizeQueue } from "@/lib/server/queues/route-helpers";
 import { describeItem, nextItem, skipItem } from "@/lib/server/queues/work";
 
 export const dynamic = "force-dynamic";
@@ -8,8 +7,7 @@ export const dynamic = "force-dynamic";
 /** POST /api/queues/{id}/items/{itemId}/skip: leaves the item to others and hands out the next one. */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string; itemId: string }> }) => {
   const p = await params;
-  const { queue, project } = await queueFromParam(p.id);
-  const actor = await authorize(request, "annotate", project);
+  const { queue, actor } = await authorizeQueue(request, p.id, "annotate");
   await skipItem(queue.id, itemIdFromParam(p.itemId), actor);
   return Response.json({ next: await describeItem(queue.id, await nextItem(queue.id, actor), actor) });
 });

@@ -1,7 +1,6 @@
 import { submitInput } from "@/lib/api/queues";
-import { authorize } from "@/lib/server/auth/access";
 import { parseJsonRequest, route } from "@/lib/server/http";
-import { itemIdFromParam, queueFromParam } from "@/lib/server/queues/route-helpers";
+import { itemIdFromParam, authorizeQueue } from "@/lib/server/queues/route-helpers";
 import { describeItem, nextItem, submitItem } from "@/lib/server/queues/work";
 
 export const dynamic = "force-dynamic";
@@ -9,8 +8,7 @@ export const dynamic = "force-dynamic";
 /** POST /api/queues/{id}/items/{itemId}/submit `{labels: [{family, value, comment?}]}`: stores them and hands out the next item. */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string; itemId: string }> }) => {
   const p = await params;
-  const { queue, project } = await queueFromParam(p.id);
-  const actor = await authorize(request, "annotate", project);
+  const { queue, actor } = await authorizeQueue(request, p.id, "annotate");
   await submitItem(queue.id, itemIdFromParam(p.itemId), actor, await parseJsonRequest(request, submitInput));
   return Response.json({ next: await describeItem(queue.id, await nextItem(queue.id, actor), actor) });
 });

@@ -1,0 +1,171 @@
+/**
+ * The fuzz classes of lib/server/fuzz.int.test.ts (`npm test`, ~2,000
+ * cases) and `npm run fuzz` (20,000+): fast-check arbitraries of hostile
+ * requests, each sent to the real route handler over the real database.
+ * A case passes when the answer is not a 5xx, an error has the shape of
+ * SPEC.md section 7, and a refused write stored nothing.
+ */
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
+import { GET as credit } from "@/app/api/traces/[id]/credit/route";
+import { GET as graph } from "@/app/api/traces/[id]/graph/route";
+import { GET as getTrace } from "@/app/api/traces/[id]/route";
+import { GET as dashboard } from "@/app/api/dashboard/route";
+import { GET as metrics } from "@/app/api/metrics/route";
+import { POST as otlp } from "@/app/api/otel/v1/traces/route";
+import { POST as presets } from "@/app/api/presets/route";
+import { GET as queue } from "@/app/api/queues/[id]/route";
+import { GET as list, POST as ingest } from "@/app/api/traces/route";
+import { orchestratorRun, toOtlpJson } from "@/lib/adapters/otlp-fixtures";
+import { encodeTraceRequest } from "@/lib/adapters/otlp-protobuf";
+
+export const FUZZ_TRACE = "fuzz-base-trace";
+const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown>;
+const otlpBase = toOtlpJson(orchestratorRun().map((s) => ({ ...s, traceId: "dddd0000000000000000000000000001" })));
+
+export interface FuzzRequest {
+  /** what a refused request must not have changed */
+  writes: "traces" | "otel" | "annotations" | "presets" | null;
+  send: () => Promise<Response>;
+}
+export interface FuzzClass {
+  name: string;
+  arbitrary: fc.Arbitrary<FuzzRequest>;
+}
+
+const none = { params: Promise.resolve({}) };
+const post = (url: string, body: BodyInit, type = "application/json") => new Request(`http://localhost${url}`, { method: "POST", headers: { "content-type": type }, body });
+const get = (url: string) => new Request(`http://localhost${url}`);
+
+/** Strings PostgreSQL, indexes and parsers have trouble with. */
+const nastyString = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.constantFrom("\u0000", "a\u0000b", "\ud800", "x\udfff", "\ud83d\ude00", "%", "_", "\\", "'; DROP TABLE traces; --", "__proto__", "constructor", "0x10", "1e999", "-0", ""),
+  fc.integer({ min: 513, max: 4000 }).map((n) => Array.from({ length: n }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 94))).join("")),
+);
+/** Deep nesting is spliced into the JSON text (a marker string), so that no test code recurses through it. */
+const deepMarker = (levels: number) => `__DEEP_${levels}__`;
+const expandDeep = (text: string) => text.replace(/"__DEEP_(\d+)__"/g, (_, n: string) => `${"[".repeat(Number(n))}1${"]".repeat(Number(n))}`);
+const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  nastyString,
+  fc.constantFrom(1e308, -1e308, 1e15 + 1, -1, 0, 5e-324, 2 ** 53 + 1, 2147483648),
+  fc.integer({ min: 60, max: 6000 }).map(deepMarker),
+  fc.constant({ __PROTO_MARK__: { nested: "\u0000" } }),
+  fc.constant({ constructor: "x", prototype: 1 }),
+);
+
+/** Every path (as key lists) into a JSON value, to mutate one place. */
+function paths(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(prefix);
+  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...prefix, i], out));
+  else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out);
+  return out;
+}
+function setAt(root: unknown, path: (string | number)[], value: unknown, mode: "replace" | "delete" | "add"): unknown {
+  if (path.length === 0) return value;
+  const copy = structuredClone(root) as Record<string | number, unknown>;
+  let node = copy;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  const last = path[path.length - 1]!;
+  if (mode === "delete") delete node[last];
+  else if (mode === "add" && typeof node === "object" && !Array.isArray(node)) node[`${String(last)}_extra`] = value;
+  else node[last] = value;
+  return copy;
+}
+
+/** JSON text of a mutated copy of `base` (1-3 mutations), sometimes cut or with a byte changed. */
+function mutatedText(base: unknown): fc.Arbitrary<string> {
+  const all = paths(base);
+  const mutation = fc.tuple(fc.integer({ min: 0, max: all.length - 1 }), nastyValue, fc.constantFrom<"replace" | "delete" | "add">("replace", "delete", "add"));
+  return fc.tuple(fc.array(mutation, { minLength: 1, maxLength: 3 }), fc.option(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom("cut", "byte")), { freq: 5 })).map(([mutations, damage]) => {
+    let value = base;
+    for (const [i, v, mode] of mutations) {
+      try {
+        value = setAt(value, all[i]!, v, mode);
+      } catch {
+        // the path went away with an earlier mutation
+      }
+    }
+    let text = expandDeep(JSON.stringify(value).replaceAll("__PROTO_MARK__", "__proto__"));
+    if (damage) {
+      const at = Math.floor(damage[0] * text.length);
+      text = damage[1] === "cut" ? text.slice(0, at) : `${text.slice(0, at)}${"\u0000{[\"\\"[at % 5]}${text.slice(at + 1)}`;
+    }
+    return text;
+  });
+}
+
+const fuzzTraceId = () => `fuzz-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+const traceBase = () => ({ ...example, trace_id: fuzzTraceId() });
+
+export const FUZZ_CLASSES: FuzzClass[] = [
+  {
+    name: "trace JSON (mutated)",
+    arbitrary: fc.tuple(mutatedText(example), fc.boolean()).map(([text, upsert]) => ({
+      writes: "traces",
+      send: () => ingest(post(`/api/traces${upsert ? "?upsert=1" : ""}`, text.replace(`"${String(example.trace_id)}"`, `"${fuzzTraceId()}"`)), none),
+    })),
+  },
+  {
+    name: "JSONL (mutated lines)",
+    arbitrary: fc.array(fc.oneof(mutatedText(example), fc.constant(null)), { minLength: 1, maxLength: 4 }).map((lines) => ({
+      writes: "traces",
+      send: () => ingest(post("/api/traces", lines.map((l) => l ?? JSON.stringify(traceBase())).join("\n"), "application/x-ndjson"), none),
+    })),
+  },
+  {
+    name: "OTLP JSON (mutated)",
+    arbitrary: mutatedText(otlpBase).map((text) => ({ writes: "otel", send: () => otlp(post("/api/otel/v1/traces", text)) })),
+  },
+  {
+    name: "OTLP protobuf (bytes)",
+    arbitrary: fc.tuple(fc.uint8Array({ maxLength: 64 }), fc.integer({ min: 0, max: 2000 }), fc.boolean()).map(([noise, at, replace]) => {
+      const good = new Uint8Array(encodeTraceRequest(otlpBase));
+      const bytes = replace ? new Uint8Array([...good.subarray(0, at), ...noise, ...good.subarray(at + noise.length)]) : noise;
+      return { writes: "otel", send: () => otlp(post("/api/otel/v1/traces", bytes, "application/x-protobuf")) };
+    }),
+  },
+  {
+    name: "query strings",
+    arbitrary: fc.tuple(
+      fc.constantFrom("traces", "metrics", "dashboard", "credit", "graph"),
+      fc.array(fc.tuple(fc.constantFrom("cursor", "limit", "q", "project", "system", "task_id", "group_id", "verdict", "topology", "from", "to", "part", "w.cost", "w.task_success", "method", "preset", "normalize", "__proto__", "constructor"), nastyString), { maxLength: 4 }),
+    ).map(([target, pairs]) => {
+      const qs = new URLSearchParams(pairs).toString();
+      const id = { params: Promise.resolve({ id: FUZZ_TRACE }) };
+      const send = {
+        traces: () => list(get(`/api/traces?${qs}`), none),
+        metrics: () => metrics(get(`/api/metrics?${qs}`), none),
+        dashboard: () => dashboard(get(`/api/dashboard?${qs}`), none),
+        credit: () => credit(get(`/api/traces/${FUZZ_TRACE}/credit?${qs}`), id),
+        graph: () => graph(get(`/api/traces/${FUZZ_TRACE}/graph?${qs}`), id),
+      }[target];
+      return { writes: null, send };
+    }),
+  },
+  {
+    name: "path ids",
+    arbitrary: fc.tuple(fc.oneof(nastyString, fc.string()), fc.constantFrom("trace", "graph", "queue")).map(([raw, target]) => {
+      const ctx = { params: Promise.resolve({ id: raw }) };
+      // byte by byte: encodeURIComponent throws on a lone surrogate, which is exactly what must be sent
+      const url = [...Buffer.from(raw, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
+      const send = { trace: () => getTrace(get(`/api/traces/${url}`), ctx), graph: () => graph(get(`/api/traces/${url}/graph?part=events`), ctx), queue: () => queue(get(`/api/queues/${url}`), ctx) }[target];
+      return { writes: null, send };
+    }),
+  },
+  {
+    name: "small JSON bodies",
+    arbitrary: fc.tuple(
+      fc.constantFrom("annotation", "preset"),
+      fc.oneof(
+        mutatedText({ family: "step_quality", value: 0.5, comment: "fine", event_id: "e2" }),
+        mutatedText({ name: "fuzz-preset", weights: { task_success: 1, step_quality: 0, tool_use_correctness: 0, orchestration: 0, parallelism_speedup: 0, communication_efficiency: 0, stop_decision: 0, cost: 0 } }),
+      ),
+    ).map(([target, text]) => ({
+      writes: target === "annotation" ? "annotations" : "presets",
+      send: () => (target === "annotation" ? annotate(post(`/api/traces/${FUZZ_TRACE}/annotations`, text), { params: Promise.resolve({ id: FUZZ_TRACE }) }) : presets(post("/api/presets", text), none)),
+    })),
+  },
+];

@@ -1,0 +1,161 @@
+/**
+ * The rows of the route x actor matrix (lib/server/auth/read-matrix.int.test.ts).
+ * Answers, one per actor in this order:
+ *   anonymous  other(admin of q)  viewer  annotator  padmin(admin of p)  siteadmin  keyNoRead(ingest key)  revokedKey  madeUpKey
+ * "pass" = past the access policy (the handler answered a 4xx of its own, e.g. 409).
+ * Callers without read access get 404 for a trace or queue, exactly like an unknown id.
+ */
+import * as adjudications from "@/app/api/adjudications/route";
+import * as adminKey from "@/app/api/admin/keys/[id]/route";
+import * as adminKeys from "@/app/api/admin/keys/route";
+import * as adminUser from "@/app/api/admin/users/[id]/route";
+import * as adminUsers from "@/app/api/admin/users/route";
+import * as session from "@/app/api/auth/session/route";
+import * as setup from "@/app/api/auth/setup/route";
+import * as signin from "@/app/api/auth/signin/route";
+import * as signout from "@/app/api/auth/signout/route";
+import * as dashboard from "@/app/api/dashboard/route";
+import * as dashboardTraces from "@/app/api/dashboard/traces/route";
+import * as exportAll from "@/app/api/export/route";
+import * as heatmapAll from "@/app/api/heatmap/route";
+import * as importRoute from "@/app/api/import/route";
+import * as metricsAll from "@/app/api/metrics/route";
+import * as otelFlush from "@/app/api/otel/v1/flush/route";
+import * as otelTraces from "@/app/api/otel/v1/traces/route";
+import * as presets from "@/app/api/presets/route";
+import * as disagreements from "@/app/api/queues/[id]/disagreements/route";
+import * as skip from "@/app/api/queues/[id]/items/[itemId]/skip/route";
+import * as submit from "@/app/api/queues/[id]/items/[itemId]/submit/route";
+import * as next from "@/app/api/queues/[id]/next/route";
+import * as queue from "@/app/api/queues/[id]/route";
+import * as queues from "@/app/api/queues/route";
+import * as annotations from "@/app/api/traces/[id]/annotations/route";
+import * as credit from "@/app/api/traces/[id]/credit/route";
+import * as events from "@/app/api/traces/[id]/events/route";
+import * as traceExport from "@/app/api/traces/[id]/export/route";
+import * as graph from "@/app/api/traces/[id]/graph/route";
+import * as traceHeatmap from "@/app/api/traces/[id]/heatmap/route";
+import * as traceMetrics from "@/app/api/traces/[id]/metrics/route";
+import * as trace from "@/app/api/traces/[id]/route";
+import * as traces from "@/app/api/traces/route";
+import { FAMILIES } from "@/lib/trace/types";
+import { authRequest, exampleTrace, keyFor, makeUser, signIn, type Credentials } from "./test-auth";
+import { newEmail, storeTrace, unique, type Fixtures } from "./test-matrix";
+
+export type Call = (fx: Fixtures, creds: Credentials, unknown: boolean) => Promise<Response>;
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+export interface Row {
+  route: string;
+  variant?: string;
+  call: Call;
+  /** the answers (one string for both BATON_PUBLIC_READ settings, or one per setting) */
+  expect: string | { "0": string; "1": string };
+  /** a path (or body) id: also called with an unknown id, which must answer like "no read access" */
+  idRoute?: boolean;
+}
+
+const READ = { "0": "404 404 200 200 200 200 404 401 401", "1": "200 200 200 200 200 200 404 401 401" };
+const LIST = { "0": "401 200 200 200 200 200 403 401 401", "1": "200 200 200 200 200 200 403 401 401" };
+// a key acts for its user (a site admin here): for a write its scopes decide, so the ingest key hears 403, not 404
+const ANNOTATE = { "0": "404 404 403 201 201 201 403 401 401", "1": "401 403 403 201 201 201 403 401 401" };
+const ADMIN_OF_P = (ok: string) => ({ "0": `404 404 403 403 ${ok} ${ok} 403 401 401`, "1": `401 403 403 403 ${ok} ${ok} 403 401 401` });
+const QUEUE_WORK = (ok: string) => ({ "0": `404 404 403 ${ok} ${ok} ${ok} 403 401 401`, "1": `401 403 403 ${ok} ${ok} ${ok} 403 401 401` });
+const SITE_ADMIN = (ok: string) => `401 403 403 403 403 ${ok} 403 401 401`;
+const INGEST_P = "401 403 403 201 201 201 201 401 401";
+const INGEST_DEFAULT = "401 403 403 403 403 200 200 401 401";
+
+const missingTrace = "auth-test-no-such-trace";
+const call = (handler: unknown, method: string, url: (fx: Fixtures, unknown: boolean) => string, opts: { body?: (fx: Fixtures, unknown: boolean) => unknown; params?: (fx: Fixtures, unknown: boolean) => Record<string, string>; raw?: string; type?: string } = {}): Call =>
+  async (fx, creds, unknown) => {
+    const request = opts.raw === undefined
+      ? authRequest(method, url(fx, unknown), creds, opts.body?.(fx, unknown))
+      : new Request(authRequest(method, url(fx, unknown), creds), { body: opts.raw, headers: { ...Object.fromEntries(authRequest(method, "/", creds).headers), "content-type": opts.type ?? "application/json" } });
+    return (handler as Handler)(request, { params: Promise.resolve(opts.params?.(fx, unknown) ?? {}) });
+  };
+const tid = (fx: Fixtures, unknown: boolean) => (unknown ? missingTrace : fx.traceId);
+const qid = (fx: Fixtures, unknown: boolean) => String(unknown ? 2147483000 : fx.queueId);
+const onTrace = (handler: unknown, method: string, suffix: string, body?: (fx: Fixtures) => unknown): Call =>
+  call(handler, method, (fx, u) => `/api/traces/${encodeURIComponent(tid(fx, u))}${suffix}`, { params: (fx, u) => ({ id: tid(fx, u) }), ...(body && { body }) });
+const onQueue = (handler: unknown, method: string, suffix: string, body?: unknown): Call =>
+  call(handler, method, (fx, u) => `/api/queues/${qid(fx, u)}${suffix.replace("{item}", String(fx.itemId))}`, { params: (fx, u) => ({ id: qid(fx, u), itemId: String(fx.itemId) }), ...(body !== undefined && { body: () => body }) });
+const weights = Object.fromEntries(FAMILIES.map((f) => [f, 0.5]));
+
+/** A fresh trace per call for DELETE, so that every actor's answer is about an existing trace. */
+const deleteTrace: Call = async (fx, creds, unknown) => {
+  const id = unknown ? missingTrace : await storeTrace(fx.actors.siteadmin, "p");
+  return trace.DELETE(authRequest("DELETE", `/api/traces/${encodeURIComponent(id)}`, creds), { params: Promise.resolve({ id }) });
+};
+const userTarget = async () => String((await makeUser("target", { roles: { p: "viewer" } })).id);
+
+export const ROUTES: Row[] = [
+  { route: "GET /api/traces/[id]", call: onTrace(trace.GET, "GET", ""), expect: READ, idRoute: true },
+  { route: "DELETE /api/traces/[id]", call: deleteTrace, expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "GET /api/traces/[id]/annotations", call: onTrace(annotations.GET, "GET", "/annotations"), expect: READ, idRoute: true },
+  { route: "POST /api/traces/[id]/annotations", call: onTrace(annotations.POST, "POST", "/annotations", () => ({ family: "step_quality", value: 0.5 })), expect: ANNOTATE, idRoute: true },
+  { route: "GET /api/traces/[id]/credit", call: onTrace(credit.GET, "GET", "/credit"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/events", call: onTrace(events.GET, "GET", "/events"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/export", call: onTrace(traceExport.GET, "GET", "/export"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/graph", variant: "?part=meta", call: onTrace(graph.GET, "GET", "/graph?part=meta"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/graph", variant: "?part=events", call: onTrace(graph.GET, "GET", "/graph?part=events"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/graph", variant: "?part=credit", call: onTrace(graph.GET, "GET", "/graph?part=credit"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/heatmap", call: onTrace(traceHeatmap.GET, "GET", "/heatmap"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/metrics", call: onTrace(traceMetrics.GET, "GET", "/metrics"), expect: READ, idRoute: true },
+  { route: "POST /api/adjudications", call: call(adjudications.POST, "POST", () => "/api/adjudications", { body: (fx, u) => ({ trace_id: tid(fx, u), event_id: null, family: "step_quality", value: 0.5 }) }), expect: ADMIN_OF_P("201"), idRoute: true },
+  { route: "GET /api/traces", call: call(traces.GET, "GET", () => "/api/traces"), expect: LIST },
+  { route: "POST /api/traces", call: call(traces.POST, "POST", () => "/api/traces", { body: () => exampleTrace(unique("i").slice(10), "p") }), expect: INGEST_P },
+  { route: "POST /api/import", call: call(importRoute.POST, "POST", () => "/api/import?name=t.json", { body: () => exampleTrace(unique("i").slice(10), "p") }), expect: INGEST_P },
+  { route: "GET /api/metrics", call: call(metricsAll.GET, "GET", () => "/api/metrics"), expect: LIST },
+  { route: "GET /api/dashboard", call: call(dashboard.GET, "GET", () => "/api/dashboard"), expect: LIST },
+  { route: "GET /api/dashboard/traces", call: call(dashboardTraces.GET, "GET", () => "/api/dashboard/traces?bar=e1:1"), expect: LIST },
+  { route: "GET /api/heatmap", call: call(heatmapAll.GET, "GET", () => "/api/heatmap"), expect: LIST },
+  { route: "GET /api/export", call: call(exportAll.GET, "GET", () => "/api/export?project=p"), expect: LIST },
+  { route: "GET /api/presets", call: call(presets.GET, "GET", () => "/api/presets"), expect: LIST },
+  { route: "POST /api/presets", call: call(presets.POST, "POST", () => "/api/presets", { body: () => ({ name: unique("preset"), weights }) }), expect: "401 201 403 403 201 201 403 401 401" },
+  { route: "GET /api/queues", call: call(queues.GET, "GET", () => "/api/queues"), expect: LIST },
+  { route: "POST /api/queues", call: call(queues.POST, "POST", () => "/api/queues", { body: (fx) => ({ project: "p", name: unique("q"), families: ["step_quality"], assignees: ["nobody@auth-test.baton"], filter: { trace_ids: [fx.traceId] } }) }), expect: "401 403 403 403 pass pass 403 401 401" },
+  { route: "GET /api/queues/[id]", call: onQueue(queue.GET, "GET", ""), expect: READ, idRoute: true },
+  { route: "GET /api/queues/[id]/disagreements", call: onQueue(disagreements.GET, "GET", "/disagreements"), expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "POST /api/queues/[id]/next", call: onQueue(next.POST, "POST", "/next"), expect: QUEUE_WORK("200"), idRoute: true },
+  { route: "POST /api/queues/[id]/items/[itemId]/skip", call: onQueue(skip.POST, "POST", "/items/{item}/skip"), expect: QUEUE_WORK("pass"), idRoute: true },
+  { route: "POST /api/queues/[id]/items/[itemId]/submit", call: onQueue(submit.POST, "POST", "/items/{item}/submit", { labels: [{ family: "step_quality", value: 0.5 }] }), expect: QUEUE_WORK("pass"), idRoute: true },
+  { route: "POST /api/otel/v1/traces", call: call(otelTraces.POST, "POST", () => "/api/otel/v1/traces", { body: () => ({ resourceSpans: [] }) }), expect: INGEST_DEFAULT },
+  { route: "POST /api/otel/v1/flush", call: call(otelFlush.POST, "POST", () => "/api/otel/v1/flush", { body: () => ({ trace_id: "0".repeat(32) }) }), expect: INGEST_DEFAULT },
+  { route: "GET /api/admin/users", call: call(adminUsers.GET, "GET", () => "/api/admin/users"), expect: SITE_ADMIN("200") },
+  { route: "POST /api/admin/users", call: call(adminUsers.POST, "POST", () => "/api/admin/users", { body: () => ({ email: newEmail(), name: "N", password: "long enough" }) }), expect: SITE_ADMIN("201") },
+  { route: "PATCH /api/admin/users/[id]", call: async (fx, creds) => { const id = await userTarget(); return adminUser.PATCH(authRequest("PATCH", `/api/admin/users/${id}`, creds, { name: "R" }), { params: Promise.resolve({ id }) }); }, expect: SITE_ADMIN("200") },
+  { route: "DELETE /api/admin/users/[id]", call: async (fx, creds) => { const id = await userTarget(); return adminUser.DELETE(authRequest("DELETE", `/api/admin/users/${id}`, creds), { params: Promise.resolve({ id }) }); }, expect: SITE_ADMIN("200") },
+  { route: "GET /api/admin/keys", call: call(adminKeys.GET, "GET", () => "/api/admin/keys"), expect: SITE_ADMIN("200") },
+  { route: "POST /api/admin/keys", call: call(adminKeys.POST, "POST", () => "/api/admin/keys", { body: () => ({ name: "k", scopes: ["read"] }) }), expect: SITE_ADMIN("201") },
+  { route: "DELETE /api/admin/keys/[id]", call: async (fx, creds) => { const id = String((await keyFor(await makeUser("keyowner"), ["read"])).id); return adminKey.DELETE(authRequest("DELETE", `/api/admin/keys/${id}`, creds), { params: Promise.resolve({ id }) }); }, expect: SITE_ADMIN("200") },
+  // public by nature: the session route reads only the cookie; setup needs its one-time token; a wrong password is 401 for everyone
+  { route: "GET /api/auth/session", call: call(session.GET, "GET", () => "/api/auth/session"), expect: "200 200 200 200 200 200 200 200 200" },
+  { route: "POST /api/auth/setup", call: call(setup.POST, "POST", () => "/api/auth/setup", { body: () => ({ token: "x".repeat(43), email: newEmail(), name: "N", password: "long enough" }) }), expect: "403 403 403 403 403 403 403 403 403" },
+  { route: "POST /api/auth/signin", call: async (fx, creds) => signin.POST(authRequest("POST", "/api/auth/signin", creds, { email: newEmail(), password: "wrong password" }, { "x-forwarded-for": `198.51.100.${Math.floor(Math.random() * 250)}` }), { params: Promise.resolve({}) }), expect: "401 401 401 401 401 401 401 401 401" },
+  // signing out ends the session it is sent with: a throwaway session in place of the actor's own
+  { route: "POST /api/auth/signout", call: async (fx, creds) => signout.POST(authRequest("POST", "/api/auth/signout", creds.cookie ? await signIn(await makeUser("leaving")) : creds), { params: Promise.resolve({}) }), expect: "200 200 200 200 200 200 200 200 200" },
+];
+
+/** Every page and the guard it must call (checked in its source, and the guards' answers per visitor tested). */
+export const PAGES: Record<string, "trace" | "queue" | "list" | "project-admin" | "site-admin" | "public"> = {
+  "/": "list",
+  "/dashboard": "list",
+  "/heatmaps": "list",
+  "/queues": "list",
+  "/traces/[id]": "trace",
+  "/traces/[id]/graph": "trace",
+  "/traces/[id]/heatmap": "trace",
+  "/traces/[id]/label": "trace",
+  "/queues/[id]": "queue",
+  "/queues/[id]/work": "queue",
+  "/queues/[id]/adjudicate": "queue",
+  "/queues/new": "project-admin",
+  "/admin": "site-admin",
+  // no data of their own: they draw what the (guarded) API answers, or static text
+  "/docs/[name]": "public",
+  "/present": "public",
+  "/upload": "public",
+  "/bench/baseline": "public",
+  "/setup": "public",
+  "/signin": "public",
+};
