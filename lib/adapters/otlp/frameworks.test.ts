@@ -166,3 +166,14 @@ describe("framework fixtures: shapes that must not regress", () => {
     expect(handoff).toMatchObject({ agent: "triage", content: "transfer_to_writer()" });
   });
 });
+
+describe("unmappedSpansOf: what the trace page lists", () => {
+  it("reads metadata.otlp.unmapped of a mapped trace, and nothing from other metadata", async () => {
+    const { unmappedSpansOf } = await import("./provenance");
+    const trace = adaptOtlpSpans(fixtureSpans("openai-agents"));
+    expect(unmappedSpansOf(trace.metadata)).toEqual({ count: 7, names: [{ name: "turn", count: 5 }, { name: "Agent workflow", count: 2 }] });
+    expect(unmappedSpansOf(adaptOtlpSpans(fixtureSpans("ai-sdk-6")).metadata)).toBeNull();
+    expect(unmappedSpansOf({ ground_truth: {} })).toBeNull();
+    expect(unmappedSpansOf({ otlp: { unmapped: { count: "7", names: [] } } })).toBeNull();
+  });
+});

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { textAttr, type OtlpSpan } from "../otlp-span";
 
 /** `metadata.source` of a trace read from OTLP: the service, its SDK and the instrumentation scopes. */
@@ -28,4 +29,14 @@ export function unmappedOf(spans: readonly OtlpSpan[], mapped: ReadonlyMap<strin
   for (const span of spans) if (!mapped.has(span.spanId) && !absorbed.has(span.spanId)) counts.set(span.name, (counts.get(span.name) ?? 0) + 1);
   const names = [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   return { count: names.reduce((n, x) => n + x.count, 0), names };
+}
+
+const unmappedSchema = z.object({
+  otlp: z.object({ unmapped: z.object({ count: z.number().int().nonnegative(), names: z.array(z.object({ name: z.string(), count: z.number().int().positive() })) }) }),
+});
+
+/** What the trace page lists: `metadata.otlp.unmapped` of a trace read from OTLP, or null (other sources, none dropped, or a shape we did not write). */
+export function unmappedSpansOf(metadata: unknown): { count: number; names: { name: string; count: number }[] } | null {
+  const parsed = unmappedSchema.safeParse(metadata);
+  return parsed.success && parsed.data.otlp.unmapped.count > 0 ? parsed.data.otlp.unmapped : null;
 }
