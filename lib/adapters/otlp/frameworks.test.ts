@@ -25,42 +25,8 @@ interface Truth {
   group?: string;
 }
 
-export const FRAMEWORKS: readonly Truth[] = [
-  {
-    fixture: "ai-sdk-6",
-    lanes: ["orchestrator", "researcher", "writer"],
-    delegations: ["orchestrator->researcher", "orchestrator->writer"],
-    tools: [{ tool: "search", id: "call_search_1" }],
-    request: "Write a two-sentence brief on the boiling point of water at altitude.",
-    answer: "Brief: At altitude water boils below 100 C, near 93 C at 2000 m. Cooking takes longer there.",
-    group: "frameworks-fixtures",
-  },
-  {
-    fixture: "openai-agents",
-    lanes: ["researcher", "triage", "writer"],
-    delegations: ["triage->researcher", "triage->writer"],
-    tools: [{ tool: "lookup_order", id: "call_lookup_1" }],
-    request: "Where is my order 42? Please answer politely.",
-    answer: "Good news: your order 42 shipped on Monday and should arrive on Thursday.",
-  },
-  {
-    fixture: "langgraph",
-    lanes: ["researcher", "supervisor", "writer"],
-    delegations: ["supervisor->researcher", "supervisor->writer"],
-    tools: [{ tool: "lookup_population", id: "call_lookup_1" }],
-    request: "What is the population of Lyon? Answer in one sentence.",
-    answer: "Lyon is home to about 520,000 people.",
-  },
-  {
-    fixture: "traceloop",
-    lanes: ["orchestrator", "researcher", "writer"],
-    delegations: ["orchestrator->researcher", "orchestrator->writer"],
-    tools: [{ tool: "lookup_weather", id: "call_weather_1" }],
-    request: "Should I take an umbrella in Paris tomorrow?",
-    answer: "Yes, take an umbrella: rain is likely in Paris tomorrow (80%).",
-    group: "frameworks-fixtures",
-  },
-];
+/** The scenario scripts' ground truth, shared with the live harness (scripts/frameworks/live.mjs). */
+export const FRAMEWORKS = JSON.parse(readFileSync("scripts/frameworks/truth.json", "utf8")) as Truth[];
 
 export function fixtureSpans(name: string): OtlpSpan[] {
   const read = readOtlpJson(JSON.parse(readFileSync(`lib/adapters/otlp/fixtures/${name}.json`, "utf8")));

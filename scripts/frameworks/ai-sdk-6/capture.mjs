@@ -2,17 +2,18 @@
 // `experimental_telemetry` spans exported over OTLP/HTTP JSON. Scenario: an
 // orchestrator calls two sub-agents as tools (researcher, writer); the
 // researcher calls a `search` tool; the orchestrator gives the final answer.
-// Usage: node capture.mjs <fixture.json> [otlp url]  (without a url, a
+// Usage: node capture.mjs <fixture.json | -> [Baton OTLP traces url]  (the captured
+// export requests are written as the fixture, and/or posted as they came to the url)  (without a url, a
 // loopback capture server is started and the fixture written).
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
-import { startCapture, writeFixture } from "../shared/servers.mjs";
+import { finish, startCapture } from "../shared/servers.mjs";
 import { startTracing } from "../shared/otel.mjs";
 
 const [out, target] = process.argv.slice(2);
-const capture = target ? null : await startCapture();
-const provider = startTracing(target ?? capture.url, "ai-sdk-6-research-team");
+const capture = await startCapture();
+const provider = startTracing(capture.url, "ai-sdk-6-research-team");
 const REQUEST = "Write a two-sentence brief on the boiling point of water at altitude.";
 
 const usage = { inputTokens: { total: 20, noCache: 20, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 10, text: 10, reasoning: 0 } };
@@ -85,7 +86,4 @@ const result = await generateText({
 console.error(`final answer: ${result.text}`);
 await provider.forceFlush();
 await provider.shutdown();
-if (capture) {
-  await writeFixture(out, capture.requests, "captured: ai@6.0.325 run unchanged with ai/test MockLanguageModelV3, exported by @opentelemetry/exporter-trace-otlp-http 0.223.1 (scripts/frameworks/ai-sdk-6)");
-  await capture.close();
-}
+await finish(capture, out, target, "captured: ai@6.0.325 run unchanged with ai/test MockLanguageModelV3, exported by @opentelemetry/exporter-trace-otlp-http 0.223.1 (scripts/frameworks/ai-sdk-6)");

@@ -4,7 +4,8 @@
 // instrumentation and exported over OTLP/HTTP JSON. Scenario: the supervisor
 // transfers to the researcher (who calls `lookup_population`), then to the
 // writer, then answers.
-// Usage: node capture.mjs <fixture.json> [otlp url]
+// Usage: node capture.mjs <fixture.json | -> [Baton OTLP traces url]  (the captured
+// export requests are written as the fixture, and/or posted as they came to the url)
 import { LangChainInstrumentation } from "@arizeai/openinference-instrumentation-langchain";
 import * as CallbackManagerModule from "@langchain/core/callbacks/manager";
 import { tool } from "@langchain/core/tools";
@@ -12,12 +13,12 @@ import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { createSupervisor } from "@langchain/langgraph-supervisor";
 import { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
-import { startCapture, startMockOpenAI, systemOf, writeFixture } from "../shared/servers.mjs";
+import { finish, startCapture, startMockOpenAI, systemOf } from "../shared/servers.mjs";
 import { startTracing } from "../shared/otel.mjs";
 
 const [out, target] = process.argv.slice(2);
-const capture = target ? null : await startCapture();
-const provider = startTracing(target ?? capture.url, "langgraph-supervisor-team");
+const capture = await startCapture();
+const provider = startTracing(capture.url, "langgraph-supervisor-team");
 new LangChainInstrumentation({ tracerProvider: provider }).manuallyInstrument(CallbackManagerModule);
 
 const REQUEST = "What is the population of Lyon? Answer in one sentence.";
@@ -50,7 +51,4 @@ console.error(`final answer: ${result.messages.at(-1).content}`);
 await provider.forceFlush();
 await provider.shutdown();
 await model.close();
-if (capture) {
-  await writeFixture(out, capture.requests, "captured: @langchain/langgraph 1.7.3 + @langchain/langgraph-supervisor 1.1.3 + @arizeai/openinference-instrumentation-langchain 4.1.1, scripted chat-completions server behind ChatOpenAI (scripts/frameworks/langgraph)");
-  await capture.close();
-}
+await finish(capture, out, target, "captured: @langchain/langgraph 1.7.3 + @langchain/langgraph-supervisor 1.1.3 + @arizeai/openinference-instrumentation-langchain 4.1.1, scripted chat-completions server behind ChatOpenAI (scripts/frameworks/langgraph)");

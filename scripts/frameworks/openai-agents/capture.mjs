@@ -4,18 +4,19 @@
 // a triage agent asks a researcher agent (called as a tool), which looks an
 // order up with a tool; triage then hands off to a writer agent, whose
 // answer is the run's final output.
-// Usage: node capture.mjs <fixture.json> [otlp url]
+// Usage: node capture.mjs <fixture.json | -> [Baton OTLP traces url]  (the captured
+// export requests are written as the fixture, and/or posted as they came to the url)
 import * as agents from "@openai/agents";
 import { OpenAIAgentsInstrumentation } from "@arizeai/openinference-instrumentation-openai-agents";
 import OpenAI from "openai";
 import { z } from "zod";
-import { lastOf, startCapture, startMockOpenAI, systemOf, writeFixture } from "../shared/servers.mjs";
+import { finish, lastOf, startCapture, startMockOpenAI, systemOf } from "../shared/servers.mjs";
 import { startTracing } from "../shared/otel.mjs";
 
 const { Agent, run, tool, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled } = agents;
 const [out, target] = process.argv.slice(2);
-const capture = target ? null : await startCapture();
-const provider = startTracing(target ?? capture.url, "openai-agents-support");
+const capture = await startCapture();
+const provider = startTracing(capture.url, "openai-agents-support");
 new OpenAIAgentsInstrumentation({ tracerProvider: provider }).manuallyInstrument(agents);
 
 const REQUEST = "Where is my order 42? Please answer politely.";
@@ -57,7 +58,4 @@ await agents.getGlobalTraceProvider?.().forceFlush?.();
 await provider.forceFlush();
 await provider.shutdown();
 await model.close();
-if (capture) {
-  await writeFixture(out, capture.requests, "captured: @openai/agents 0.20.0 + @arizeai/openinference-instrumentation-openai-agents 0.2.15, scripted chat-completions server behind the SDK's own OpenAI client (scripts/frameworks/openai-agents)");
-  await capture.close();
-}
+await finish(capture, out, target, "captured: @openai/agents 0.20.0 + @arizeai/openinference-instrumentation-openai-agents 0.2.15, scripted chat-completions server behind the SDK's own OpenAI client (scripts/frameworks/openai-agents)");

@@ -93,7 +93,7 @@ export function lastOf(body) {
  * Writes the captured OTLP requests as one fixture: `{ resourceSpans }`
  * merged from every request, with a header saying how it was made.
  */
-export async function writeFixture(path, requests, about) {
+async function writeFixture(path, requests, about) {
   const { writeFile, mkdir } = await import("node:fs/promises");
   const { dirname } = await import("node:path");
   const resourceSpans = requests.flatMap((r) => r.resourceSpans ?? []);
@@ -102,4 +102,23 @@ export async function writeFixture(path, requests, about) {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, JSON.stringify({ _about: about, resourceSpans }, null, 1) + "\n");
   console.log(`${path}: ${spans.length} spans in ${requests.length} export request(s)`);
+}
+
+/**
+ * Ends a capture: writes the fixture (unless `out` is "-") and posts every
+ * captured export request, as the exporter sent it, to `target` (a running
+ * Baton's /api/otel/v1/traces), so the live harness feeds the server real
+ * payloads. Prints the trace ids for the harness.
+ */
+export async function finish(capture, out, target, about) {
+  if (out !== "-") await writeFixture(out, capture.requests, about);
+  const traceIds = new Set(capture.requests.flatMap((r) => r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => s.traceId)))));
+  if (target) {
+    for (const body of capture.requests) {
+      const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json", ...(process.env.BATON_INGEST_TOKEN ? { authorization: `Bearer ${process.env.BATON_INGEST_TOKEN}` } : {}) }, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${target}: HTTP ${res.status} ${await res.text()}`);
+    }
+  }
+  console.log(`trace ids: ${[...traceIds].join(" ")}`);
+  await capture.close();
 }

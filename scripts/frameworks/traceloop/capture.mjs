@@ -4,14 +4,15 @@
 // JSON exporter. Scenario: a workflow whose orchestrator agent plans with
 // the model, runs a researcher agent (which calls a `lookup_weather` tool
 // the model asked for) and a writer agent, then answers.
-// Usage: node capture.mjs <fixture.json> [otlp url]
+// Usage: node capture.mjs <fixture.json | -> [Baton OTLP traces url]  (the captured
+// export requests are written as the fixture, and/or posted as they came to the url)
 import * as traceloop from "@traceloop/node-server-sdk";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import OpenAI from "openai";
-import { startCapture, startMockOpenAI, systemOf, writeFixture } from "../shared/servers.mjs";
+import { finish, startCapture, startMockOpenAI, systemOf } from "../shared/servers.mjs";
 
 const [out, target] = process.argv.slice(2);
-const capture = target ? null : await startCapture();
+const capture = await startCapture();
 const REQUEST = "Should I take an umbrella in Paris tomorrow?";
 const model = await startMockOpenAI((body) => {
   const system = systemOf(body);
@@ -24,7 +25,7 @@ const model = await startMockOpenAI((body) => {
 
 traceloop.initialize({
   appName: "traceloop-weather-team",
-  exporter: new OTLPTraceExporter({ url: target ?? capture.url }),
+  exporter: new OTLPTraceExporter({ url: capture.url }),
   disableBatch: true,
   // no Traceloop cloud: no prompt sync, no API key
   traceloopSyncEnabled: false,
@@ -64,7 +65,4 @@ const answer = await traceloop.withWorkflow({ name: "weather_answer", associatio
 console.error(`final answer: ${answer}`);
 await traceloop.forceFlush();
 await model.close();
-if (capture) {
-  await writeFixture(out, capture.requests, "captured: @traceloop/node-server-sdk 0.27.0 (OpenAI instrumentation, withWorkflow/withAgent/withTool), scripted chat-completions server behind the openai client (scripts/frameworks/traceloop)");
-  await capture.close();
-}
+await finish(capture, out, target, "captured: @traceloop/node-server-sdk 0.27.0 (OpenAI instrumentation, withWorkflow/withAgent/withTool), scripted chat-completions server behind the openai client (scripts/frameworks/traceloop)");
