@@ -14,6 +14,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const baton = (process.argv[2] ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`).replace(/\/$/, "");
 const auth = process.env.BATON_API_KEY ?? process.env.BATON_INGEST_TOKEN;
 const headers = { "content-type": "application/json", ...(auth ? { authorization: `Bearer ${auth}` } : {}) };
+/** fetch without keep-alive: a framework run can outlast the server's idle socket timeout. */
+const call = (url, init = {}) => fetch(url, { ...init, headers: { ...headers, connection: "close" } }).then((r) => r.json());
 const truths = JSON.parse(readFileSync(join(here, "truth.json"), "utf8"));
 
 const problems = [];
@@ -22,14 +24,14 @@ for (const truth of truths) {
   if (!existsSync(join(folder, "node_modules"))) execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: folder, stdio: "inherit" });
   const out = execFileSync("node", ["capture.mjs", "-", `${baton}/api/otel/v1/traces`], { cwd: folder, encoding: "utf8", env: process.env });
   const traceId = /trace ids: (\S+)/.exec(out)?.[1];
-  const flushed = await (await fetch(`${baton}/api/otel/v1/flush`, { method: "POST", headers, body: JSON.stringify({ trace_id: traceId }) })).json();
+  const flushed = await call(`${baton}/api/otel/v1/flush`, { method: "POST", body: JSON.stringify({ trace_id: traceId }) });
   const stored = flushed.traces?.[0];
   const check = (what, ok) => {
     if (!ok) problems.push(`${truth.fixture}: ${what}`);
     return ok;
   };
   if (!check(`stored (${JSON.stringify(flushed)})`, stored?.status === "stored")) continue;
-  const trace = await (await fetch(`${baton}/api/traces/${traceId}`, { headers })).json();
+  const trace = await call(`${baton}/api/traces/${traceId}?content=1`);
   const events = trace.events;
   const lanes = [...new Set(events.map((e) => e.agent))].sort();
   check(`lanes ${lanes}`, JSON.stringify(lanes) === JSON.stringify(truth.lanes));
