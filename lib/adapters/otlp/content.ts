@@ -146,5 +146,6 @@ export function requestText(value: string | undefined): string | undefined {
   const messages = messagesOf(parsed) ?? (isObj(parsed) && Array.isArray(parsed.messages) ? parsed.messages : undefined);
   const user = messages?.find((m) => roleOf(m) === "user");
   if (user !== undefined) return messageText(user) || undefined;
-  return undefined;
+  // structured inputs (a crew's kickoff inputs): the JSON is the request
+  return isObj(parsed) && messages === undefined && Object.keys(parsed).length > 0 ? value : undefined;
 }

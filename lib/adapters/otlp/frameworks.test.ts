@@ -6,6 +6,7 @@ import { expectValid } from "../fixtures";
 import { readOtlpJson } from "../otlp-json";
 import type { OtlpSpan } from "../otlp-span";
 import type { AdaptedEvent, AdaptedTrace } from "../types";
+import { PYTHON_RUNS } from "./fixtures/python";
 import { adaptOtlpSpans } from "./index";
 
 /**
@@ -37,8 +38,9 @@ export function fixtureSpans(name: string): OtlpSpan[] {
 const successors = (t: AdaptedTrace, id: string) => t.edges.filter((e) => e.src === id && e.type !== "temporal").map((e) => ({ event: t.events.find((x) => x.id === e.dst)!, type: e.type }));
 const isModelCall = (e: AdaptedEvent) => e.operation === "model_call";
 
-describe.each(FRAMEWORKS)("framework fixture $fixture", (truth) => {
-  const spans = fixtureSpans(truth.fixture);
+const CASES = [...FRAMEWORKS.map((truth) => ({ truth: truth as Truth & { task?: string }, spans: fixtureSpans(truth.fixture) })), ...PYTHON_RUNS];
+
+describe.each(CASES.map((c) => ({ ...c, name: c.truth.fixture })))("framework fixture $name", ({ truth, spans }) => {
   const trace = adaptOtlpSpans(spans);
   const byT = [...trace.events].sort((a, b) => a.t - b.t);
 
@@ -78,14 +80,15 @@ describe.each(FRAMEWORKS)("framework fixture $fixture", (truth) => {
     expect(trace.events.filter((e) => e.status === "error")).toEqual([]);
   });
 
-  it("keeps model calls out of E3: the only message is the user's request; every model output has an anchor", () => {
+  it("keeps model calls out of E3: messages are only the user's request and outputs addressed to another agent; every model output has an anchor", () => {
     const messages = trace.events.filter((e) => e.type === "message");
-    expect(messages.map((m) => `${m.from}->${m.to}`)).toEqual([`user->${byT[0]!.agent}`]);
+    expect(messages[0]).toMatchObject({ from: "user", to: byT[0]!.agent });
+    for (const m of messages.slice(1)) expect(truth.lanes.includes(String(m.to)) && m.to !== m.from && truth.delegations.includes(`${m.from}->${m.to}`), m.id).toBe(true);
     const llmSpans = spans.filter((s) => /LLM|chat|doGenerate/.test(JSON.stringify([s.attributes["openinference.span.kind"], s.attributes["gen_ai.operation.name"], s.attributes["ai.operationId"]])));
     const modelEvents = new Set(trace.events.filter(isModelCall).map((e) => e.span_id));
     expect(modelEvents.size).toBe(llmSpans.length);
     // a model output that answers is a step_quality anchor (return or aggregate)
-    for (const e of trace.events.filter((x) => isModelCall(x) && x.type !== "spawn" && x.type !== "tool_call")) expect(["return", "aggregate", "orchestrator_decision"]).toContain(e.type);
+    for (const e of trace.events.filter((x) => isModelCall(x) && x.type !== "spawn" && x.type !== "tool_call")) expect(["return", "aggregate", "message", "orchestrator_decision"]).toContain(e.type);
     const validated = validateTrace(trace);
     if (!validated.ok) throw new Error("invalid");
     const e3 = computeMetrics(validated.trace).e3;
@@ -100,10 +103,11 @@ describe.each(FRAMEWORKS)("framework fixture $fixture", (truth) => {
   });
 
   it("takes task_id from baton.task_id or a hash of the request (never a span name), group_id from baton.group_id", () => {
-    expect(trace.task_id).toMatch(/^request-[0-9a-f]{12}$/);
+    if (truth.task !== undefined) expect(trace.task_id).toBe(truth.task);
+    else expect(trace.task_id).toMatch(/^request-[0-9a-f]{12}$/);
     expect(spans.map((s) => s.name)).not.toContain(trace.task_id);
     expect(trace.group_id).toBe(truth.group);
-    const pinned = spans.map((s, i) => (i === 0 ? { ...s, resource: { ...s.resource, "baton.task_id": "refund-flow" } } : s));
+    const pinned = spans.map((s) => ({ ...s, resource: { ...s.resource, "baton.task_id": "refund-flow" } }));
     expect(adaptOtlpSpans(pinned).task_id).toBe("refund-flow");
   });
 

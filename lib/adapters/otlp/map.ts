@@ -89,13 +89,18 @@ class OtlpRunMapper implements TurnHost {
         delegator.set(turn.name, handoff.from);
         entry = [[handoff.ref, "spawn"]];
       } else if (turn.node.c.parentAgent !== undefined && turn.node.c.parentAgent !== turn.name && previous !== undefined) {
-        delegator.set(turn.name, turn.node.c.parentAgent);
-        this.delegated(turn.node.c.parentAgent, turn.name);
-        entry = previous.tail.map(([ref]): Parent => [ref, "spawn"]);
+        // graph.node.parent_id: the parent agent hands over to this one (CrewAI: the crew's previous agent)
+        const parent = turn.node.c.parentAgent;
+        delegator.set(turn.name, parent);
+        this.delegated(parent, turn.name);
+        const spawn = this.b.add({ t: this.at(turn.node.span.startTimeUnixNano), type: "spawn", agent: parent, to: turn.name, span_id: turn.node.span.spanId, ...(turn.node.c.input !== undefined ? { content: turn.node.c.input } : {}) }, ...(previous.final !== undefined ? [[previous.final, "message"] as Parent] : previous.tail));
+        entry = [[spawn, "spawn"]];
       } else if (previous?.closing.kind === "return" && previous.final !== undefined) entry = [[previous.final, "return"]];
       else if (previous !== undefined) entry = previous.tail;
       else entry = ask !== undefined ? [[ask, "message"]] : [];
-      const closing: Closing = next === undefined ? { kind: "aggregate" } : delegator.get(turn.name) === next && next !== turn.name ? { kind: "return", to: next } : { kind: "none" };
+      const nextParent = turns[i + 1]?.node.c.parentAgent;
+      const closing: Closing =
+        next === undefined ? { kind: "aggregate" } : delegator.get(turn.name) === next && next !== turn.name ? { kind: "return", to: next } : nextParent === turn.name && next !== turn.name ? { kind: "message", to: next } : { kind: "none" };
       const result = runner.run(turn.node, turn.name, entry, closing);
       if (turn.implicit !== true) this.record(turn.node.span, result.final ?? entry[0]?.[0] ?? result.tail[0]![0], result.final ?? result.tail[0]?.[0] ?? entry[0]![0], "agent");
       previous = { name: turn.name, ...result, closing };

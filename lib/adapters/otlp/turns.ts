@@ -75,7 +75,7 @@ export class TurnRunner {
       if (c.role === "tool") return this.tool(step, name, calls, () => parentsFor(undefined, false));
       if (c.role === "agent" || c.role === "create_agent") return this.nested(step, name, () => parentsFor(undefined, true));
     });
-    if (final === undefined && closing.kind !== "none") {
+    if (final === undefined && closing.kind !== "none" && closing.kind !== "message") {
       final = this.close(node, name, closing, parentsFor(undefined, true));
       this.last.set(name, final);
     }
