@@ -17,6 +17,7 @@ import { adaptOtlpSpans } from "./index";
  */
 
 interface Truth {
+  task?: string;
   fixture: string;
   lanes: string[];
   delegations: string[];
@@ -38,7 +39,7 @@ export function fixtureSpans(name: string): OtlpSpan[] {
 const successors = (t: AdaptedTrace, id: string) => t.edges.filter((e) => e.src === id && e.type !== "temporal").map((e) => ({ event: t.events.find((x) => x.id === e.dst)!, type: e.type }));
 const isModelCall = (e: AdaptedEvent) => e.operation === "model_call";
 
-const CASES = [...FRAMEWORKS.map((truth) => ({ truth: truth as Truth & { task?: string }, spans: fixtureSpans(truth.fixture) })), ...PYTHON_RUNS];
+const CASES = [...FRAMEWORKS.map((truth) => ({ truth, spans: fixtureSpans(truth.fixture) })), ...PYTHON_RUNS];
 
 describe.each(CASES.map((c) => ({ ...c, name: c.truth.fixture })))("framework fixture $name", ({ truth, spans }) => {
   const trace = adaptOtlpSpans(spans);
