@@ -13,14 +13,14 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], exclude: ["**/*.int.test.ts", "node_modules/**"] },
+        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], exclude: ["**/*.int.test.ts", "**/node_modules/**"] },
       },
       {
         resolve: { alias },
         test: {
           name: "integration",
           include: ["**/*.int.test.ts"],
-          exclude: ["node_modules/**"],
+          exclude: ["**/node_modules/**"],
           globalSetup: ["./scripts/test-db-setup.ts"],
           setupFiles: ["./scripts/test-db-env.ts"],
           testTimeout: 60_000,

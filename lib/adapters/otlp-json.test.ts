@@ -75,8 +75,8 @@ describe("OTLP/JSON files (--format otlp)", () => {
   it("reads the sample export into one valid trace", async () => {
     const [trace, ...more] = await collect("otlp", SAMPLE);
     expect(more).toEqual([]);
-    expect(eventTypes(trace!)).toEqual({ message: 5, spawn: 2, tool_call: 2, tool_result: 2, return: 2, aggregate: 1 });
-    expect(edgeTypes(trace!)).toEqual({ causal: 6, spawn: 2, return: 4, tool_dependency: 2, temporal: 2 });
+    expect(eventTypes(trace!)).toEqual({ orchestrator_decision: 1, spawn: 2, tool_call: 2, tool_result: 2, return: 2, aggregate: 1 });
+    expect(edgeTypes(trace!)).toEqual({ causal: 5, spawn: 2, return: 3, tool_dependency: 2, temporal: 2, aggregate: 1 });
     expect(trace!.metadata!.source).toMatchObject({ format: "otlp", file: SAMPLE });
   });
 
@@ -85,7 +85,7 @@ describe("OTLP/JSON files (--format otlp)", () => {
     const other = { ...span({ id: "z", name: "chat", start: 0, end: 1, attrs: { "gen_ai.operation.name": "chat" } }), traceId: "0af7651916cd43dd8448eb211c80319c" };
     const lines = [toOtlpJson(spans.slice(0, 4)), toOtlpJson([other]), toOtlpJson(spans.slice(4))].map((p) => JSON.stringify(p)).join("\n");
     const traces = await collect("otlp", { path: "export.jsonl", content: lines });
-    expect(traces.map((t) => [t.trace_id, t.events.length])).toEqual([[TRACE, 14], ["0af7651916cd43dd8448eb211c80319c", 1]]);
+    expect(traces.map((t) => [t.trace_id, t.events.length])).toEqual([[TRACE, 10], ["0af7651916cd43dd8448eb211c80319c", 1]]);
   });
 
   it("names the line of malformed JSON and refuses invalid spans", () => {

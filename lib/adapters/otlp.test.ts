@@ -10,57 +10,54 @@ const edges = (t: AdaptedTrace) => t.edges.map((e) => `${e.src}>${e.dst} ${e.typ
 describe("adaptOtlpSpans: GenAI semantic conventions", () => {
   const trace = adaptOtlpSpans(orchestratorRun());
 
-  it("maps agents, LLM calls and tools onto events in time order", () => {
+  it("maps agents, model calls and tools onto events in time order; model calls are never messages", () => {
     expect(expectValid(trace)).toEqual([]);
     expect(summary(trace)).toEqual([
-      "e1 0.5 message orchestrator",
+      "e1 0.5 orchestrator_decision orchestrator",
       "e2 1 spawn orchestrator->researcher",
-      "e3 1.2 message researcher",
-      "e4 2 tool_call researcher search",
-      "e5 3 tool_result researcher search [ok]",
-      "e6 3.2 message researcher",
-      "e7 5 return researcher->orchestrator",
-      "e8 5.5 spawn orchestrator->coder",
-      "e9 6 tool_call coder run_code",
-      "e10 7 tool_result coder run_code [error]",
-      "e11 7.5 message coder",
-      "e12 9 return coder->orchestrator",
-      "e13 9.2 message orchestrator",
-      "e14 10 aggregate orchestrator",
+      "e3 1.2 tool_call researcher search",
+      "e4 2 tool_result researcher search [ok]",
+      "e5 3.2 return researcher->orchestrator",
+      "e6 5.5 spawn orchestrator->coder",
+      "e7 6 tool_call coder run_code",
+      "e8 7 tool_result coder run_code [error]",
+      "e9 7.5 return coder->orchestrator",
+      "e10 9.2 aggregate orchestrator",
     ]);
-    expect(eventTypes(trace)).toEqual({ message: 5, spawn: 2, tool_call: 2, tool_result: 2, return: 2, aggregate: 1 });
+    expect(eventTypes(trace)).toEqual({ orchestrator_decision: 1, spawn: 2, tool_call: 2, tool_result: 2, return: 2, aggregate: 1 });
   });
 
-  it("draws spawn, return, tool_dependency, causal (step order and the span link) and temporal edges", () => {
+  it("draws spawn, return, tool_dependency (by tool-call id), causal (lane order and the span link) and temporal edges", () => {
     expect(edges(trace)).toEqual([
-      "e10>e11 tool_dependency", "e11>e12 causal", "e12>e13 return", "e13>e14 causal",
-      "e1>e2 causal", "e2>e3 spawn", "e2>e8 temporal", "e3>e4 causal", "e4>e5 return", "e5>e13 causal", "e5>e6 tool_dependency",
-      "e6>e7 causal", "e7>e8 return", "e8>e13 temporal", "e8>e9 spawn", "e9>e10 return",
+      "e1>e10 causal", "e1>e2 causal", "e1>e6 causal", "e2>e3 spawn", "e2>e6 temporal", "e3>e4 return", "e3>e5 causal", "e4>e10 causal", "e4>e5 tool_dependency",
+      "e5>e6 return", "e6>e10 temporal", "e6>e7 spawn", "e7>e8 return", "e8>e9 tool_dependency", "e9>e10 aggregate",
     ]);
-    expect(edgeTypes(trace)).toEqual({ causal: 6, spawn: 2, return: 4, tool_dependency: 2, temporal: 2 });
+    expect(edgeTypes(trace)).toEqual({ causal: 5, spawn: 2, return: 3, tool_dependency: 2, temporal: 2, aggregate: 1 });
   });
 
   it("carries times, tokens, models, tool call ids, errors and the evaluation reward", () => {
-    const [plan, , , call, , , , , failedCall, failed, judged] = trace.events;
-    expect(plan).toMatchObject({ t: 0.5, t_end: 1, tokens: 120, input_tokens: 100, output_tokens: 20, model: "gpt-test", content: "plan: research, then code", span_id: spanId("s2"), operation: "chat" });
-    expect(call).toMatchObject({ t: 2, t_end: 3, tool_call_id: "call_1", content: '{"q":"otel"}' });
-    expect(trace.events[4]).toMatchObject({ content: "3 hits", status: "ok" });
+    const [plan, , call, result, , , failedCall, failed, judged, answer] = trace.events;
+    expect(plan).toMatchObject({ t: 0.5, t_end: 1, decision: "continue", tokens: 120, input_tokens: 100, output_tokens: 20, model: "gpt-test", content: "plan: research, then code", span_id: spanId("s2") });
+    // the model call that asked for the search is the tool_call (its span's time); the tool span is the result
+    expect(call).toMatchObject({ t: 1.2, t_end: 1.8, tool_call_id: "call_1", tokens: 60, content: 'search({"q":"otel"})', span_id: spanId("s4") });
+    expect(result).toMatchObject({ t: 2, t_end: 3, content: "3 hits", status: "ok", tool_call_id: "call_1" });
     expect(failedCall).not.toHaveProperty("status");
     expect(failed).toMatchObject({ status: "error", error_type: "RuntimeError", status_message: "exit 1", tool_call_id: "call_2" });
-    // relevance 0.75 on [0, 1] -> 2 x 0.75 - 1
-    expect(judged).toMatchObject({ rewards: { step_quality: 0.5 }, evaluations: [{ name: "relevance", score: 0.75, reward: 0.5 }] });
-    expect(trace.events[13]).toMatchObject({ content: "the answer", span_id: spanId("s1") });
-    expect(trace.costs).toMatchObject({ tokens: 450, wall_clock_s: 9.5 });
+    // relevance 0.75 on [0, 1] -> 2 x 0.75 - 1, on the coder's answer (a return: a step_quality anchor)
+    expect(judged).toMatchObject({ type: "return", rewards: { step_quality: 0.5 }, evaluations: [{ name: "relevance", score: 0.75, reward: 0.5 }] });
+    expect(answer).toMatchObject({ type: "aggregate", t: 9.2, t_end: 9.8, tokens: 60 });
+    expect(trace.costs).toMatchObject({ tokens: 450 });
   });
 
-  it("names the trace after OTLP: trace id, conversation, service, provenance", () => {
-    expect(trace).toMatchObject({ trace_id: TRACE, task_id: "conv-1", system: "research-crew", topology: "centralized", project: "default" });
+  it("names the trace after OTLP: trace id, service, provenance; no request, so the task is the trace", () => {
+    expect(trace).toMatchObject({ trace_id: TRACE, task_id: `trace-${TRACE}`, system: "research-crew", topology: "centralized", project: "default" });
     expect(trace.metadata).toMatchObject({
       source: { format: "otlp", adapter: "otlp", service: "research-crew", sdk: "opentelemetry nodejs", scopes: ["baton-tests"], spans: 10 },
       clock: "seconds",
       started_at: "2023-11-14T22:13:20.000Z",
       root_span: "invoke_agent orchestrator",
       unmapped_spans: 0,
+      otlp: { families: ["genai"], unmapped: { count: 0, names: [] }, conversation_id: "conv-1" },
     });
   });
 });
@@ -77,27 +74,24 @@ describe("adaptOtlpSpans: OpenInference span kinds", () => {
     span({ id: "r", parent: "w", name: "retrieve", start: 3.5, end: 4, attrs: kind("RETRIEVER") }),
   ]);
 
-  it("reads AGENT, LLM and TOOL; a CHAIN root is the orchestrator; other kinds add no event", () => {
+  it("reads AGENT, LLM and TOOL; a CHAIN root is the run (no lane); other kinds add no event and are listed", () => {
     expect(expectValid(trace)).toEqual([]);
     expect(summary(trace)).toEqual([
-      "e1 0.1 spawn LangGraph->supervisor",
-      "e2 0.2 message supervisor",
-      "e3 1 spawn supervisor->worker-1",
-      "e4 1.5 spawn worker-1->sub",
-      "e5 2 tool_call sub calculator",
-      "e6 2.5 tool_result sub calculator [ok]",
-      "e7 3 return sub->worker-1",
-      "e8 5 return worker-1->supervisor",
-      "e9 5.9 return supervisor->LangGraph",
-      "e10 6 aggregate LangGraph",
+      "e1 0.2 orchestrator_decision supervisor",
+      "e2 1 spawn supervisor->worker-1",
+      "e3 1.5 spawn worker-1->sub",
+      "e4 2 tool_call sub calculator",
+      "e5 2.5 tool_result sub calculator [ok]",
+      "e6 3 return sub->worker-1",
+      "e7 5 return worker-1->supervisor",
+      "e8 5.9 aggregate supervisor",
     ]);
     expect(edges(trace)).toEqual([
-      "e1>e10 temporal", "e1>e2 spawn", "e2>e3 causal", "e3>e4 spawn", "e3>e9 temporal", "e4>e5 spawn", "e4>e8 temporal",
-      "e5>e6 return", "e6>e7 tool_dependency", "e7>e8 return", "e8>e9 return", "e9>e10 aggregate",
+      "e1>e2 causal", "e1>e8 causal", "e2>e3 spawn", "e2>e8 temporal", "e3>e4 spawn", "e3>e7 temporal", "e4>e5 return", "e5>e6 tool_dependency", "e6>e7 return", "e7>e8 aggregate",
     ]);
-    expect(trace.events[1]).toMatchObject({ tokens: 15, input_tokens: 10, output_tokens: 5, model: "m", operation: "LLM" });
-    expect(trace).toMatchObject({ task_id: "sess-9", system: "unknown_service", topology: "hierarchical" });
-    expect(trace.metadata).toMatchObject({ unmapped_spans: 1 });
+    expect(trace.events[0]).toMatchObject({ tokens: 15, input_tokens: 10, output_tokens: 5, model: "m" });
+    expect(trace).toMatchObject({ task_id: `trace-${TRACE}`, system: "unknown_service", topology: "hierarchical" });
+    expect(trace.metadata).toMatchObject({ unmapped_spans: 1, otlp: { unmapped: { count: 1, names: [{ name: "retrieve", count: 1 }] } } });
   });
 });
 
@@ -121,19 +115,19 @@ describe("adaptOtlpSpans: one agent with parallel tools", () => {
   it("fans out from the LLM call and joins both results into the next one; error.type alone fails a tool", () => {
     expect(expectValid(trace)).toEqual([]);
     expect(summary(trace)).toEqual([
-      "e1 0 message assistant",
+      "e1 0 orchestrator_decision assistant",
       "e2 1 tool_call assistant lookup",
       "e3 1 tool_call assistant fetch",
       "e4 2 tool_result assistant lookup [ok]",
       "e5 3 tool_result assistant fetch [error]",
-      "e6 3 message assistant",
+      "e6 3 aggregate assistant",
     ]);
     expect(edges(trace)).toEqual([
-      "e1>e2 causal", "e1>e3 causal", "e2>e3 temporal", "e2>e4 return", "e3>e4 temporal", "e3>e5 return", "e4>e5 temporal", "e4>e6 tool_dependency", "e5>e6 tool_dependency",
+      "e1>e2 causal", "e1>e3 causal", "e1>e6 causal", "e2>e3 temporal", "e2>e4 return", "e3>e4 temporal", "e3>e5 return", "e4>e5 temporal", "e4>e6 tool_dependency", "e5>e6 tool_dependency",
     ]);
     expect(trace.topology).toBe("harness");
-    // the root agent spawned no one: no closing aggregate; its span names the task
-    expect(trace.task_id).toBe("invoke_agent assistant");
+    // the answer of the only agent is the run's aggregate; without a request the task is the trace, never a span name
+    expect(trace.task_id).toBe(`trace-${TRACE}`);
   });
 
   it("scales evaluations: a family name is kept; a score off [-1, 1] falls back to the label", () => {
@@ -149,7 +143,7 @@ describe("adaptOtlpSpans: edge cases", () => {
       span({ id: "x", parent: "gone", name: "chat", start: 1, end: 2, attrs: { "gen_ai.operation.name": "chat" }, links: ["y"] }),
       span({ id: "y", name: "chat", start: 3, end: 4, attrs: { "gen_ai.operation.name": "chat" } }),
     ]);
-    expect(summary(trace)).toEqual(["e1 0 message research-crew", "e2 2 message research-crew"]);
+    expect(summary(trace)).toEqual(["e1 0 orchestrator_decision research-crew", "e2 2 aggregate research-crew"]);
     expect(edges(trace)).toEqual(["e1>e2 causal"]);
     expect(trace.metadata).toMatchObject({ links_skipped: 1 });
   });
@@ -163,7 +157,7 @@ describe("adaptOtlpSpans: edge cases", () => {
       span({ id: "h", name: "GET /", start: 0, end: 4, events: [judged] }),
     ]);
     expect(expectValid(trace)).toEqual([]);
-    expect(summary(trace)).toEqual(["e1 0 message research-crew", "e2 2 message research-crew"]);
+    expect(summary(trace)).toEqual(["e1 0 orchestrator_decision research-crew", "e2 2 aggregate research-crew"]);
     expect(trace.metadata).toMatchObject({ unmapped_spans: 1, evaluations_unattached: 1 });
   });
 

@@ -10,6 +10,7 @@ import { EventTable } from "./_components/event-table";
 import { EdgeTable } from "./_components/edge-table";
 import { MetricsPanel } from "./_components/metrics-panel";
 import { ReceivingNotice } from "./_components/receiving-notice";
+import { UnmappedSpans } from "./_components/unmapped-spans";
 
 export const dynamic = "force-dynamic";
 
@@ -69,6 +70,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
       </div>
       {receiving && <ReceivingNotice state={receiving} stored />}
       <GroundTruth metadata={row.metadata} />
+      <UnmappedSpans metadata={row.metadata} />
       {warnings.length > 0 && (
         <details className="rounded border border-amber-300 bg-amber-50 p-3 text-sm">
           <summary className="cursor-pointer font-medium text-amber-900">{warnings.length} warning(s)</summary>

@@ -116,23 +116,24 @@ describe.each(CLIENTS)("the OpenTelemetry SDK exporting with $name", (client) =>
 
     const flushed = await fetch(`${server.url}/api/otel/v1/flush`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ trace_id: traceId }) });
     expect(flushed.status).toBe(200);
-    expect(await flushed.json()).toEqual({ traces: [{ trace_id: traceId, status: "stored", events: 14, edges: 16, error: null }] });
+    expect(await flushed.json()).toEqual({ traces: [{ trace_id: traceId, status: "stored", events: 11, edges: 16, error: null }] });
     expect(await receivingState(traceId)).toBeNull();
 
     const response = await getTrace(getRequest(`/api/traces/${traceId}`), params({ id: traceId }));
     const stored = (await response.json()) as { task_id: string; system: string; topology: string; metadata: { source: Record<string, unknown> }; events: Record<string, unknown>[] & { type: string }[]; edges: { type: string }[]; costs: { tokens: number } };
-    expect(countBy(stored.events)).toEqual({ message: 5, spawn: 2, tool_call: 2, tool_result: 2, return: 2, aggregate: 1 });
-    expect(countBy(stored.edges)).toEqual({ causal: 6, spawn: 2, return: 4, tool_dependency: 2, temporal: 2 });
+    expect(countBy(stored.events)).toEqual({ orchestrator_decision: 2, spawn: 2, tool_call: 2, tool_result: 2, return: 2, aggregate: 1 });
+    expect(countBy(stored.edges)).toEqual({ causal: 6, spawn: 2, return: 3, tool_dependency: 2, temporal: 2, aggregate: 1 });
     const results = stored.events.filter((e) => e.type === "tool_result");
     expect(results.map((e) => [e.tool, e.status])).toEqual([["search", "ok"], ["run_code", "error"]]);
     expect(results[1]).toMatchObject({ error_type: "RuntimeError", status_message: "exit 1", tool_call_id: "call_2" });
-    const messages = stored.events.filter((e) => e.type === "message");
-    expect(messages.map((e) => e.tokens)).toEqual([120, 60, 110, 100, 60]);
-    expect(messages.map((e) => [e.t, e.t_end])).toEqual([[0.5, 1], [1.2, 1.8], [3.2, 4], [7.5, 8.5], [9.2, 9.8]]);
-    expect(messages[3]).toMatchObject({ agent: "coder", rewards: { step_quality: 0.5 } });
+    // model calls are not messages (issue 12): each is the event it became
+    const modelCalls = stored.events.filter((e) => e.operation === "model_call");
+    expect(modelCalls.map((e) => [e.type, e.tokens])).toEqual([["orchestrator_decision", 120], ["orchestrator_decision", 60], ["return", 110], ["return", 100], ["aggregate", 60]]);
+    expect(modelCalls.map((e) => [e.t, e.t_end])).toEqual([[0.5, 1], [1.2, 1.8], [3.2, 4], [7.5, 8.5], [9.2, 9.8]]);
+    expect(modelCalls[3]).toMatchObject({ agent: "coder", rewards: { step_quality: 0.5 } });
     expect(stored.events.filter((e) => e.type === "spawn").map((e) => `${e.agent as string}->${e.to as string}`)).toEqual(["orchestrator->researcher", "orchestrator->coder"]);
     expect(stored.costs.tokens).toBe(450);
-    expect(stored).toMatchObject({ task_id: "conv-1", system: "research-crew", topology: "centralized" });
+    expect(stored).toMatchObject({ task_id: `trace-${traceId}`, system: "research-crew", topology: "centralized" });
     expect(stored.metadata.source).toMatchObject({ format: "otlp", service: "research-crew", service_version: "1.4.0", sdk: "opentelemetry nodejs 2.12.1", scopes: ["baton-otlp-test"], spans: 10 });
   });
 });

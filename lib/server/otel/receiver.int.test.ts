@@ -124,13 +124,13 @@ describe("finalisation", () => {
     kickSweep();
     await sweepSettled();
     expect(await receivingState(TRACE)).toBeNull();
-    expect(await storedEvents()).toBe(14);
+    expect(await storedEvents()).toBe(10);
   });
 
   it("happens once when sweeps and flushes race", async () => {
     await send(toOtlpJson(orchestratorRun()));
     const outcomes = (await Promise.all([flushTraces(TRACE), flushTraces(TRACE), finaliseIdleTraces(0), flushTraces(), finaliseIdleTraces(0)])).flat();
-    expect(outcomes).toEqual([{ trace_id: TRACE, status: "stored", events: 14, edges: 16, error: null }]);
+    expect(outcomes).toEqual([{ trace_id: TRACE, status: "stored", events: 10, edges: 15, error: null }]);
     expect(await prisma().trace.count({ where: { traceId: TRACE } })).toBe(1);
   });
 
@@ -142,10 +142,10 @@ describe("finalisation", () => {
     const state = await receivingState(TRACE);
     expect(state).toMatchObject({ status: "receiving", spans: 11 });
     expect(state!.finalised_at).not.toBeNull();
-    expect(await storedEvents()).toBe(14);
+    expect(await storedEvents()).toBe(10);
     const response = await flushRoute(flushRequest({ trace_id: TRACE }));
-    expect(await response.json()).toMatchObject({ traces: [{ status: "stored", events: 15 }] });
-    expect(await storedEvents()).toBe(15);
+    expect(await response.json()).toMatchObject({ traces: [{ status: "stored", events: 11 }] });
+    expect(await storedEvents()).toBe(11);
   });
 
   it("marks a trace whose spans do not map as failed, listed with the reason, until new spans come", async () => {

@@ -1,5 +1,5 @@
-import type { EdgeType } from "../trace/types";
-import { AdaptedTraceBuilder, type AdaptedFields, type EventRef, type Parent } from "./emit";
+import type { EdgeType } from "../../trace/types";
+import { AdaptedTraceBuilder, type AdaptedFields, type EventRef, type Parent } from "../emit";
 
 /**
  * The AdaptedTraceBuilder with the edges it was given remembered, so that

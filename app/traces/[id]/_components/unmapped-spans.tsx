@@ -1,0 +1,26 @@
+import { unmappedSpansOf } from "@/lib/adapters/otlp/provenance";
+
+/**
+ * The OpenTelemetry spans that became no event (graph plumbing, prompts,
+ * HTTP calls, retrievers), by name, so users see what the OTLP mapping
+ * dropped (docs/otlp.md). Nothing for traces from other sources.
+ */
+export function UnmappedSpans({ metadata }: { metadata: unknown }) {
+  const unmapped = unmappedSpansOf(metadata);
+  if (unmapped === null) return null;
+  return (
+    <details className="rounded border border-slate-300 bg-slate-50 p-3 text-sm" data-testid="unmapped-spans">
+      <summary className="cursor-pointer font-medium text-slate-800">
+        {unmapped.count} span{unmapped.count === 1 ? "" : "s"} not mapped: {unmapped.names.slice(0, 6).map((n) => n.name).join(", ")}
+        {unmapped.names.length > 6 ? ", …" : ""}
+      </summary>
+      <ul className="mt-2 space-y-0.5 font-mono text-xs">
+        {unmapped.names.map((n) => (
+          <li key={n.name}>
+            {n.name} × {n.count}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

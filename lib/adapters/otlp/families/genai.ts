@@ -1,0 +1,75 @@
+import { numberAttr, textAttr, type OtlpSpan } from "../../otlp-span";
+import { messagesOf, parseJson, textOf, toolCallsOf, requestText } from "../content";
+import type { Classified, Role } from "../model";
+import { transferTarget } from "../model";
+
+/**
+ * OpenTelemetry GenAI semantic conventions: `gen_ai.operation.name`
+ * (invoke_agent, invoke_workflow, create_agent, execute_tool, chat,
+ * text_completion, generate_content), `gen_ai.agent.*`, `gen_ai.tool.*`,
+ * `gen_ai.input.messages` / `gen_ai.output.messages` with `parts`.
+ */
+
+const ROLES: Readonly<Record<string, Role>> = {
+  invoke_agent: "agent",
+  invoke_workflow: "run",
+  create_agent: "create_agent",
+  execute_tool: "tool",
+  chat: "llm",
+  text_completion: "llm",
+  generate_content: "llm",
+};
+
+const NAME_PREFIX = /^(invoke_agent|invoke_workflow|create_agent|execute_tool)\s+/;
+
+export function usageOf(span: OtlpSpan): { input?: number; output?: number; total?: number } {
+  const a = span.attributes;
+  const input = numberAttr(a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt", "ai.usage.inputTokens", "ai.usage.promptTokens");
+  const output = numberAttr(a, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion", "ai.usage.outputTokens", "ai.usage.completionTokens");
+  const reported = numberAttr(a, "gen_ai.usage.total_tokens", "llm.token_count.total", "ai.usage.totalTokens");
+  const total = reported ?? (input !== undefined || output !== undefined ? (input ?? 0) + (output ?? 0) : undefined);
+  return {
+    ...(input !== undefined && input >= 0 ? { input } : {}),
+    ...(output !== undefined && output >= 0 ? { output } : {}),
+    ...(total !== undefined && total >= 0 ? { total } : {}),
+  };
+}
+
+export function modelOf(span: OtlpSpan): string | undefined {
+  return textAttr(span.attributes, "gen_ai.response.model", "gen_ai.request.model", "llm.model_name", "ai.response.model", "ai.model.id");
+}
+
+export const classifyGenAi = (span: OtlpSpan): Classified | undefined => {
+  const operation = textAttr(span.attributes, "gen_ai.operation.name");
+  const role = operation !== undefined ? ROLES[operation] : undefined;
+  if (role === undefined) return undefined;
+  const a = span.attributes;
+  const base = { family: "genai" as const, role };
+  if (role === "llm") {
+    const out = parseJson(textAttr(a, "gen_ai.output.messages"));
+    const messages = messagesOf(out) ?? [];
+    return {
+      ...base,
+      output: textOf(textAttr(a, "gen_ai.output.messages", "gen_ai.completion")) || undefined,
+      calls: messages.flatMap(toolCallsOf),
+      request: requestText(textAttr(a, "gen_ai.input.messages", "gen_ai.prompt")),
+      ...(modelOf(span) !== undefined ? { model: modelOf(span) } : {}),
+      usage: usageOf(span),
+    };
+  }
+  if (role === "tool") {
+    const name = textAttr(a, "gen_ai.tool.name") ?? (span.name.replace(NAME_PREFIX, "") || "tool");
+    const target = transferTarget(name);
+    return {
+      ...base,
+      name,
+      ...(textAttr(a, "gen_ai.tool.call.id") !== undefined ? { toolCallId: textAttr(a, "gen_ai.tool.call.id") } : {}),
+      input: textAttr(a, "gen_ai.tool.call.arguments"),
+      output: textOf(textAttr(a, "gen_ai.tool.call.result")) || undefined,
+      ...(target !== undefined ? { handoffTo: target } : {}),
+    };
+  }
+  const name = textAttr(a, "gen_ai.agent.name", "gen_ai.workflow.name", "gen_ai.agent.id") ?? (span.name.replace(NAME_PREFIX, "") || span.spanId);
+  const input = textAttr(a, "gen_ai.input.messages", "gen_ai.prompt");
+  return { ...base, name, input, request: requestText(input), output: textOf(textAttr(a, "gen_ai.output.messages", "gen_ai.completion")) || undefined, usage: usageOf(span) };
+};

@@ -1,0 +1,150 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { computeMetrics } from "../../metrics/index";
+import { validateTrace } from "../../trace/validate";
+import { expectValid } from "../fixtures";
+import { readOtlpJson } from "../otlp-json";
+import type { OtlpSpan } from "../otlp-span";
+import type { AdaptedEvent, AdaptedTrace } from "../types";
+import { PYTHON_RUNS } from "./fixtures/python";
+import { adaptOtlpSpans } from "./index";
+
+/**
+ * Every framework fixture (captured ones from scripts/frameworks/, made by
+ * `npm run frameworks:capture`; hand-made ones marked so in their `_about`)
+ * replayed through the OTLP/JSON reader and the mapping, checked against
+ * the run's ground truth: what the scenario script did.
+ */
+
+interface Truth {
+  task?: string;
+  fixture: string;
+  lanes: string[];
+  delegations: string[];
+  tools: { tool: string; id: string }[];
+  request: string;
+  answer: string;
+  group?: string;
+}
+
+/** The scenario scripts' ground truth, shared with the live harness (scripts/frameworks/live.mjs). */
+export const FRAMEWORKS = JSON.parse(readFileSync("scripts/frameworks/truth.json", "utf8")) as Truth[];
+
+export function fixtureSpans(name: string): OtlpSpan[] {
+  const read = readOtlpJson(JSON.parse(readFileSync(`lib/adapters/otlp/fixtures/${name}.json`, "utf8")));
+  if (!read.ok) throw new Error(read.problems.join("; "));
+  return read.spans;
+}
+
+const successors = (t: AdaptedTrace, id: string) => t.edges.filter((e) => e.src === id && e.type !== "temporal").map((e) => ({ event: t.events.find((x) => x.id === e.dst)!, type: e.type }));
+const isModelCall = (e: AdaptedEvent) => e.operation === "model_call";
+
+const CASES = [...FRAMEWORKS.map((truth) => ({ truth, spans: fixtureSpans(truth.fixture) })), ...PYTHON_RUNS];
+
+describe.each(CASES.map((c) => ({ ...c, name: c.truth.fixture })))("framework fixture $name", ({ truth, spans }) => {
+  const trace = adaptOtlpSpans(spans);
+  const byT = [...trace.events].sort((a, b) => a.t - b.t);
+
+  it("is a valid trace with the run's agent lanes", () => {
+    expect(expectValid(trace)).toEqual([]);
+    expect([...new Set(trace.events.map((e) => e.agent))].sort()).toEqual(truth.lanes);
+  });
+
+  it("has each delegation parent -> child, the child's lane entered by a spawn edge", () => {
+    const spawns = trace.events.filter((e) => e.type === "spawn");
+    expect([...new Set(spawns.map((e) => `${e.agent}->${e.to}`))].sort()).toEqual(truth.delegations);
+    for (const spawn of spawns) expect(successors(trace, spawn.id).some((s) => s.type === "spawn" && s.event.agent === spawn.to), spawn.id).toBe(true);
+  });
+
+  it("links every tool call to its result by tool-call id, and the result to the model call that read it", () => {
+    const calls = trace.events.filter((e) => e.type === "tool_call");
+    expect(calls.map((e) => ({ tool: e.tool, id: e.tool_call_id }))).toEqual(truth.tools);
+    for (const call of calls) {
+      const results = successors(trace, call.id).filter((s) => s.event.type === "tool_result");
+      expect(results.map((r) => r.event.tool_call_id)).toEqual([call.tool_call_id]);
+      const result = results[0]!.event;
+      expect(result.status).toBe("ok");
+      const readers = successors(trace, result.id);
+      expect(readers.map((r) => [r.type, r.event.agent, isModelCall(r.event)])).toEqual([["tool_dependency", call.agent, true]]);
+    }
+  });
+
+  it("keeps the request as the first event and the final answer as the terminal aggregate, as text", () => {
+    expect(byT[0]).toMatchObject({ type: "message", from: "user", content: truth.request });
+    const aggregates = trace.events.filter((e) => e.type === "aggregate");
+    expect(aggregates).toHaveLength(1);
+    expect(aggregates[0]!.content).toBe(truth.answer);
+    expect(trace.events.every((e) => typeof e.content !== "string" || !/"(role|lc|choices|generations)"/.test(e.content)), "no raw message JSON").toBe(true);
+  });
+
+  it("has no false errors (LangGraph control flow is not a failure)", () => {
+    expect(trace.events.filter((e) => e.status === "error")).toEqual([]);
+  });
+
+  it("keeps model calls out of E3: messages are only the user's request and outputs addressed to another agent; every model output has an anchor", () => {
+    const messages = trace.events.filter((e) => e.type === "message");
+    expect(messages[0]).toMatchObject({ from: "user", to: byT[0]!.agent });
+    for (const m of messages.slice(1)) expect(truth.lanes.includes(String(m.to)) && m.to !== m.from && truth.delegations.includes(`${m.from}->${m.to}`), m.id).toBe(true);
+    const llmSpans = spans.filter((s) => /LLM|chat|doGenerate/.test(JSON.stringify([s.attributes["openinference.span.kind"], s.attributes["gen_ai.operation.name"], s.attributes["ai.operationId"]])));
+    const modelEvents = new Set(trace.events.filter(isModelCall).map((e) => e.span_id));
+    expect(modelEvents.size).toBe(llmSpans.length);
+    // a model output that answers is a step_quality anchor (return or aggregate)
+    for (const e of trace.events.filter((x) => isModelCall(x) && x.type !== "spawn" && x.type !== "tool_call")) expect(["return", "aggregate", "message", "orchestrator_decision"]).toContain(e.type);
+    const validated = validateTrace(trace);
+    if (!validated.ok) throw new Error("invalid");
+    const e3 = computeMetrics(validated.trace).e3;
+    expect([e3.message_redundancy, e3.dead_message_rate]).toEqual([0, 0]);
+  });
+
+  it("returns sub-agents' answers to their delegator, feeding its next step", () => {
+    for (const ret of trace.events.filter((e) => e.type === "return")) {
+      expect(truth.delegations).toContain(`${ret.to}->${ret.agent}`);
+      expect(successors(trace, ret.id).some((s) => s.event.agent === ret.to)).toBe(true);
+    }
+  });
+
+  it("takes task_id from baton.task_id or a hash of the request (never a span name), group_id from baton.group_id", () => {
+    if (truth.task !== undefined) expect(trace.task_id).toBe(truth.task);
+    else expect(trace.task_id).toMatch(/^request-[0-9a-f]{12}$/);
+    expect(spans.map((s) => s.name)).not.toContain(trace.task_id);
+    expect(trace.group_id).toBe(truth.group);
+    const pinned = spans.map((s) => ({ ...s, resource: { ...s.resource, "baton.task_id": "refund-flow" } }));
+    expect(adaptOtlpSpans(pinned).task_id).toBe("refund-flow");
+  });
+
+  it("lists the spans it did not map, by name", () => {
+    const unmapped = (trace.metadata as { otlp: { unmapped: { count: number; names: { name: string; count: number }[] } } }).otlp.unmapped;
+    expect(unmapped.names.reduce((n, x) => n + x.count, 0)).toBe(unmapped.count);
+    expect(trace.metadata).toMatchObject({ unmapped_spans: unmapped.count });
+  });
+});
+
+describe("framework fixtures: shapes that must not regress", () => {
+  it("LangGraph: the fixture really has ParentCommand errors, supervisor node spans are CHAIN, plumbing is listed", () => {
+    const spans = fixtureSpans("langgraph");
+    expect(spans.filter((s) => s.status.code === 2 && /ParentCommand/.test(s.status.message ?? "")).length).toBeGreaterThan(0);
+    expect(spans.filter((s) => s.name === "supervisor").every((s) => s.attributes["openinference.span.kind"] === "CHAIN")).toBe(true);
+    const trace = adaptOtlpSpans(spans);
+    const names = (trace.metadata as { otlp: { unmapped: { names: { name: string }[] } } }).otlp.unmapped.names.map((n) => n.name);
+    expect(names).toEqual(expect.arrayContaining(["RunnableSequence", "__start__", "prompt"]));
+    expect(names).not.toContain("supervisor");
+  });
+
+  it("OpenAI Agents: the 'Agent workflow' root is the run, no lane; the handoff comes from triage", () => {
+    const trace = adaptOtlpSpans(fixtureSpans("openai-agents"));
+    expect(trace.events.map((e) => e.agent)).not.toContain("Agent workflow");
+    const handoff = trace.events.find((e) => e.type === "spawn" && e.to === "writer")!;
+    expect(handoff).toMatchObject({ agent: "triage", content: "transfer_to_writer()" });
+  });
+});
+
+describe("unmappedSpansOf: what the trace page lists", () => {
+  it("reads metadata.otlp.unmapped of a mapped trace, and nothing from other metadata", async () => {
+    const { unmappedSpansOf } = await import("./provenance");
+    const trace = adaptOtlpSpans(fixtureSpans("openai-agents"));
+    expect(unmappedSpansOf(trace.metadata)).toEqual({ count: 7, names: [{ name: "turn", count: 5 }, { name: "Agent workflow", count: 2 }] });
+    expect(unmappedSpansOf(adaptOtlpSpans(fixtureSpans("ai-sdk-6")).metadata)).toBeNull();
+    expect(unmappedSpansOf({ ground_truth: {} })).toBeNull();
+    expect(unmappedSpansOf({ otlp: { unmapped: { count: "7", names: [] } } })).toBeNull();
+  });
+});

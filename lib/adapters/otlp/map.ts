@@ -1,0 +1,241 @@
+import type { EventType, Topology } from "../../trace/types";
+import type { EventRef, Parent } from "../emit";
+import { evaluationsBySpan, rewardsFrom, type Evaluation } from "../otlp-evaluations";
+import { compareStart, secondsSince, textAttr, type OtlpSpan } from "../otlp-span";
+import { AdapterInputError, type AdaptedTrace } from "../types";
+import { classifySpan, refine, type SpanNode } from "./classify";
+import { GuardedTraceBuilder } from "./graph";
+import { batonAttribute, taskIdOf } from "./ids";
+import { provenanceOf, unmappedOf } from "./provenance";
+import { stepsOf, TurnRunner, type Closing, type TurnHost } from "./turns";
+
+/**
+ * OpenTelemetry spans of one trace, from any of the convention families
+ * (GenAI, Vercel AI SDK, OpenInference incl. LangGraph and OpenAI Agents,
+ * OpenLLMetry, Mastra), as one orchestration trace. Pure: spans in, a trace
+ * in Baton's wire form out. docs/otlp.md has the rules; in short:
+ * - the run (a workflow root, a graph, OpenAI Agents' "Agent workflow") is
+ *   no lane; its request is the first event (a `message` from the user to
+ *   the first agent) and its answer the terminal `aggregate`;
+ * - the run's top-level agent turns run in sequence; a handoff
+ *   (transfer_to_<agent>, a handoff span, graph.node.parent_id) is a
+ *   `spawn` from the agent that handed over; a delegated agent that hands
+ *   back `return`s to its delegator;
+ * - inside a turn, turns.ts decides what each model call, tool and nested
+ *   agent becomes, and which step consumed which result.
+ */
+
+export function adaptOtlpSpans(spans: readonly OtlpSpan[], opts: { file?: string } = {}): AdaptedTrace {
+  return new OtlpRunMapper(spans).map(opts.file);
+}
+
+interface Mapped {
+  input: EventRef;
+  output: EventRef;
+  role: string;
+}
+
+class OtlpRunMapper implements TurnHost {
+  readonly b = new GuardedTraceBuilder();
+  readonly handoffs = new Map<string, { ref: EventRef; from: string }>();
+  private readonly mapped = new Map<string, Mapped>();
+  private readonly delegations = new Set<string>();
+  private readonly origin: bigint;
+  private readonly roots: SpanNode[];
+  private readonly parentOf = new Map<string, string>();
+
+  constructor(private readonly spans: readonly OtlpSpan[]) {
+    if (spans.length === 0) throw new AdapterInputError("otlp", "otlp", ["no spans"]);
+    this.origin = spans.reduce((min, s) => (BigInt(s.startTimeUnixNano) < min ? BigInt(s.startTimeUnixNano) : min), BigInt(spans[0]!.startTimeUnixNano));
+    this.roots = this.tree();
+    refine(this.roots);
+  }
+
+  at(nanos: string): number {
+    return secondsSince(this.origin, nanos);
+  }
+
+  record(span: OtlpSpan, input: EventRef, output: EventRef, role: string): void {
+    if (!this.mapped.has(span.spanId) || role !== "agent") this.mapped.set(span.spanId, { input, output, role });
+  }
+
+  reads(span: OtlpSpan, ids: readonly string[]): string[] {
+    const inputs = Object.entries(span.attributes).filter(([key, value]) => INPUT_KEY.test(key) && typeof value === "string") as [string, string][];
+    return ids.filter((id) => inputs.some(([, value]) => value === id || value.includes(JSON.stringify(id))));
+  }
+
+  delegated(from: string, to: string): void {
+    if (from !== to) this.delegations.add(`${from}\u0000${to}`);
+  }
+
+  map(file?: string): AdaptedTrace {
+    const run = this.roots.length === 1 && this.roots[0]!.c.role === "run" ? this.roots[0]! : undefined;
+    const service = textAttr(this.roots[0]!.span.resource, "service.name");
+    const turns = this.topTurns(run, service);
+    if (turns.length === 0) throw new AdapterInputError("otlp", file ?? `trace ${this.spans[0]!.traceId}`, [`none of its ${this.spans.length} span(s) is a GenAI or OpenInference agent, LLM or tool span`]);
+    const request = this.requestOf(run, turns);
+    const runner = new TurnRunner(this);
+    const first = turns[0]!;
+    const start = run?.span.startTimeUnixNano ?? first.node.span.startTimeUnixNano;
+    const ask = request !== undefined ? this.b.add({ t: this.at(start), type: "message", agent: first.name, from: "user", to: first.name, content: request, ...(run ? { span_id: run.span.spanId } : {}) }) : undefined;
+    let previous: { name: string; final?: EventRef; tail: Parent[]; closing: Closing } | undefined;
+    const delegator = new Map<string, string>();
+    turns.forEach((turn, i) => {
+      const next = turns[i + 1]?.name;
+      const handoff = this.handoffs.get(turn.name);
+      let entry: Parent[];
+      if (handoff !== undefined) {
+        this.handoffs.delete(turn.name);
+        delegator.set(turn.name, handoff.from);
+        entry = [[handoff.ref, "spawn"]];
+      } else if (turn.node.c.parentAgent !== undefined && turn.node.c.parentAgent !== turn.name && previous !== undefined) {
+        // graph.node.parent_id: the parent agent hands over to this one (CrewAI: the crew's previous agent)
+        const parent = turn.node.c.parentAgent;
+        delegator.set(turn.name, parent);
+        this.delegated(parent, turn.name);
+        const spawn = this.b.add({ t: this.at(turn.node.span.startTimeUnixNano), type: "spawn", agent: parent, to: turn.name, span_id: turn.node.span.spanId, ...(turn.node.c.input !== undefined ? { content: turn.node.c.input } : {}) }, ...(previous.final !== undefined ? [[previous.final, "message"] as Parent] : previous.tail));
+        entry = [[spawn, "spawn"]];
+      } else if (previous?.closing.kind === "return" && previous.final !== undefined) entry = [[previous.final, "return"]];
+      else if (previous !== undefined) entry = previous.tail;
+      else entry = ask !== undefined ? [[ask, "message"]] : [];
+      const nextParent = turns[i + 1]?.node.c.parentAgent;
+      const closing: Closing =
+        next === undefined ? { kind: "aggregate" } : delegator.get(turn.name) === next && next !== turn.name ? { kind: "return", to: next } : nextParent === turn.name && next !== turn.name ? { kind: "message", to: next } : { kind: "none" };
+      const result = runner.run(turn.node, turn.name, entry, closing);
+      if (turn.implicit !== true) this.record(turn.node.span, result.final ?? entry[0]?.[0] ?? result.tail[0]![0], result.final ?? result.tail[0]?.[0] ?? entry[0]![0], "agent");
+      previous = { name: turn.name, ...result, closing };
+    });
+    const closed = previous!.final ?? previous!.tail[0]?.[0];
+    if (run !== undefined && (ask ?? closed) !== undefined) this.mapped.set(run.span.spanId, { input: ask ?? closed!, output: closed ?? ask!, role: "run" });
+    const linksSkipped = this.linkSpans();
+    const unattached = this.attachEvaluations();
+    const unmapped = unmappedOf(this.spans, this.mapped, new Set(this.nodes().filter((n) => n.c.absorbed === true).map((n) => n.span.spanId)));
+    const group = batonAttribute(this.spans, "baton.group_id");
+    const conversation = [...this.spans].sort(compareStart).map((s) => textAttr(s.attributes, "gen_ai.conversation.id", "session.id")).find((c) => c !== undefined);
+    return this.b.build(
+      {
+        trace_id: this.spans[0]!.traceId,
+        task_id: taskIdOf(this.spans, request, this.spans[0]!.traceId),
+        ...(group !== undefined ? { group_id: group } : {}),
+        system: service ?? "unknown_service",
+        topology: this.topology(),
+        rewards: {},
+        metadata: {
+          source: provenanceOf(this.spans, service, file),
+          started_at: new Date(Number(this.origin / 1_000_000n)).toISOString(),
+          root_span: this.roots[0]!.span.name,
+          unmapped_spans: unmapped.count,
+          otlp: { families: [...new Set(this.nodes().map((n) => n.c.family))].sort(), unmapped, ...(conversation !== undefined ? { conversation_id: conversation } : {}) },
+          ...(linksSkipped > 0 ? { links_skipped: linksSkipped } : {}),
+          ...(unattached > 0 ? { evaluations_unattached: unattached } : {}),
+        },
+      },
+      { clock: "seconds" },
+    );
+  }
+
+  /**
+   * The run's top-level agent turns in start order: the agents found below
+   * the run (looking through plumbing), a root agent itself, or, when no
+   * span is an agent, one turn named after the service that holds every step.
+   */
+  private topTurns(run: SpanNode | undefined, service: string | undefined): { name: string; node: SpanNode; implicit?: true }[] {
+    const agentsBelow = (nodes: readonly SpanNode[]): SpanNode[] => nodes.flatMap((n) => (n.c.role === "agent" ? [n] : n.c.role === "other" || n.c.role === "run" ? agentsBelow(n.children) : []));
+    const tops = run !== undefined ? agentsBelow(run.children) : agentsBelow(this.roots);
+    if (tops.length > 0) return tops.sort((a, b) => compareStart(a.span, b.span)).map((node) => ({ name: node.c.name ?? node.span.name, node }));
+    const holder = run ?? { span: this.roots[0]!.span, c: { family: "genai" as const, role: "run" as const }, children: this.roots };
+    if (stepsOf(holder.children).length === 0 && !["llm", "tool"].includes(this.roots[0]!.c.role)) return [];
+    const children = run !== undefined ? run.children : this.roots;
+    return [{ name: service ?? run?.c.name ?? this.roots[0]!.span.name, node: { ...holder, children }, implicit: true }];
+  }
+
+  /** The run's request: the run's or first agent's input, else the first model call's first user message. */
+  private requestOf(run: SpanNode | undefined, turns: readonly { node: SpanNode }[]): string | undefined {
+    const llms = this.nodes().filter((n) => n.c.role === "llm").sort((a, b) => compareStart(a.span, b.span));
+    return run?.c.request ?? turns[0]?.node.c.request ?? llms.map((n) => n.c.request).find((r) => r !== undefined);
+  }
+
+  private nodes(): SpanNode[] {
+    const out: SpanNode[] = [];
+    const walk = (n: SpanNode) => {
+      out.push(n);
+      n.children.forEach(walk);
+    };
+    this.roots.forEach(walk);
+    return out;
+  }
+
+  private topology(): Topology {
+    const children = new Map<string, string[]>();
+    for (const key of this.delegations) {
+      const [from, to] = key.split("\u0000") as [string, string];
+      children.set(from, [...(children.get(from) ?? []), to]);
+    }
+    const depth = (agent: string, seen: Set<string>): number => {
+      if (seen.has(agent)) return 0;
+      seen.add(agent);
+      return Math.max(0, ...(children.get(agent) ?? []).map((c) => 1 + depth(c, seen)));
+    };
+    const max = Math.max(0, ...[...children.keys()].map((a) => depth(a, new Set())));
+    return max >= 2 ? "hierarchical" : max === 1 ? "centralized" : "harness";
+  }
+
+  /** Span links within the trace -> causal edges from the linked span's outcome. Returns how many could not be added. */
+  private linkSpans(): number {
+    let skipped = 0;
+    for (const span of this.spans) {
+      for (const link of span.links) {
+        if (link.traceId !== span.traceId) continue;
+        const src = this.mapped.get(link.spanId);
+        const dst = this.mapped.get(span.spanId);
+        if (!src || !dst || !(this.b.tryLink(src.output, dst.input, "causal") || this.b.tryLink(src.input, dst.input, "causal"))) skipped++;
+      }
+    }
+    return skipped;
+  }
+
+  /** Evaluation events -> rewards on the event they judge (the nearest mapped span up the tree). Returns how many found no event. */
+  private attachEvaluations(): number {
+    const byAnchor = new Map<EventRef, { evaluations: Evaluation[]; type: EventType }>();
+    let unattached = 0;
+    for (const [spanId, evaluations] of evaluationsBySpan(this.spans)) {
+      let id: string | undefined = spanId;
+      while (id !== undefined && !this.mapped.has(id)) id = this.parentOf.get(id);
+      const mapped = id !== undefined ? this.mapped.get(id) : undefined;
+      if (!mapped) {
+        unattached += evaluations.length;
+        continue;
+      }
+      const tool = mapped.role === "tool";
+      const ref = tool ? mapped.input : mapped.output;
+      const entry = byAnchor.get(ref) ?? { evaluations: [], type: tool ? "tool_call" : mapped.role === "create_agent" ? "spawn" : "message" };
+      entry.evaluations.push(...evaluations);
+      byAnchor.set(ref, entry);
+    }
+    for (const [ref, { evaluations, type }] of byAnchor) this.b.annotate(ref, { rewards: rewardsFrom(evaluations, type), evaluations });
+    return unattached;
+  }
+
+  /** The span tree, in start order; a span whose parent is missing, or whose parent link would close a cycle, is a root. */
+  private tree(): SpanNode[] {
+    const nodes = new Map<string, SpanNode>(this.spans.map((span) => [span.spanId, { span, c: classifySpan(span), children: [] as SpanNode[] }]));
+    const roots: SpanNode[] = [];
+    for (const node of [...nodes.values()].sort((a, b) => compareStart(a.span, b.span))) {
+      const parent = node.span.parentSpanId !== undefined ? nodes.get(node.span.parentSpanId) : undefined;
+      if (parent && !this.isAncestor(node.span.spanId, parent.span.spanId)) {
+        parent.children.push(node);
+        node.parent = parent;
+        this.parentOf.set(node.span.spanId, parent.span.spanId);
+      } else roots.push(node);
+    }
+    return roots;
+  }
+
+  private isAncestor(id: string, of: string): boolean {
+    for (let at: string | undefined = of; at !== undefined; at = this.parentOf.get(at)) if (at === id) return true;
+    return false;
+  }
+}
+
+/** Attributes that hold what a model call read (where the tool-call ids of results it consumed appear). */
+const INPUT_KEY = /^(gen_ai\.input\.|gen_ai\.prompt|llm\.input_messages\.|input\.value$|ai\.prompt)/;
