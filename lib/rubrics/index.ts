@@ -82,7 +82,7 @@ export function mergeRubrics(overrides: Iterable<Rubric>): Record<Family, Rubric
 
 const text = z.string().trim().min(1, "must not be empty").max(2000);
 
-/** Body of `PUT /api/projects/{project}/rubrics`: the families to replace (omitted ones keep their text; `reset` ones go back to the default). */
+/** Body of `PATCH /api/projects/{project}/rubrics`: the families to replace (omitted ones keep their text; `reset` ones go back to the default). */
 export const rubricsInput = z.strictObject({
   rubrics: z.array(z.strictObject({ family: z.enum(FAMILIES), negative: text, neutral: text, positive: text })).max(FAMILIES.length).default([]),
   reset: z.array(z.enum(FAMILIES)).default([]),

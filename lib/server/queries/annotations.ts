@@ -90,3 +90,9 @@ export async function humanLabels(traceKey: string): Promise<{ labels: HumanLabe
     asOf: times.length > 0 ? new Date(Math.max(...times)) : null,
   };
 }
+
+/** Removes an annotator's own current value of a unit and family (undo of a first label); its revisions go with it. Returns whether one existed. */
+export async function deleteOwnAnnotation(traceKey: string, actor: Actor, unit: { event_id: string | null; family: string }): Promise<boolean> {
+  const { count } = await prisma().annotation.deleteMany({ where: { traceKey, eventId: unit.event_id ?? "", family: unit.family, annotatorId: actor.userId } });
+  return count > 0;
+}

@@ -1,10 +1,14 @@
 import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
+import { z } from "zod";
+import { searchParamsObject } from "@/lib/api/filters";
 import { annotationInput } from "@/lib/api/annotations";
+import { FAMILIES } from "@/lib/trace/types";
 import { authorize } from "@/lib/server/auth/access";
 import { recomputeMetrics } from "@/lib/server/compute/persist";
-import { parseJsonRequest, route } from "@/lib/server/http";
-import { listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
+import { parseJsonRequest, parseQuery, route } from "@/lib/server/http";
+import { deleteOwnAnnotation, listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
 import { findTraceRow } from "@/lib/server/queries/traces";
+import { ApiError } from "@/lib/server/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -35,4 +39,18 @@ export const POST = route(async (request: Request, { params }: Context) => {
   if (labelChangesStoredMetrics(input)) await recomputeMetrics(row.id);
   const recompute = performance.now() - started;
   return Response.json(annotation, { status: 201, headers: { "server-timing": `recompute;dur=${recompute.toFixed(2)}` } });
+});
+
+const deleteQuery = z.object({ family: z.enum(FAMILIES), event_id: z.string().min(1).optional() });
+
+/** DELETE /api/traces/{id}/annotations?family=&event_id=: removes the caller's own current value (undo); 404 when there is none. */
+export const DELETE = route(async (request: Request, { params }: Context) => {
+  const { id } = await params;
+  const row = await findTraceRow(id);
+  const actor = await authorize(request, "annotate", row.project.name);
+  const query = parseQuery(deleteQuery, searchParamsObject(new URL(request.url).searchParams));
+  const unit = { event_id: query.event_id ?? null, family: query.family };
+  if (!(await deleteOwnAnnotation(row.traceId, actor, unit))) throw new ApiError(404, "not_found", "you have no label on this unit and family");
+  if (labelChangesStoredMetrics(unit)) await recomputeMetrics(row.id);
+  return Response.json({ deleted: unit });
 });
