@@ -62,7 +62,7 @@ export function EventList() {
   );
 }
 
-const SELECTED = "bg-blue-100 text-slate-900 outline outline-2 -outline-offset-2 outline-blue-600 dark:bg-blue-900 dark:text-white";
+const SELECTED = "bg-blue-100 text-slate-900 outline outline-2 -outline-offset-2 outline-blue-600 dark:bg-blue-900 dark:text-slate-900";
 
 function TraceRow({ selected }: { selected: boolean }) {
   const label = useLabeling((s) => s.labels[labelKey(null, "task_success")]);

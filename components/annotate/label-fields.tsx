@@ -51,7 +51,7 @@ function FieldRow({ field, index, focused, drafts, saved, comments, commenting, 
   const taskTrace = field.family === "task_success" && field.unit === "trace";
   return (
     <li
-      className={`rounded border p-2 text-sm ${isFocused ? "border-blue-600 bg-blue-50 dark:bg-blue-950" : "border-slate-200 bg-white"}`}
+      className={`rounded border p-2 text-sm ${isFocused ? "border-blue-600 bg-blue-50 dark:bg-blue-950 dark:text-slate-900" : "border-slate-200 bg-white"}`}
       data-testid={`field-${field.family}`}
       data-focused={isFocused}
       onClick={() => onFocus(index)}
