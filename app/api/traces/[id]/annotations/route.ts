@@ -4,6 +4,7 @@ import { searchParamsObject } from "@/lib/api/filters";
 import { annotationInput } from "@/lib/api/annotations";
 import { FAMILIES } from "@/lib/trace/types";
 import { authorize } from "@/lib/server/auth/access";
+import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { recomputeMetrics } from "@/lib/server/compute/persist";
 import { parseJsonRequest, parseQuery, route } from "@/lib/server/http";
 import { deleteOwnAnnotation, listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
@@ -46,8 +47,7 @@ const deleteQuery = z.object({ family: z.enum(FAMILIES), event_id: z.string().mi
 /** DELETE /api/traces/{id}/annotations?family=&event_id=: removes the caller's own current value (undo); 404 when there is none. */
 export const DELETE = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
-  const row = await findTraceRow(id);
-  const actor = await authorize(request, "annotate", row.project.name);
+  const { row, actor } = await authorizeTrace(request, id, "annotate");
   const query = parseQuery(deleteQuery, searchParamsObject(new URL(request.url).searchParams));
   const unit = { event_id: query.event_id ?? null, family: query.family };
   if (!(await deleteOwnAnnotation(row.traceId, actor, unit))) throw new ApiError(404, "not_found", "you have no label on this unit and family");
