@@ -1,53 +1,95 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 
-const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as object;
+/**
+ * The label page in open local mode: keyboard and mouse, content in front
+ * (never as HTML), task_success fail/success keys, comments, undo, Escape,
+ * failed saves and their retry, deep links, dark mode.
+ */
+const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as { events: Record<string, unknown>[] } & Record<string, unknown>;
+const CONTENT: Record<string, string> = { e4: "plan: search first", e5: '{"query":"baton","k":3}', e6: "<b>3 results</b>: a, b, c", e8: "final answer: 42" };
+const withContent = (traceId: string) => ({ ...example, trace_id: traceId, metadata: { question: "What is the answer?" }, events: example.events.map((e) => ({ ...e, ...(CONTENT[e.id as string] && { content: CONTENT[e.id as string] }) })) });
 
-test("labels a trace with the keyboard only, credit follows, and the export carries the labels", async ({ page, request }) => {
+async function open(page: Page, traceId: string, query = "") {
+  await page.goto(`/traces/${traceId}/label${query}`);
+  await expect(page.locator("[data-testid=label-row][data-event-id]")).toHaveCount(8);
+}
+const credit = async (page: Page, id: string) => Number(await page.getByTestId(`credit-${id}`).getAttribute("data-value"));
+
+test("labels with the keyboard: content in front, help closes with Esc, credit follows, the export carries the labels", async ({ page, request }) => {
   const traceId = `e2e-label-${Date.now()}`;
-  expect((await request.post("/api/traces", { data: { ...example, trace_id: traceId } })).status()).toBe(201);
-  await page.goto(`/traces/${traceId}/label`);
-  const rows = page.getByTestId("label-row");
-  await expect(rows).toHaveCount(8);
-  const e4Credit = page.getByTestId("credit-e4");
-  const before = Number(await e4Credit.getAttribute("data-value"));
+  expect((await request.post("/api/traces", { data: withContent(traceId) })).status()).toBe(201);
+  await open(page, traceId);
+  await expect.poll(() => credit(page, "e4")).not.toBeNaN();
+  const before = await credit(page, "e4");
 
   await page.keyboard.press("?");
   await expect(page.getByTestId("key-help")).toBeVisible();
-  await page.keyboard.press("?");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("key-help")).toHaveCount(0);
 
-  // e4 is the 4th event; its first family is step_quality
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
-  await expect(rows.nth(3)).toHaveAttribute("data-selected", "true");
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", "e4");
+  await expect(page.getByTestId("unit-content")).toHaveText("plan: search first");
+  await expect(page.getByTestId("read-item").first()).toHaveAttribute("data-event-id", "e2");
+  await expect(page.getByTestId("rubric-step_quality")).toContainText("Correct, relevant and clear");
   await page.keyboard.press("5");
-  await page.keyboard.press("Enter");
-  const chip = page.getByTestId("label-e4-step_quality");
-  await expect(chip.locator("[data-status]")).toHaveAttribute("data-status", "saved");
-  await expect(rows.nth(4)).toHaveAttribute("data-selected", "true");
+  await page.keyboard.press("c");
+  await page.getByTestId("comment-step_quality").fill("clear plan");
+  await page.keyboard.press("Enter"); // closes the comment box
+  await page.keyboard.press("Control+Enter"); // save, next
+  await expect(page.getByTestId("chip-e4-step_quality")).toHaveAttribute("data-status", "saved");
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", "e5");
   // step_quality +1 on e4 with weight 1 adds exactly 1 to its credit
-  await expect.poll(async () => Number(await e4Credit.getAttribute("data-value"))).toBeCloseTo(before + 1, 9);
+  await expect.poll(() => credit(page, "e4")).toBeCloseTo(before + 1, 9);
 
-  const e8Credit = page.getByTestId("credit-e8");
-  const e8Before = Number(await e8Credit.getAttribute("data-value"));
-  await page.keyboard.press("f");
-  await expect(page.getByTestId("trace-label")).toContainText("failure");
-  await expect(page.getByTestId("trace-label").locator("[data-status]")).toHaveAttribute("data-status", "saved");
-  // task_success R goes from +1 (team reward) to 2 x 0 - 1 = -1 at the terminal e8: its credit drops by 2
-  await expect.poll(async () => Number(await e8Credit.getAttribute("data-value"))).toBeCloseTo(e8Before - 2, 9);
+  // a tool call: arguments pretty-printed beside the result, which is text, not HTML
+  await expect(page.getByTestId("tool-pair")).toBeVisible();
+  await expect(page.getByTestId("unit-content")).toHaveText('{\n  "query": "baton",\n  "k": 3\n}');
+  await expect(page.getByTestId("tool-result-content")).toHaveText("<b>3 results</b>: a, b, c");
+  await expect(page.getByTestId("tool-result-content").locator("b")).toHaveCount(0);
 
-  const exported = await request.get(`/api/traces/${traceId}/export?format=jsonl`);
-  const lines = (await exported.text()).trim().split("\n").map((l) => JSON.parse(l) as { event_id: string; rewards: Record<string, number>; annotations_as_of: string | null });
-  expect(lines).toHaveLength(8);
-  expect(lines.find((l) => l.event_id === "e4")!.rewards.step_quality).toBe(1);
-  expect(lines.find((l) => l.event_id === "e8")!.rewards.task_success).toBe(-1);
-  expect(lines[0]!.annotations_as_of).not.toBeNull();
+  // cost: key 1 is "wasteful +1", and the effect of the negative weight is written beside it
+  await expect(page.getByTestId("option-cost-1")).toContainText("wasteful +1");
+  await expect(page.getByTestId("effect-cost")).toContainText("wasteful (+1) label lowers credit");
+
+  const saved = (await (await request.get(`/api/traces/${traceId}/annotations`)).json()) as { annotations: { event_id: string; value: number; comment: string | null }[] };
+  expect(saved.annotations).toEqual([expect.objectContaining({ event_id: "e4", value: 1, comment: "clear plan" })]);
+
+  // undo removes that first label again
+  await page.keyboard.press("u");
+  await expect(page.getByTestId("chip-e4-step_quality")).toHaveCount(0);
+  await expect.poll(async () => ((await (await request.get(`/api/traces/${traceId}/annotations`)).json()) as { annotations: unknown[] }).annotations).toEqual([]);
+});
+
+test("the whole trace: task, final answer and timeline; task_success is fail/success (key 3 means nothing), stored 0/1", async ({ page, request }) => {
+  const traceId = `e2e-label-trace-${Date.now()}`;
+  expect((await request.post("/api/traces", { data: withContent(traceId) })).status()).toBe(201);
+  await open(page, traceId);
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-unit", "trace");
+  await expect(page.getByTestId("trace-task")).toHaveText("What is the answer?");
+  await expect(page.getByTestId("trace-answer")).toHaveText("final answer: 42");
+  await expect(page.getByTestId("trace-timeline").locator("li")).toHaveCount(8);
+  await expect(page.getByTestId("option-task_success-1")).toContainText("fail");
+  await expect(page.getByTestId("option-task_success-2")).toContainText("success");
+  await expect(page.getByTestId("option-task_success-3")).toHaveCount(0);
+  await page.keyboard.press("3");
+  await expect(page.locator('[data-testid^=option-task_success][data-chosen="true"]')).toHaveCount(0);
+  await page.getByTestId("option-task_success-1").click(); // the mouse works too
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("trace-label")).toContainText("fail");
+  await expect(page.getByTestId("saved-task_success")).toHaveAttribute("data-value", "0");
+  const saved = (await (await request.get(`/api/traces/${traceId}/annotations`)).json()) as { annotations: { event_id: string | null; value: number }[] };
+  expect(saved.annotations).toEqual([expect.objectContaining({ event_id: null, family: "task_success", value: 0 })]);
+  const metrics = (await (await request.get(`/api/traces/${traceId}/metrics`)).json()) as { e1: number };
+  expect(metrics.e1).toBe(0);
 });
 
 test("a label that cannot be saved stays visible as failed and is saved on retry", async ({ page, request }) => {
   const traceId = `e2e-retry-${Date.now()}`;
   expect((await request.post("/api/traces", { data: { ...example, trace_id: traceId } })).status()).toBe(201);
-  await page.goto(`/traces/${traceId}/label`);
-  await expect(page.getByTestId("label-row")).toHaveCount(8);
+  await open(page, traceId);
   await page.route("**/annotations", (route) => (route.request().method() === "POST" ? route.abort() : route.continue()));
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("1");
@@ -55,18 +97,37 @@ test("a label that cannot be saved stays visible as failed and is saved on retry
   await expect(page.getByTestId("failed-labels")).toContainText("1 label(s) not saved");
   await page.unroute("**/annotations");
   await page.keyboard.press("r");
-  await expect(page.getByTestId("label-e2-orchestration").locator("[data-status]")).toHaveAttribute("data-status", "saved");
+  await expect(page.getByTestId("chip-e2-orchestration")).toHaveAttribute("data-status", "saved");
   await expect(page.getByTestId("failed-labels")).toHaveCount(0);
   const saved = (await (await request.get(`/api/traces/${traceId}/annotations`)).json()) as { annotations: { event_id: string; value: number }[] };
   expect(saved.annotations).toEqual([expect.objectContaining({ event_id: "e2", value: -1 })]);
 });
 
-test("?event= opens the labeling page at that event; an unknown id starts at the first", async ({ page, request }) => {
+test("?event= opens the labeling page at that event; an unknown id starts at the first; the selected row is readable in dark mode", async ({ page, request }) => {
   const traceId = `e2e-label-start-${Date.now()}`;
   expect((await request.post("/api/traces", { data: { ...example, trace_id: traceId } })).status()).toBe(201);
-  await page.goto(`/traces/${traceId}/label?event=e4`);
-  await expect(page.getByTestId("label-row")).toHaveCount(8);
+  await open(page, traceId, "?event=e4");
   await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", "e4");
-  await page.goto(`/traces/${traceId}/label?event=nope`);
-  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", "e1");
+  await open(page, traceId, "?event=nope");
+  const selected = page.locator('[data-testid=label-row][data-selected="true"]');
+  await expect(selected).toHaveAttribute("data-event-id", "e1");
+  await page.evaluate(() => document.documentElement.classList.add("dark"));
+  // WCAG contrast of the selected row's text on its background: at least 4.5
+  const ratio = await selected.evaluate((el) => {
+    const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const lum = (c: number[]) => {
+      const [r, g, b] = c.map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const style = getComputedStyle(el);
+    const probe = document.createElement("canvas").getContext("2d")!;
+    const toRgb = (c: string) => {
+      probe.fillStyle = c;
+      probe.fillRect(0, 0, 1, 1);
+      return [...probe.getImageData(0, 0, 1, 1).data].slice(0, 3);
+    };
+    const [a, b] = [lum(rgb(`rgb(${toRgb(style.color).join(",")})`)), lum(rgb(`rgb(${toRgb(style.backgroundColor).join(",")})`))];
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  });
+  expect(ratio).toBeGreaterThan(4.5);
 });

@@ -14,6 +14,7 @@ const suffix = `-${stamp}@example.test`;
 const admin = { email: `qadmin${suffix}`, name: "Queue Admin" };
 const ann1 = { email: `ann1${suffix}`, name: "Ann One" };
 const ann2 = { email: `ann2${suffix}`, name: "Ann Two" };
+const viewer = { email: `viewer${suffix}`, name: "Vic Viewer" };
 const traceId = `e2e-queue-${stamp}`;
 const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as object;
 
@@ -27,8 +28,9 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   const token = new URL(freshSetupPath(), "http://x").searchParams.get("token")!;
   expect((await adminApi.post("/api/auth/setup", { data: { token, email: admin.email, name: admin.name, password: PASSWORD } })).ok()).toBe(true);
   adminHeaders = await apiSignIn(adminApi, admin.email);
-  for (const u of [ann1, ann2]) {
-    const created = await adminApi.post("/api/admin/users", { headers: adminHeaders, data: { ...u, password: PASSWORD, memberships: [{ project: "default", role: "annotator" }] } });
+  for (const u of [ann1, ann2, viewer]) {
+    const role = u === viewer ? "viewer" : "annotator";
+    const created = await adminApi.post("/api/admin/users", { headers: adminHeaders, data: { ...u, password: PASSWORD, memberships: [{ project: "default", role }] } });
     expect(created.status()).toBe(201);
   }
   expect((await adminApi.post("/api/traces", { headers: adminHeaders, data: { ...example, trace_id: traceId } })).status()).toBe(201);
@@ -48,12 +50,13 @@ const stepQuality = async (eventId: string) => {
 test("an annotator signs in, labels with the keyboard, sees credit move, signs out; the export has the label", async ({ page }) => {
   await pageSignIn(page, ann1.email, ann1.name);
   await page.goto(`/traces/${traceId}/label`);
-  await expect(page.getByTestId("label-row")).toHaveCount(8);
+  await expect(page.locator("[data-testid=label-row][data-event-id]")).toHaveCount(8);
+  await expect.poll(async () => page.getByTestId("credit-e4").getAttribute("data-value")).not.toBe("");
   const before = Number(await page.getByTestId("credit-e4").getAttribute("data-value"));
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
   await page.keyboard.press("5");
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("label-e4-step_quality").locator("[data-status]")).toHaveAttribute("data-status", "saved");
+  await expect(page.getByTestId("chip-e4-step_quality")).toHaveAttribute("data-status", "saved");
   await expect.poll(async () => Number(await page.getByTestId("credit-e4").getAttribute("data-value"))).toBeCloseTo(before + 1, 9);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByTestId("sign-in-link")).toBeVisible();
@@ -69,8 +72,9 @@ async function workThrough(page: Page, queueId: string, keys: string[]) {
     const item = page.getByTestId("queue-item");
     await expect(item).toBeVisible();
     const id = await item.getAttribute("data-item-id");
+    await expect(page.getByTestId("unit-context")).toHaveAttribute("data-event-id", (await item.getAttribute("data-event-id"))!);
     await page.keyboard.press(key);
-    await page.keyboard.press("Enter");
+    await page.keyboard.press("Control+Enter");
     await expect(page.getByTestId("queue-item").and(page.locator(`[data-item-id="${id}"]`))).toHaveCount(0);
   }
   await expect(page.getByTestId("queue-empty")).toBeVisible();
@@ -90,6 +94,14 @@ test("a queue with N = 2: two annotators, agreement, a disagreement adjudicated,
   await form.getByRole("button", { name: "Create queue" }).click();
   await expect(page.getByTestId("queue-title")).toHaveText(`steps ${stamp}`);
   const queueId = new URL(page.url()).pathname.split("/").pop()!;
+
+  // a viewer is told at once that they can read but not label, never left waiting
+  const viewerContext = await browser.newContext();
+  const viewerPage = await viewerContext.newPage();
+  await pageSignIn(viewerPage, viewer.email, viewer.name);
+  await viewerPage.goto(`/queues/${queueId}/work`);
+  await expect(viewerPage.getByTestId("queue-forbidden")).toContainText("can read but not label");
+  await viewerContext.close();
 
   const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
   const [one, two] = await Promise.all(contexts.map((c) => c.newPage()));

@@ -1,18 +1,50 @@
 "use client";
 
-import { useEffect } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { keyAction } from "@/lib/annotate/keymap";
+import { optionForKey } from "@/lib/annotate/options";
+import type { Rubric } from "@/lib/rubrics";
+import { EventList } from "./event-list";
 import { LabelHelp } from "./label-help";
-import { LabelTable } from "./label-table";
-import { labelKey, selectCurrentEvent, selectCurrentFamily, useLabeling, useLabelingStore } from "./store";
-import { TraceVerdict } from "./trace-verdict";
+import { LabelFields } from "./label-fields";
+import type { LabelUser } from "./pending";
+import { fieldsOf, labelKey, selectUnitEventId, useLabeling, useLabelingStore, type LabelingState } from "./store";
+import { UnitContextView } from "./unit-context";
 import { useLabelSaver } from "./use-label-saver";
+import { useTracePages } from "./use-trace-pages";
+import { UnitCredit } from "./unit-credit";
 
-/** Keyboard-driven reward labeling of one trace (the map is in lib/annotate/keymap.ts). */
-export function LabelWorkbench({ preset }: { preset: string }) {
+interface Props {
+  preset: string;
+  weights: Record<string, number>;
+  rubrics: Record<string, Rubric>;
+  /** who labels on this page; null: may read but not label */
+  me: LabelUser | null;
+  cannotLabel: string | null;
+}
+
+/** Labeling one trace: the units on the left, what is graded and its fields on the right; keyboard (lib/annotate/keymap.ts) and mouse alike. */
+export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Props) {
   const store = useLabelingStore();
-  const { save, retryFailed } = useLabelSaver(preset);
-  const help = useLabeling((s) => s.help);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const onError = useCallback((m: string) => setLoadError(m), []);
+  useTracePages(store, preset, onError);
+  const saver = useLabelSaver(preset, me);
+  const { save, retryFailed, undo } = saver;
+  const overlay = useLabeling((s) => s.overlay);
+
+  const commit = useCallback(async (s: LabelingState) => {
+    const eventId = selectUnitEventId(s);
+    if (s.index >= 0 && eventId === null) return;
+    const writes = Object.entries(s.drafts).map(([family, value]) => ({ event_id: eventId, family, value, comment: s.comments[family]?.trim() || null }));
+    // a comment alone is saved with the label it belongs to
+    for (const [family, text] of Object.entries(s.comments)) {
+      const saved = s.labels[labelKey(eventId, family)];
+      if (s.drafts[family] === undefined && saved && text.trim() !== (saved.comment ?? "")) writes.push({ event_id: eventId, family, value: saved.value, comment: text.trim() || null });
+    }
+    store.setState({ drafts: {} });
+    await Promise.all(writes.map((w) => save(w)));
+  }, [store, save]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -22,63 +54,145 @@ export function LabelWorkbench({ preset }: { preset: string }) {
       if (!action) return;
       e.preventDefault();
       const s = store.getState();
-      const event = selectCurrentEvent(s);
-      const family = selectCurrentFamily(s);
+      const fields = fieldsOf(s);
+      const field = fields[s.field];
       switch (action.kind) {
-        case "value":
-          s.setDraft(action.value);
+        case "option": {
+          const option = field && optionForKey(field.family, field.unit, action.key);
+          if (option && me) s.choose(field.family, option.value);
           break;
+        }
         case "task":
-          void save({ event_id: null, family: "task_success", value: action.value });
+          if (me) void save({ event_id: null, family: "task_success", value: action.value });
           break;
         case "move":
           s.move(action.by);
           break;
-        case "family":
-          s.moveFamily(action.by);
+        case "field":
+          s.moveField(action.by);
           break;
-        case "save":
-          if (event && family && s.draft !== null) {
-            void save({ event_id: event.id, family, value: s.draft });
-            s.move(1);
-          }
+        case "commit":
+          void commit(s);
+          break;
+        case "complete":
+          void commit(s);
+          s.move(1);
+          break;
+        case "skip":
+          s.move(1);
+          break;
+        case "comment":
+          if (field && me) s.setCommenting(field.family);
+          break;
+        case "undo":
+          void undo().then((w) => {
+            if (!w) return;
+            const rows = store.getState().rows;
+            store.getState().setIndex(w.event_id === null ? -1 : rows.findIndex((r) => r?.id === w.event_id));
+          });
           break;
         case "retry":
           void retryFailed();
           break;
         case "help":
-          s.toggleHelp();
+          s.setOverlay(s.overlay === "help" ? null : "help");
           break;
-        case "skip":
+        case "escape":
+          if (s.overlay) s.setOverlay(null);
+          else if (s.commenting) s.setCommenting(null);
+          else store.setState({ drafts: {} });
           break;
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [store, save, retryFailed]);
+  }, [store, save, commit, undo, retryFailed, me]);
 
   return (
     <div className="space-y-3">
-      <div className="flex flex-wrap items-center gap-4 text-sm">
-        <TraceVerdict label={useLabeling((s) => s.labels[labelKey(null, "task_success")])} />
-        <FailedCount onRetry={() => void retryFailed()} />
-        <button type="button" onClick={() => store.getState().toggleHelp()} className="rounded border border-slate-300 px-2 py-0.5 text-slate-600 hover:bg-slate-100">
-          ? keys
-        </button>
+      <StatusBar saver={saver} cannotLabel={cannotLabel} />
+      {loadError && <p className="text-sm text-rose-700" data-testid="load-error">{loadError}</p>}
+      {overlay === "help" && (
+        <div role="dialog" aria-label="Keyboard help" className="fixed inset-0 z-40 flex items-center justify-center bg-black/30" onClick={() => store.getState().setOverlay(null)}>
+          <div onClick={(e) => e.stopPropagation()}>
+            <LabelHelp onClose={() => store.getState().setOverlay(null)} />
+          </div>
+        </div>
+      )}
+      <div className="grid gap-3 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
+        <EventList />
+        <UnitPanel preset={preset} weights={weights} rubrics={rubrics} disabled={me === null} onCommit={() => void commit(store.getState())} />
       </div>
-      {help && <LabelHelp />}
-      <LabelTable />
     </div>
   );
 }
 
-function FailedCount({ onRetry }: { onRetry: () => void }) {
-  const failed = useLabeling((s) => Object.values(s.labels).filter((l) => l.status === "failed").length);
-  if (failed === 0) return null;
+function UnitPanel({ preset, weights, rubrics, disabled, onCommit }: { preset: string; weights: Record<string, number>; rubrics: Record<string, Rubric>; disabled: boolean; onCommit: () => void }) {
+  const store = useLabelingStore();
+  const traceId = useLabeling((s) => s.traceId);
+  const index = useLabeling((s) => s.index);
+  const eventId = useLabeling(selectUnitEventId);
+  const rowsReady = useLabeling((s) => s.index < 0 || s.rows[s.index] !== undefined);
+  const field = useLabeling((s) => s.field);
+  const drafts = useLabeling((s) => s.drafts);
+  const comments = useLabeling((s) => s.comments);
+  const commenting = useLabeling((s) => s.commenting);
+  const labels = useLabeling((s) => s.labels);
+  const fields = useLabeling((s) => s.rows[s.index]?.families.join(",") ?? "");
+  const fieldList = fieldsOf({ index, rows: store.getState().rows });
+  const saved = Object.fromEntries(fieldList.map((f) => [f.family, labels[labelKey(eventId, f.family)]]));
+  if (!rowsReady) return <p className="text-sm text-slate-500">Loading the event…</p>;
   return (
-    <span className="rounded bg-rose-100 px-2 py-0.5 text-rose-800" data-testid="failed-labels">
-      {failed} label(s) not saved —{" "}
-      <button type="button" className="underline" onClick={onRetry}>retry (r)</button>
-    </span>
+    <div className="space-y-3 rounded border border-slate-200 bg-white p-3" data-testid="unit-panel" data-fields={fields}>
+      <UnitContextView traceId={traceId} eventId={index < 0 ? null : eventId} />
+      {index >= 0 && eventId && <UnitCredit traceId={traceId} seq={index} preset={preset} />}
+      <LabelFields
+        fields={fieldList}
+        focused={field}
+        drafts={drafts}
+        saved={saved}
+        comments={comments}
+        commenting={commenting}
+        rubrics={rubrics}
+        weights={weights}
+        disabled={disabled}
+        onChoose={(_, value) => store.getState().choose(fieldList[_]!.family, value)}
+        onFocus={(i) => store.getState().setField(i)}
+        onComment={(family, text) => store.getState().setComment(family, text)}
+        onCloseComment={() => store.getState().setCommenting(null)}
+      />
+      <div className="flex flex-wrap gap-2 text-sm">
+        <button type="button" disabled={disabled} onClick={onCommit} className="rounded bg-slate-900 px-2 py-1 text-white hover:bg-slate-700 disabled:opacity-50" data-testid="save-unit">Save (Enter)</button>
+        <button type="button" disabled={disabled} onClick={() => { onCommit(); store.getState().move(1); }} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100">Save and next (Ctrl/⌘+Enter)</button>
+        <button type="button" disabled={disabled} onClick={() => fieldList[field] && store.getState().setCommenting(fieldList[field].family)} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100">Comment (c)</button>
+      </div>
+    </div>
+  );
+}
+
+function StatusBar({ saver, cannotLabel }: { saver: ReturnType<typeof useLabelSaver>; cannotLabel: string | null }) {
+  const store = useLabelingStore();
+  const failed = useLabeling((s) => Object.values(s.labels).filter((l) => l.status === "failed").length);
+  const labelled = useLabeling((s) => new Set(Object.keys(s.labels).filter((k) => s.labels[k]!.status !== "failed").map((k) => k.split("|")[0])).size);
+  const total = useLabeling((s) => s.total);
+  const stale = useLabeling((s) => s.creditStale);
+  return (
+    <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="label-status" data-credit-stale={stale}>
+      <span data-testid="label-progress">units labelled: <strong>{labelled}</strong> of {(total + 1).toLocaleString("en")} (the trace and its events)</span>
+      {cannotLabel && <span className="rounded bg-amber-100 px-2 py-0.5 text-amber-900" data-testid="cannot-label">{cannotLabel}</span>}
+      {failed > 0 && (
+        <span className="rounded bg-rose-100 px-2 py-0.5 text-rose-800" data-testid="failed-labels">
+          {failed} label(s) not saved — <button type="button" className="underline" onClick={() => void saver.retryFailed()}>retry (r)</button>
+        </span>
+      )}
+      {saver.others.map((o) => (
+        <span key={o.name} className="rounded bg-amber-100 px-2 py-0.5 text-amber-900" data-testid="others-pending">
+          {o.count} label(s) pending from {o.name} (not saved: only {o.name} can save them) —{" "}
+          <button type="button" className="underline" onClick={saver.discardOthers}>discard</button>
+        </span>
+      ))}
+      <button type="button" onClick={() => void saver.undo()} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100">undo (u)</button>
+      <button type="button" onClick={() => store.getState().setOverlay("help")} className="rounded border border-slate-300 px-2 py-0.5 text-slate-600 hover:bg-slate-100">? keys</button>
+    </div>
   );
 }

@@ -2,9 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { labelOptions } from "@/lib/annotate/options";
 import { describeFailure, sendJson } from "@/lib/api/send";
-
-const VALUES = [-1, -0.5, 0, 0.5, 1];
 
 /** Sets the final value of one unit (admin); the page reloads its numbers afterwards. */
 export function AdjudicateForm({ traceId, eventId, family, current }: { traceId: string; eventId: string | null; family: string; current: number | null }) {
@@ -21,10 +20,11 @@ export function AdjudicateForm({ traceId, eventId, family, current }: { traceId:
   };
   return (
     <div className="flex items-center gap-1" data-testid={`adjudicate-${eventId ?? "trace"}-${family}`}>
-      {VALUES.map((v) => (
-        <button key={v} type="button" disabled={busy} onClick={() => void set(v)}
+      {/* the same options as labeling: a trace's task_success is fail (0) / success (1) */}
+      {labelOptions(family, eventId ? "event" : "trace").map(({ value: v, text }) => (
+        <button key={v} type="button" disabled={busy} onClick={() => void set(v)} title={text}
           className={`rounded border px-2 py-0.5 text-xs ${current === v ? "border-blue-600 bg-blue-600 text-white" : "border-slate-300 hover:bg-slate-100"}`}>
-          {v}
+          {eventId || family !== "task_success" ? v : text}
         </button>
       ))}
       {error && <span className="text-xs text-rose-700">{error}</span>}

@@ -5,11 +5,17 @@ import { useState } from "react";
 import { describeFailure, formText, sendJson } from "@/lib/api/send";
 import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
 
-/** An admin builds a queue: a filter choosing the items, families, annotators, N per item, blind. */
-export function NewQueueForm({ projects, users }: { projects: string[]; users: { email: string; name: string }[] }) {
+/**
+ * An admin builds a queue: a filter choosing the items, families,
+ * annotators, N per item, blind. A failed create keeps what was typed (a
+ * plain onSubmit, not a form action, which would reset the form) and the
+ * preview says how many items the filter gives before anything is created.
+ */
+export function NewQueueForm({ projects, users, openMode }: { projects: string[]; users: { email: string; name: string }[]; openMode: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
-  const submit = async (form: FormData) => {
+  const [preview, setPreview] = useState<string | null>(null);
+  const filterOf = (form: FormData) => {
     const e1 = formText(form, "e1");
     const filter = {
       unit: formText(form, "unit") || "event",
@@ -21,6 +27,14 @@ export function NewQueueForm({ projects, users }: { projects: string[]; users: {
       ...(formText(form, "decision") && { decision: formText(form, "decision") }),
       ...(form.get("tool_result_error") === "on" && { tool_result_error: true }),
     };
+    return filter;
+  };
+  const previewItems = async (form: FormData) => {
+    const result = await sendJson<{ items: number }>("POST", "/api/queues/preview", { project: formText(form, "project"), filter: filterOf(form) });
+    setPreview(result.ok ? `${result.data.items.toLocaleString("en")} item(s) match` : describeFailure(result));
+  };
+  const submit = async (form: FormData) => {
+    const filter = filterOf(form);
     const body = {
       project: formText(form, "project"),
       name: formText(form, "name"),
@@ -36,7 +50,12 @@ export function NewQueueForm({ projects, users }: { projects: string[]; users: {
   };
   const box = "rounded border border-slate-200 bg-white p-3 space-y-2";
   return (
-    <form action={(f) => void submit(f)} className="grid max-w-4xl gap-3 text-sm md:grid-cols-2" aria-label="New queue">
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit(new FormData(e.currentTarget));
+      }}
+      className="grid max-w-4xl gap-3 text-sm md:grid-cols-2" aria-label="New queue">
       <fieldset className={box}>
         <legend className="font-semibold">Queue</legend>
         <label className="block">Name <input name="name" required className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
@@ -62,10 +81,13 @@ export function NewQueueForm({ projects, users }: { projects: string[]; users: {
       <fieldset className={box}>
         <legend className="font-semibold">Annotators</legend>
         {users.length === 0 && <p className="text-slate-500">No user accounts yet: create annotators on the admin page.</p>}
-        {users.map((u) => <label key={u.email} className="block"><input type="checkbox" name="assignees" value={u.email} /> {u.name} ({u.email})</label>)}
+        {openMode && <p className="text-slate-500">Open local mode: the queue is for you, the local user.</p>}
+        {users.map((u) => <label key={u.email} className="block"><input type="checkbox" name="assignees" value={u.email} defaultChecked={openMode} /> {u.name} ({u.email})</label>)}
       </fieldset>
       <div className="md:col-span-2">
+        <button type="button" className="mr-2 rounded border border-slate-300 px-3 py-1.5 hover:bg-slate-100" onClick={(e) => void previewItems(new FormData(e.currentTarget.form!))} data-testid="queue-preview-button">Preview item count</button>
         <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white hover:bg-slate-700">Create queue</button>
+        {preview && <span className="ml-3" data-testid="queue-preview">{preview}</span>}
         {error && <p className="mt-2 text-rose-700" data-testid="queue-error">{error}</p>}
       </div>
     </form>

@@ -1,33 +1,44 @@
 import { createStore } from "zustand";
 import { sendJson } from "@/lib/api/send";
 
-/** State of one queue-work view: the held item, the chosen values, the save status. */
+/** State of one queue-work view: the held item, the chosen values and comments, the save status. */
 export interface QueueItem {
   id: number;
   position: number;
   trace_id: string;
   event_id: string | null;
   task_id?: string;
-  event: { id: string; seq: number; t: number; type: string; agent: string; role: string | null; from: string | null; to: string | null; tool: string | null; decision: string | null; status: string | null; content: string | null } | null;
   others: { family: string; value: number; annotator: string }[];
 }
 
-export type WorkStatus = { kind: "idle" } | { kind: "saving" } | { kind: "failed"; message: string };
+export type WorkStatus =
+  | { kind: "idle" }
+  | { kind: "saving" }
+  | { kind: "failed"; message: string }
+  /** the caller may read the queue but not label in it (403) */
+  | { kind: "forbidden"; message: string }
+  | { kind: "closed"; message: string };
 
 export interface QueueWorkState {
   /** undefined until the first answer; null when nothing is left */
   item: QueueItem | null | undefined;
   values: Record<string, number>;
-  family: number;
+  comments: Record<string, string>;
+  commenting: string | null;
+  field: number;
   status: WorkStatus;
-  help: boolean;
+  overlay: "help" | "skip" | null;
   done: number;
   take(): Promise<void>;
-  setValue(value: number): void;
-  moveFamily(by: number): void;
+  choose(family: string, value: number): void;
+  clear(family: string): void;
+  setComment(family: string, text: string): void;
+  setCommenting(family: string | null): void;
+  setField(field: number): void;
+  moveField(by: number): void;
   submit(): Promise<void>;
-  skip(): Promise<void>;
-  toggleHelp(): void;
+  skip(reason: string): Promise<void>;
+  setOverlay(overlay: "help" | "skip" | null): void;
 }
 
 export function createQueueWorkStore(queueId: number, families: readonly string[]) {
@@ -36,35 +47,48 @@ export function createQueueWorkStore(queueId: number, families: readonly string[
       set({ status: { kind: "saving" } });
       const result = await sendJson<{ item?: QueueItem | null; next?: QueueItem | null }>("POST", url, body);
       if (!result.ok) {
-        set({ status: { kind: "failed", message: result.message } });
+        if (result.status === 403) set({ status: { kind: "forbidden", message: result.message }, item: get().item ?? null });
+        else if (result.status === 409 && /closed/.test(result.message)) set({ status: { kind: "closed", message: result.message }, item: get().item ?? null });
+        else set({ status: { kind: "failed", message: result.message } });
         return false;
       }
-      set({ item: result.data.next ?? result.data.item ?? null, values: {}, family: 0, status: { kind: "idle" } });
+      set({ item: result.data.next ?? result.data.item ?? null, values: {}, comments: {}, commenting: null, field: 0, status: { kind: "idle" }, overlay: null });
       return true;
     };
     return {
       item: undefined,
       values: {},
-      family: 0,
+      comments: {},
+      commenting: null,
+      field: 0,
       status: { kind: "idle" },
-      help: false,
+      overlay: null,
       done: 0,
       take: async () => {
         await call(`/api/queues/${queueId}/next`);
       },
-      setValue: (value) => set((s) => ({ values: { ...s.values, [families[s.family]!]: value } })),
-      moveFamily: (by) => set((s) => ({ family: (s.family + by + families.length) % families.length })),
+      choose: (family, value) => set((s) => ({ values: { ...s.values, [family]: value } })),
+      clear: (family) =>
+        set((s) => {
+          const values = { ...s.values };
+          delete values[family];
+          return { values };
+        }),
+      setComment: (family, text) => set((s) => ({ comments: { ...s.comments, [family]: text } })),
+      setCommenting: (commenting) => set({ commenting }),
+      setField: (field) => set({ field }),
+      moveField: (by) => set((s) => ({ field: (s.field + by + families.length) % families.length, commenting: null })),
       submit: async () => {
-        const { item, values } = get();
-        const labels = Object.entries(values).map(([family, value]) => ({ family, value }));
+        const { item, values, comments } = get();
+        const labels = Object.entries(values).map(([family, value]) => ({ family, value, ...(comments[family]?.trim() && { comment: comments[family].trim() }) }));
         if (!item || labels.length === 0) return;
         if (await call(`/api/queues/${queueId}/items/${item.id}/submit`, { labels })) set((s) => ({ done: s.done + 1 }));
       },
-      skip: async () => {
+      skip: async (reason) => {
         const { item } = get();
-        if (item) await call(`/api/queues/${queueId}/items/${item.id}/skip`);
+        if (item) await call(`/api/queues/${queueId}/items/${item.id}/skip`, reason ? { reason } : {});
       },
-      toggleHelp: () => set((s) => ({ help: !s.help })),
+      setOverlay: (overlay) => set({ overlay }),
     };
   });
 }

@@ -3,23 +3,31 @@ import { labelFamilies } from "./families";
 import { keyAction } from "./keymap";
 
 describe("keyAction", () => {
-  it("maps 1-5 onto the five label values", () => {
-    expect(["1", "2", "3", "4", "5"].map((key) => keyAction({ key }))).toEqual([-1, -0.5, 0, 0.5, 1].map((value) => ({ kind: "value", value })));
+  it("maps 1-9 onto the field's options", () => {
+    expect(["1", "5", "9"].map((key) => keyAction({ key }))).toEqual(["1", "5", "9"].map((key) => ({ kind: "option", key })));
+    expect(keyAction({ key: "0" })).toBeNull();
   });
-  it("maps s / f to trace-level success / failure and the navigation keys", () => {
+  it("Enter commits, Ctrl/Cmd+Enter completes, Esc escapes (with or without modifiers)", () => {
+    expect(keyAction({ key: "Enter" })).toEqual({ kind: "commit" });
+    expect(keyAction({ key: "Enter", ctrlKey: true })).toEqual({ kind: "complete" });
+    expect(keyAction({ key: "Enter", metaKey: true })).toEqual({ kind: "complete" });
+    expect(keyAction({ key: "Escape" })).toEqual({ kind: "escape" });
+  });
+  it("maps the navigation and Baton's own keys", () => {
     expect(keyAction({ key: "s" })).toEqual({ kind: "task", value: 1 });
     expect(keyAction({ key: "f" })).toEqual({ kind: "task", value: 0 });
     expect(keyAction({ key: "ArrowRight" })).toEqual({ kind: "move", by: 1 });
     expect(keyAction({ key: "ArrowLeft" })).toEqual({ kind: "move", by: -1 });
-    expect(keyAction({ key: "ArrowDown" })).toEqual({ kind: "family", by: 1 });
-    expect(keyAction({ key: "Enter" })).toEqual({ kind: "save" });
+    expect(keyAction({ key: "ArrowDown" })).toEqual({ kind: "field", by: 1 });
+    expect(keyAction({ key: "ArrowUp" })).toEqual({ kind: "field", by: -1 });
     expect(keyAction({ key: "?" })).toEqual({ kind: "help" });
     expect(keyAction({ key: "r" })).toEqual({ kind: "retry" });
     expect(keyAction({ key: "x" })).toEqual({ kind: "skip" });
+    expect(keyAction({ key: "u" })).toEqual({ kind: "undo" });
+    expect(keyAction({ key: "c" })).toEqual({ kind: "comment" });
   });
   it("ignores other keys and keys with modifiers (browser shortcuts stay intact)", () => {
     expect(keyAction({ key: "y" })).toBeNull();
-    expect(keyAction({ key: "6" })).toBeNull();
     expect(keyAction({ key: "r", ctrlKey: true })).toBeNull();
     expect(keyAction({ key: "1", metaKey: true })).toBeNull();
   });

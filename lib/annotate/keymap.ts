@@ -1,37 +1,47 @@
 /**
- * The labeling keyboard map (issue 6): 1-5 -> -1, -0.5, 0, 0.5, 1; s / f ->
- * trace-level task success / failure; left / right move between events;
- * up / down between families; Enter saves and goes on; r retries failed
- * saves; ? toggles the help. Pure, so the whole map is unit-tested.
+ * The labeling keyboard map, aligned with Langfuse's annotation queues and
+ * Label Studio: ← → previous / next item, ↑ ↓ previous / next field, 1-9
+ * the field's options (lib/annotate/options.ts), Enter commits, Ctrl/Cmd +
+ * Enter completes the item and goes on, Esc closes overlays (help, comment,
+ * skip reason), ? the cheatsheet. Baton's own: c comment, u undo the last
+ * label, x skip with a reason, r retry failed saves, s / f the whole
+ * trace's success / failure. Pure, so the whole map is unit-tested.
  */
 export type KeyAction =
-  | { kind: "value"; value: number }
+  | { kind: "option"; key: string }
   | { kind: "task"; value: 0 | 1 }
   | { kind: "move"; by: 1 | -1 }
-  | { kind: "family"; by: 1 | -1 }
-  | { kind: "save" }
+  | { kind: "field"; by: 1 | -1 }
+  | { kind: "commit" }
+  | { kind: "complete" }
+  | { kind: "escape" }
+  | { kind: "comment" }
+  | { kind: "undo" }
   | { kind: "retry" }
   | { kind: "skip" }
   | { kind: "help" };
 
-export const VALUE_KEYS: Readonly<Record<string, number>> = { "1": -1, "2": -0.5, "3": 0, "4": 0.5, "5": 1 };
-
 export const KEY_HELP: readonly [string, string][] = [
-  ["1 2 3 4 5", "value −1, −0.5, 0, 0.5, 1 for the selected family"],
-  ["Enter", "save the value and go to the next event"],
-  ["← →", "previous / next event"],
-  ["↑ ↓", "previous / next family"],
-  ["s / f", "the whole trace: task success / failure (saved at once)"],
-  ["r", "retry failed saves"],
-  ["x", "in a queue: skip this item"],
-  ["?", "show or hide this map"],
+  ["1 … 9", "choose that option of the selected field (the numbers are shown on the buttons)"],
+  ["Enter", "save the chosen values of this item"],
+  ["Ctrl/⌘ + Enter", "save, complete the item and go to the next one"],
+  ["← →", "previous / next item"],
+  ["↑ ↓", "previous / next field"],
+  ["c", "comment on the selected field"],
+  ["u", "undo your last label"],
+  ["x", "skip this item (with a reason)"],
+  ["s / f", "the whole trace: success / fail (saved at once; label page)"],
+  ["r", "retry labels that failed to save"],
+  ["Esc", "close this help, the comment box or the skip reason"],
+  ["?", "show or hide this help"],
 ];
 
-/** The action of a key press, or null when the key means nothing here (or a modifier is held). */
+/** The action of a key press, or null when the key means nothing here (or a browser shortcut's modifier is held). */
 export function keyAction(e: { key: string; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean }): KeyAction | null {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.altKey) return { kind: "complete" };
+  if (e.key === "Escape") return { kind: "escape" };
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
-  const value = VALUE_KEYS[e.key];
-  if (value !== undefined) return { kind: "value", value };
+  if (/^[1-9]$/.test(e.key)) return { kind: "option", key: e.key };
   switch (e.key) {
     case "s":
       return { kind: "task", value: 1 };
@@ -42,11 +52,15 @@ export function keyAction(e: { key: string; ctrlKey?: boolean; metaKey?: boolean
     case "ArrowLeft":
       return { kind: "move", by: -1 };
     case "ArrowDown":
-      return { kind: "family", by: 1 };
+      return { kind: "field", by: 1 };
     case "ArrowUp":
-      return { kind: "family", by: -1 };
+      return { kind: "field", by: -1 };
     case "Enter":
-      return { kind: "save" };
+      return { kind: "commit" };
+    case "c":
+      return { kind: "comment" };
+    case "u":
+      return { kind: "undo" };
     case "r":
       return { kind: "retry" };
     case "x":

@@ -5,7 +5,7 @@ import { prisma } from "@/lib/server/db/client";
 import { saveAnnotation } from "@/lib/server/queries/annotations";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
 import { GET as exportDataset } from "../export/route";
-import { GET as listAnnotations, POST as annotate } from "./[id]/annotations/route";
+import { DELETE as unlabel, GET as listAnnotations, POST as annotate } from "./[id]/annotations/route";
 import { GET as credit } from "./[id]/credit/route";
 import { GET as exportTrace } from "./[id]/export/route";
 import { GET as metrics } from "./[id]/metrics/route";
@@ -55,6 +55,30 @@ describe("POST /api/traces/{id}/annotations", () => {
     expect(c.families.task_success).toBe(-1);
     expect(byFamily(c, "task_success").e8).toBeCloseTo(-1, 12);
     expect(byFamily(c, "task_success").e7).toBeCloseTo(-0.7, 12);
+  });
+
+  it("an event label stores no recompute (credit is computed on read); a trace-level task_success label recomputes E1", async () => {
+    const before = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
+    const eventLabel = await annotate(jsonRequest(`/api/traces/${ID}/annotations`, { event_id: "e4", family: "step_quality", value: 1 }), params({ id: ID }));
+    expect(eventLabel.status).toBe(201);
+    expect(eventLabel.headers.get("server-timing")).toMatch(/^recompute;dur=0\.\d+$/);
+    const afterEvent = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
+    expect(afterEvent.updatedAt.getTime()).toBe(before.updatedAt.getTime());
+    // ...yet the credit read sees it at once: step_quality +1 at e4
+    expect(byFamily(await json<Credit>(credit, `/api/traces/${ID}/credit`), "step_quality").e4).toBe(1);
+    expect(before.e1).toBe(1);
+    expect((await label({ family: "task_success", value: 0 })).status).toBe(201);
+    expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } })).e1).toBe(0);
+  });
+
+  it("DELETE removes the caller's own label (undo); E1 goes back to the reported value; a second DELETE is a 404", async () => {
+    expect((await label({ family: "task_success", value: 0 })).status).toBe(201);
+    expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } })).e1).toBe(0);
+    const del = () => unlabel(new Request(`http://localhost/api/traces/${ID}/annotations?family=task_success`, { method: "DELETE" }), params({ id: ID }));
+    expect((await del()).status).toBe(200);
+    expect((await json<{ annotations: unknown[] }>(listAnnotations, `/api/traces/${ID}/annotations`)).annotations).toEqual([]);
+    expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } })).e1).toBe(1); // metrics.task_success reports 1
+    expect((await del()).status).toBe(404);
   });
 
   it("event labels move credit on anchors only, never R_total; labels on non-anchors are kept", async () => {

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { ProgressBar } from "@/components/progress-bar";
+import { QueueSettings } from "@/components/queues/queue-settings";
 import { formatValue } from "@/lib/format";
 import { requirePageRead } from "@/lib/server/auth/page-access";
 import { findQueue } from "@/lib/server/queues/route-helpers";
@@ -19,7 +20,7 @@ export default async function QueuePage({ params }: { params: Promise<{ id: stri
     <div className="space-y-5">
       <div>
         <Link href="/queues" className="text-sm text-blue-700 hover:underline">← Queues</Link>
-        <h1 className="mt-1 text-2xl font-semibold" data-testid="queue-title">{q.name}</h1>
+        <h1 className="mt-1 text-2xl font-semibold" data-testid="queue-title">{q.name}{q.closedAt && <span className="ml-2 rounded bg-slate-200 px-2 text-sm" data-testid="queue-closed-badge">closed</span>}</h1>
         <p className="text-sm text-slate-600">
           Families: {q.families.join(", ")} · {q.annotatorsPerItem} annotator(s) per item · {q.blind ? "blind" : "annotators see each other's values"}
         </p>
@@ -28,6 +29,7 @@ export default async function QueuePage({ params }: { params: Promise<{ id: stri
           <Link href={`/queues/${id}/adjudicate`} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100">Disagreements</Link>
         </div>
       </div>
+      <QueueSettings queueId={id} name={q.name} families={q.families} blind={q.blind} closed={q.closedAt !== null} />
       <section className="space-y-1">
         <h2 className="text-lg font-semibold">Progress</h2>
         <ProgressBar done={progress.complete} total={progress.items} label="items complete" />

@@ -13,43 +13,32 @@ import { ApiError } from "../errors";
  */
 export async function saveAnnotation(traceKey: string, traceDbId: number, actor: Actor, input: AnnotationInput): Promise<ApiAnnotation> {
   const eventId = input.event_id ?? "";
-  if (eventId !== "") {
-    const exists = await prisma().event.findUnique({ where: { traceId_eventId: { traceId: traceDbId, eventId } }, select: { seq: true } });
-    if (!exists) throw new ApiError(400, "invalid_input", `the trace has no event "${eventId}"`, [{ path: "$.event_id", message: `no event "${eventId}" in this trace` }]);
-  }
-  const client = await pool().connect();
-  try {
-    await client.query("BEGIN");
-    const key = [traceKey, eventId, input.family, actor.userId];
-    // A conflicting row is updated only when the value or comment differs, so a
-    // resubmission of the same label returns no row and adds no revision.
-    const written = await client.query<StoredRow>(
-      `INSERT INTO annotations (trace_key, event_id, family, annotator_id, value, comment)
-       VALUES ($1, $2, $3, $4, $5, $6)
+  // One statement (atomic on its own, one round trip): the event must exist;
+  // a conflicting row is updated only when the value or comment differs, so
+  // a resubmission of the same label returns no row and adds no revision.
+  const written = await pool().query<StoredRow>(
+    `WITH written AS (
+       INSERT INTO annotations (trace_key, event_id, family, annotator_id, value, comment)
+       SELECT $1, $2, $3, $4, $5, $6
+       WHERE $2 = '' OR EXISTS (SELECT 1 FROM events WHERE trace_id = $7 AND event_id = $2)
        ON CONFLICT (trace_key, event_id, family, annotator_id) DO UPDATE
          SET value = EXCLUDED.value, comment = EXCLUDED.comment, updated_at = now()
          WHERE annotations.value IS DISTINCT FROM EXCLUDED.value OR annotations.comment IS DISTINCT FROM EXCLUDED.comment
-       RETURNING id, value, comment, updated_at`,
-      [...key, input.value, input.comment ?? null],
+       RETURNING id, value, comment, updated_at),
+     revision AS (INSERT INTO annotation_revisions (annotation_id, value, comment) SELECT id, value, comment FROM written)
+     SELECT * FROM written`,
+    [traceKey, eventId, input.family, actor.userId, input.value, input.comment ?? null, traceDbId],
+  );
+  let row = written.rows[0];
+  if (!row) {
+    const current = await pool().query<StoredRow>(
+      "SELECT id, value, comment, updated_at FROM annotations WHERE trace_key = $1 AND event_id = $2 AND family = $3 AND annotator_id = $4",
+      [traceKey, eventId, input.family, actor.userId],
     );
-    let row = written.rows[0];
-    if (row) {
-      await client.query("INSERT INTO annotation_revisions (annotation_id, value, comment) VALUES ($1, $2, $3)", [row.id, row.value, row.comment]);
-    } else {
-      const current = await client.query<StoredRow>(
-        "SELECT id, value, comment, updated_at FROM annotations WHERE trace_key = $1 AND event_id = $2 AND family = $3 AND annotator_id = $4",
-        key,
-      );
-      row = current.rows[0]!;
-    }
-    await client.query("COMMIT");
-    return { id: row.id, event_id: eventId || null, family: input.family, value: row.value, comment: row.comment, annotator: actor.name, updated_at: row.updated_at.toISOString() };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
+    row = current.rows[0];
+    if (!row) throw new ApiError(400, "invalid_input", `the trace has no event "${eventId}"`, [{ path: "$.event_id", message: `no event "${eventId}" in this trace` }]);
   }
+  return { id: row.id, event_id: eventId || null, family: input.family, value: row.value, comment: row.comment, annotator: actor.name, updated_at: row.updated_at.toISOString() };
 }
 
 interface StoredRow {
@@ -89,4 +78,10 @@ export async function humanLabels(traceKey: string): Promise<{ labels: HumanLabe
     labels: humanLabelsFrom(annotations.map(toRow), adjudications.map(toRow)),
     asOf: times.length > 0 ? new Date(Math.max(...times)) : null,
   };
+}
+
+/** Removes an annotator's own current value of a unit and family (undo of a first label); its revisions go with it. Returns whether one existed. */
+export async function deleteOwnAnnotation(traceKey: string, actor: Actor, unit: { event_id: string | null; family: string }): Promise<boolean> {
+  const { count } = await prisma().annotation.deleteMany({ where: { traceKey, eventId: unit.event_id ?? "", family: unit.family, annotatorId: actor.userId } });
+  return count > 0;
 }

@@ -41,6 +41,12 @@ export async function createQueue(actor: Actor, input: QueueInput) {
   });
 }
 
+/** How many units a filter selects (capped by its limit, as creating would be). */
+export async function countUnits(projectId: number, filter: QueueFilter): Promise<number> {
+  const rows = await prisma().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (${unitsQuery(projectId, filter)}) u`;
+  return rows[0]?.n ?? 0;
+}
+
 /** The units a filter selects: (trace_key, event_id, trace_db_id, seq), oldest trace first, in event order. */
 function unitsQuery(projectId: number, f: QueueFilter): Prisma.Sql {
   const traceWhere: Prisma.Sql[] = [Prisma.sql`t.project_id = ${projectId}`];

@@ -12,6 +12,7 @@ import { POST as ingest } from "@/app/api/traces/route";
 import { adjudicate } from "./adjudicate";
 import { createQueue } from "./create";
 import { disagreements, queueAgreement, queueProgress } from "./stats";
+import { editQueue, previewQueue } from "./edit";
 import { nextItem, skipItem, submitItem } from "./work";
 
 const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown>;
@@ -41,6 +42,22 @@ beforeEach(async () => {
 });
 
 describe("queues", () => {
+  it("previews the item count, closes (nothing handed out, 409) and reopens; a skip keeps its reason", async () => {
+    const a = await annotator("ann");
+    expect(await previewQueue("default", queueInput.shape.filter.parse({ event_types: ["message", "return", "aggregate"] }))).toBe(3);
+    expect(await prisma().queue.count()).toBe(0); // the preview created nothing
+    const q = await queue([a], { event_types: ["message", "return", "aggregate"] }, 1, "steps");
+    await editQueue(q.id, { closed: true, name: "steps (closed)" });
+    await expect(nextItem(q.id, a)).rejects.toMatchObject({ status: 409, code: "queue_closed" });
+    await editQueue(q.id, { closed: false });
+    const item = (await nextItem(q.id, a))!;
+    expect(item.event_id).toBe("e4");
+    await skipItem(q.id, item.id, a, "ambiguous task");
+    expect(await prisma().queueWork.findFirst({ where: { itemId: item.id } })).toMatchObject({ state: "skipped", reason: "ambiguous task" });
+    expect((await prisma().queue.findUniqueOrThrow({ where: { id: q.id } })).name).toBe("steps (closed)");
+  });
+
+
   it("builds items from a filter", async () => {
     const a = await annotator("ann");
     expect((await queue([a], { event_types: ["message", "return", "aggregate"] }, 1, "steps")).items).toBe(3); // e4, e7, e8

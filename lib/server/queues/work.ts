@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { isValidTaskSuccessLabel, TASK_SUCCESS_LABEL_MESSAGE } from "@/lib/api/annotations";
 import type { submitInput } from "@/lib/api/queues";
+import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
 import type { Actor } from "../auth/access";
 import { recomputeMetrics } from "../compute/persist";
 import { pool, prisma } from "../db/client";
@@ -27,6 +28,7 @@ export async function loadQueueFor(queueId: number, actor: Actor) {
   const queue = await prisma().queue.findUnique({ where: { id: queueId }, include: { assignees: true } });
   if (!queue) throw new ApiError(404, "not_found", `queue ${queueId} not found`);
   if (!queue.assignees.some((a) => a.userId === actor.userId)) throw new ApiError(403, "forbidden", "you are not assigned to this queue");
+  if (queue.closedAt) throw new ApiError(409, "queue_closed", "this queue is closed: an admin may reopen it");
   return queue;
 }
 
@@ -65,13 +67,14 @@ export async function submitItem(queueId: number, itemId: number, actor: Actor, 
     await saveAnnotation(item.trace_key, trace.id, actor, { event_id: item.event_id || null, family: label.family, value: label.value, comment: label.comment });
   }
   await finish(itemId, actor, "done");
-  await recomputeMetrics(trace.id);
+  // credit is computed on read: only a trace-level task_success label changes stored metrics
+  if (input.labels.some((l) => labelChangesStoredMetrics({ event_id: item.event_id || null, family: l.family }))) await recomputeMetrics(trace.id);
 }
 
-export async function skipItem(queueId: number, itemId: number, actor: Actor): Promise<void> {
+export async function skipItem(queueId: number, itemId: number, actor: Actor, reason?: string): Promise<void> {
   await loadQueueFor(queueId, actor);
   await heldItem(queueId, itemId, actor);
-  await finish(itemId, actor, "skipped");
+  await finish(itemId, actor, "skipped", reason);
 }
 
 async function heldItem(queueId: number, itemId: number, actor: Actor) {
@@ -83,13 +86,13 @@ async function heldItem(queueId: number, itemId: number, actor: Actor) {
   return rows[0];
 }
 
-async function finish(itemId: number, actor: Actor, state: "done" | "skipped"): Promise<void> {
+async function finish(itemId: number, actor: Actor, state: "done" | "skipped", reason?: string): Promise<void> {
   const client = await pool().connect();
   try {
     await client.query("BEGIN");
     const inserted = await client.query(
-      `INSERT INTO queue_work (item_id, user_id, state) VALUES ($1, $2, $3) ON CONFLICT (item_id, user_id) DO NOTHING`,
-      [itemId, actor.userId, state],
+      `INSERT INTO queue_work (item_id, user_id, state, reason) VALUES ($1, $2, $3, $4) ON CONFLICT (item_id, user_id) DO NOTHING`,
+      [itemId, actor.userId, state, reason || null],
     );
     await client.query(
       `UPDATE queue_items SET reserved_by = NULL, reserved_until = NULL,

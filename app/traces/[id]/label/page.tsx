@@ -1,15 +1,13 @@
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { LabelWorkbench } from "@/components/annotate/label-workbench";
-import { LabelingProvider, type LabelEvent } from "@/components/annotate/store";
-import { labelFamilies } from "@/lib/annotate/families";
-import { computeCredit } from "@/lib/credit";
-import { buildCausalGraph } from "@/lib/graph/causal";
-import { isBuiltinPreset } from "@/lib/rewards";
+import { LabelingProvider } from "@/components/annotate/store";
+import { isBuiltinPreset, resolvePreset } from "@/lib/rewards";
+import { labelingViewer } from "@/lib/server/annotate/viewer";
 import { requirePageRead } from "@/lib/server/auth/page-access";
-import { humanLabels } from "@/lib/server/queries/annotations";
-import { loadTrace } from "@/lib/server/queries/load-trace";
+import { prisma } from "@/lib/server/db/client";
+import { projectRubrics } from "@/lib/server/queries/rubrics";
 import { findTraceRowOrNull } from "@/lib/server/queries/traces";
-import { eventSummary } from "@/lib/trace/summary";
 
 export const dynamic = "force-dynamic";
 
@@ -20,44 +18,37 @@ interface Props {
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** Keyboard labeling of a trace's events: all events in event order, credit beside them; `?event=<id>` starts at that event. */
+/**
+ * Labeling a trace: the page carries only the trace's size, the rubrics and
+ * who labels; events, credit and content come from the API page by page, so
+ * a 100,000-event trace opens like a small one. `?event=<id>` starts there.
+ */
 export default async function LabelPage({ params, searchParams }: Props) {
   const traceId = decodeURIComponent((await params).id);
   const query = await searchParams;
   const requested = first(query.preset) ?? "uniform";
   const preset = isBuiltinPreset(requested) ? requested : "uniform";
+  const row = await findTraceRowOrNull(traceId);
+  await requirePageRead(`/traces/${encodeURIComponent(traceId)}/label`, row?.project.name ?? null);
+  if (!row) notFound();
+  const project = row.project.name;
   const startEvent = first(query.event);
-  await requirePageRead(`/traces/${encodeURIComponent(traceId)}/label`, (await findTraceRowOrNull(traceId))?.project.name ?? null);
-  const trace = await loadTrace(traceId);
-  const graph = buildCausalGraph(trace);
-  const stops = trace.events.filter((e) => e.type === "orchestrator_decision" && e.decision === "stop");
-  const stopAnchors = new Set(stops.length > 0 ? stops.map((e) => e.id) : [trace.events[graph.terminal]!.id]);
-  const credit = computeCredit(trace, { labels: (await humanLabels(traceId)).labels });
-  const events: LabelEvent[] = Array.from(graph.order, (i, seq) => {
-    const e = trace.events[i]!;
-    return {
-      id: e.id,
-      seq,
-      t: e.t,
-      agent: e.agent,
-      type: e.type,
-      summary: eventSummary(e),
-      families: labelFamilies(e, { terminal: i === graph.terminal, stopAnchor: stopAnchors.has(e.id) }),
-    };
-  });
-  // An unknown or missing event id starts at the first event.
-  const startIndex = Math.max(0, startEvent === undefined ? 0 : events.findIndex((e) => e.id === startEvent));
+  // an unknown or missing event id starts at the first event
+  const start = startEvent ? await prisma().event.findUnique({ where: { traceId_eventId: { traceId: row.id, eventId: startEvent } }, select: { seq: true } }) : null;
+  const [{ rubrics }, viewer] = await Promise.all([projectRubrics(project), labelingViewer(project)]);
+  const weights = resolvePreset(preset)!.weights;
   return (
-    <div className="space-y-4">
+    <div className="space-y-3">
       <div>
         <Link href={`/traces/${encodeURIComponent(traceId)}`} className="text-sm text-blue-700 hover:underline">← {traceId}</Link>
         <h1 className="mt-1 text-2xl font-semibold">Label rewards</h1>
         <p className="text-sm text-slate-600">
-          Keyboard only: <kbd>1</kbd>–<kbd>5</kbd> choose a value, <kbd>Enter</kbd> saves and moves on, <kbd>←</kbd> <kbd>→</kbd> events, <kbd>↑</kbd> <kbd>↓</kbd> families, <kbd>s</kbd>/<kbd>f</kbd> the trace&apos;s success, <kbd>?</kbd> all keys. Credit: CCP, preset {preset}.
+          <kbd>←</kbd> <kbd>→</kbd> units, <kbd>↑</kbd> <kbd>↓</kbd> fields, <kbd>1</kbd>–<kbd>9</kbd> options, <kbd>Enter</kbd> save, <kbd>Ctrl/⌘+Enter</kbd> save and next, <kbd>u</kbd> undo, <kbd>c</kbd> comment, <kbd>?</kbd> all keys; the mouse works too. Credit: CCP, preset {preset}.{" "}
+          <Link className="text-blue-700 underline" href={`/rubrics?project=${encodeURIComponent(project)}`}>Rubrics of {project}</Link>
         </p>
       </div>
-      <LabelingProvider init={{ traceId, events, credit: Object.fromEntries(credit.events.map((e) => [e.id, e.total])), index: startIndex }}>
-        <LabelWorkbench preset={preset} />
+      <LabelingProvider init={{ traceId, total: row.eventCount, startIndex: start?.seq ?? 0 }}>
+        <LabelWorkbench preset={preset} weights={weights} rubrics={rubrics} me={viewer.me} cannotLabel={viewer.cannotLabel} />
       </LabelingProvider>
     </div>
   );

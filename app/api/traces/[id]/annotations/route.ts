@@ -1,8 +1,13 @@
+import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
+import { z } from "zod";
+import { searchParamsObject } from "@/lib/api/filters";
 import { annotationInput } from "@/lib/api/annotations";
+import { FAMILIES } from "@/lib/trace/types";
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { recomputeMetrics } from "@/lib/server/compute/persist";
-import { parseJsonRequest, route } from "@/lib/server/http";
-import { listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
+import { parseJsonRequest, parseQuery, route } from "@/lib/server/http";
+import { deleteOwnAnnotation, listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
+import { ApiError } from "@/lib/server/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -16,12 +21,32 @@ export const GET = route(async (request: Request, { params }: Context) => {
   return Response.json({ annotations: await listAnnotations(row.traceId, mine ? actor.userId : undefined) });
 });
 
-/** POST /api/traces/{id}/annotations: `{event_id?, family, value, comment?}`; metrics are recomputed at once. */
+/**
+ * POST /api/traces/{id}/annotations: `{event_id?, family, value, comment?}`.
+ * Credit is computed on read, so only a trace-level task_success label
+ * (E1 and the stop verdict) recomputes the stored metrics; the
+ * `Server-Timing` header says how long that took (bench:annotate reads it).
+ */
 export const POST = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
   const { row, actor } = await authorizeTrace(request, id, "annotate");
   const input = await parseJsonRequest(request, annotationInput);
   const annotation = await saveAnnotation(row.traceId, row.id, actor, input);
-  await recomputeMetrics(row.id);
-  return Response.json(annotation, { status: 201 });
+  const started = performance.now();
+  if (labelChangesStoredMetrics(input)) await recomputeMetrics(row.id);
+  const recompute = performance.now() - started;
+  return Response.json(annotation, { status: 201, headers: { "server-timing": `recompute;dur=${recompute.toFixed(2)}` } });
+});
+
+const deleteQuery = z.object({ family: z.enum(FAMILIES), event_id: z.string().min(1).optional() });
+
+/** DELETE /api/traces/{id}/annotations?family=&event_id=: removes the caller's own current value (undo); 404 when there is none. */
+export const DELETE = route(async (request: Request, { params }: Context) => {
+  const { id } = await params;
+  const { row, actor } = await authorizeTrace(request, id, "annotate");
+  const query = parseQuery(deleteQuery, searchParamsObject(new URL(request.url).searchParams));
+  const unit = { event_id: query.event_id ?? null, family: query.family };
+  if (!(await deleteOwnAnnotation(row.traceId, actor, unit))) throw new ApiError(404, "not_found", "you have no label on this unit and family");
+  if (labelChangesStoredMetrics(unit)) await recomputeMetrics(row.id);
+  return Response.json({ deleted: unit });
 });

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { Suspense } from "react";
+import { UnitContextView } from "@/components/annotate/unit-context";
 import { EventGlyph } from "@/components/trace-graph/event-glyph";
 import { formatCredit } from "@/components/trace-graph/format";
 import { useGraphActions, useGraphMeta, useGraphStore, useSelectedEvent } from "@/components/trace-graph/store/context";
@@ -77,6 +78,10 @@ export function Inspector({ seq }: { seq: number }) {
             <EventCreditSection seq={seq} />
           </Suspense>
           <EventEdges brief={brief} />
+          <section data-testid="inspector-unit">
+            <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">What it says and read</h3>
+            <UnitContextView traceId={traceId} eventId={brief.id} />
+          </section>
           <Link
             href={`/traces/${encodeURIComponent(traceId)}/label?event=${encodeURIComponent(brief.id)}`}
             prefetch={false}

@@ -1,0 +1,34 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import type { GraphCreditPage } from "@/lib/graph-view/wire";
+import { formatValue } from "@/lib/format";
+import { useLabeling } from "./store";
+import { graphUrl } from "./use-trace-pages";
+
+/** The selected event's credit: the total (from the list) and by family (one small page from the graph API), refreshed after each save. */
+export function UnitCredit({ traceId, seq, preset }: { traceId: string; seq: number; preset: string }) {
+  const total = useLabeling((s) => s.credit[seq] ?? null);
+  const version = useLabeling((s) => s.creditVersion);
+  const [byFamily, setByFamily] = useState<{ key: string; values: [string, number][] } | null>(null);
+  const key = `${seq}:${version}:${preset}`;
+  useEffect(() => {
+    let cancelled = false;
+    void fetch(graphUrl(traceId, `part=credit&families=1&method=ccp&preset=${encodeURIComponent(preset)}&from=${seq}&limit=1`))
+      .then((r) => (r.ok ? (r.json() as Promise<GraphCreditPage>) : null))
+      .then((page) => {
+        if (cancelled || !page?.by_family) return;
+        setByFamily({ key, values: Object.entries(page.by_family).map(([f, v]) => [f, v[0] ?? 0] as [string, number]).filter(([, v]) => v !== 0) });
+      })
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [traceId, seq, preset, key]);
+  return (
+    <p className="text-xs text-slate-600" data-testid="unit-credit" data-value={total ?? ""}>
+      Credit (CCP, {preset}): <strong className="font-mono">{formatValue(total)}</strong>
+      {byFamily?.key === key && byFamily.values.length > 0 && <> = {byFamily.values.map(([f, v]) => `${f} ${formatValue(v)}`).join(" + ")} (before weights)</>}
+    </p>
+  );
+}

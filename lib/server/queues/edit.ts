@@ -1,0 +1,35 @@
+import "server-only";
+import type { z } from "zod";
+import type { queuePatchInput } from "@/lib/api/queue-edit";
+import type { QueueFilter } from "@/lib/api/queues";
+import { prisma } from "../db/client";
+import { ApiError } from "../errors";
+import { countUnits } from "./create";
+
+/** Items a filter would give in a project (the create form's preview). */
+export async function previewQueue(projectName: string, filter: QueueFilter): Promise<number> {
+  const project = await prisma().project.findUnique({ where: { name: projectName } });
+  if (!project) throw new ApiError(400, "invalid_input", `no project "${projectName}"`, [{ path: "$.project", message: "unknown project" }]);
+  return countUnits(project.id, filter);
+}
+
+/** Renames, changes families / N / blindness, closes or reopens a queue; items stay as they were built. */
+export async function editQueue(queueId: number, input: z.infer<typeof queuePatchInput>) {
+  const queue = await prisma().queue.findUniqueOrThrow({ where: { id: queueId }, include: { assignees: true } });
+  if (input.name !== undefined && input.name !== queue.name && (await prisma().queue.findUnique({ where: { projectId_name: { projectId: queue.projectId, name: input.name } } }))) {
+    throw new ApiError(409, "conflict", `a queue named "${input.name}" exists`, [{ path: "$.name", message: "taken" }]);
+  }
+  if (input.annotators_per_item !== undefined && input.annotators_per_item > queue.assignees.length) {
+    throw new ApiError(400, "invalid_input", "more annotators per item than assignees", [{ path: "$.annotators_per_item", message: `at most ${queue.assignees.length}` }]);
+  }
+  return prisma().queue.update({
+    where: { id: queueId },
+    data: {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.families !== undefined && { families: input.families }),
+      ...(input.annotators_per_item !== undefined && { annotatorsPerItem: input.annotators_per_item }),
+      ...(input.blind !== undefined && { blind: input.blind }),
+      ...(input.closed !== undefined && { closedAt: input.closed ? (queue.closedAt ?? new Date()) : null }),
+    },
+  });
+}
