@@ -7,6 +7,10 @@
  * so every one must be found afterwards). Prints p50/p99 latency and
  * throughput, counts the rows, and compares with a read baseline
  * (`GET /api/traces/{id}/annotations`) run against the same server.
+ * One write in 25 is a trace-level task_success label (0/1), the only kind
+ * that recomputes stored metrics (E1, verdict); the server reports that time
+ * in `Server-Timing: recompute;dur=`, and the bench prints its share of the
+ * total write time.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -33,13 +37,22 @@ async function main() {
   }
   await closeDatabase();
   // every (trace, event, family) is its own unit: writes never collapse into one row
-  const units = traces.flatMap((t) => t.events.flatMap((e) => FAMILIES.map((family) => ({ trace: t.trace_id, event: e.id, family }))));
+  // every 25th write is a whole-trace task_success label (0/1), on a trace of its own
+  const units: { trace: string; event: string | null; family: string }[] = [];
+  const eventUnits = traces.flatMap((t) => t.events.flatMap((e) => FAMILIES.map((family) => ({ trace: t.trace_id, event: e.id, family }))));
+  for (let i = 0; i < eventUnits.length; i++) {
+    if (i % 24 === 0 && i / 24 < traces.length) units.push({ trace: traces[traces.length - 1 - i / 24]!.trace_id, event: null, family: "task_success" });
+    units.push(eventUnits[i]!);
+  }
+  const valueOf = (k: number) => (units[k]!.event === null ? k % 2 : ((k % 5) - 2) / 2);
   console.log(`bench:annotate — ${fmt(TRACES)} traces x ${EVENTS} events stored; ${CONNECTIONS} clients for ${SECONDS} s`);
 
   const server = await startServer(db.url);
   try {
     let next = 0;
     const confirmed: number[] = []; // units whose write was answered 201
+    let recomputeMs = 0;
+    let recomputes = 0;
     const writes = await run("write", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -48,10 +61,15 @@ async function main() {
           const k = next++ % units.length;
           const u = units[k]!;
           (context as { unit?: number }).unit = k;
-          return { ...req, path: `/api/traces/${encodeURIComponent(u.trace)}/annotations`, body: JSON.stringify({ event_id: u.event, family: u.family, value: ((k % 5) - 2) / 2 }) };
+          return { ...req, path: `/api/traces/${encodeURIComponent(u.trace)}/annotations`, body: JSON.stringify({ event_id: u.event, family: u.family, value: valueOf(k) }) };
         },
-        onResponse: (status, _body, context) => {
+        onResponse: (status, _body, context, headers) => {
           if (status === 201) confirmed.push((context as { unit: number }).unit);
+          const timing = /recompute;dur=([\d.]+)/.exec(String((headers as Record<string, string> | undefined)?.["server-timing"] ?? ""));
+          if (timing && Number(timing[1]) > 0.5) {
+            recomputes++;
+            recomputeMs += Number(timing[1]);
+          }
         },
       }],
     });
@@ -65,7 +83,7 @@ async function main() {
     const found = new Map(stored.map((r) => [`${r.trace_key}|${r.event_id}|${r.family}`, r.value]));
     const missing = confirmed.filter((k) => {
       const u = units[k]!;
-      return found.get(`${u.trace}|${u.event}|${u.family}`) !== ((k % 5) - 2) / 2;
+      return found.get(`${u.trace}|${u.event ?? ""}|${u.family}`) !== valueOf(k);
     });
     const errors = writes.errors + writes.timeouts + writes.non2xx;
     console.log(`\nwrites: ${fmt(confirmed.length)} confirmed (201), ${fmt(errors)} errors (${writes.errors} socket, ${writes.timeouts} timeouts, ${writes.non2xx} non-2xx)`);
@@ -73,6 +91,9 @@ async function main() {
     console.log(`write latency p50 ${writes.latency.p50} ms, p99 ${writes.latency.p99} ms, ${fmt(writes.requests.average)} writes/s`);
     console.log(`read  latency p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms, ${fmt(reads.requests.average)} reads/s (baseline)`);
     console.log(`ratio write/read p50: ${fmt(writes.latency.p50 / Math.max(reads.latency.p50, 0.001), 2)}`);
+    const traceLevel = confirmed.filter((k) => units[k]!.event === null).length;
+    const writeMs = writes.latency.mean * writes.requests.total;
+    console.log(`recompute: ${fmt(recomputes)} of ${fmt(confirmed.length)} writes recomputed stored metrics (${fmt(traceLevel)} trace-level task_success labels), ${fmt(recomputeMs)} ms in all = ${fmt((100 * recomputeMs) / Math.max(writeMs, 1), 2)}% of the write time`);
     await closeDatabase();
     if (errors > 0 || missing.length > 0) process.exitCode = 1;
   } finally {

@@ -57,6 +57,20 @@ describe("POST /api/traces/{id}/annotations", () => {
     expect(byFamily(c, "task_success").e7).toBeCloseTo(-0.7, 12);
   });
 
+  it("an event label stores no recompute (credit is computed on read); a trace-level task_success label recomputes E1", async () => {
+    const before = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
+    const eventLabel = await annotate(jsonRequest(`/api/traces/${ID}/annotations`, { event_id: "e4", family: "step_quality", value: 1 }), params({ id: ID }));
+    expect(eventLabel.status).toBe(201);
+    expect(eventLabel.headers.get("server-timing")).toMatch(/^recompute;dur=0\.\d+$/);
+    const afterEvent = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
+    expect(afterEvent.updatedAt.getTime()).toBe(before.updatedAt.getTime());
+    // ...yet the credit read sees it at once: step_quality +1 at e4
+    expect(byFamily(await json<Credit>(credit, `/api/traces/${ID}/credit`), "step_quality").e4).toBe(1);
+    expect(before.e1).toBe(1);
+    expect((await label({ family: "task_success", value: 0 })).status).toBe(201);
+    expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } })).e1).toBe(0);
+  });
+
   it("event labels move credit on anchors only, never R_total; labels on non-anchors are kept", async () => {
     const before = await json<Credit>(credit, `/api/traces/${ID}/credit`);
     expect((await label({ event_id: "e4", family: "step_quality", value: 0.5 })).status).toBe(201); // e4 is a message: an anchor

@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { submitInput } from "@/lib/api/queues";
+import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
 import type { Actor } from "../auth/access";
 import { recomputeMetrics } from "../compute/persist";
 import { pool, prisma } from "../db/client";
@@ -61,7 +62,8 @@ export async function submitItem(queueId: number, itemId: number, actor: Actor, 
     await saveAnnotation(item.trace_key, trace.id, actor, { event_id: item.event_id || null, family: label.family, value: label.value, comment: label.comment });
   }
   await finish(itemId, actor, "done");
-  await recomputeMetrics(trace.id);
+  // credit is computed on read: only a trace-level task_success label changes stored metrics
+  if (input.labels.some((l) => labelChangesStoredMetrics({ event_id: item.event_id || null, family: l.family }))) await recomputeMetrics(trace.id);
 }
 
 export async function skipItem(queueId: number, itemId: number, actor: Actor): Promise<void> {

@@ -1,0 +1,99 @@
+/**
+ * What an annotator sees of the unit being graded (the wire format of
+ * `GET /api/traces/{id}/annotations/context`): the unit's content, what it
+ * read (its direct causal predecessors), for a tool call its result, and
+ * for a whole trace the task, the final answer and a compact timeline. All
+ * content is untrusted text: the client shows it as text, never as HTML.
+ */
+export interface UnitEvent {
+  id: string;
+  seq: number;
+  t: number;
+  type: string;
+  agent: string;
+  role: string | null;
+  from: string | null;
+  to: string | null;
+  tool: string | null;
+  decision: string | null;
+  status: string | null;
+  tokens: number | null;
+  /** null when the event has no content */
+  content: string | null;
+  /** full length in characters (content is cut at CONTENT_MAX) */
+  content_length: number | null;
+}
+
+export interface ReadFrom extends UnitEvent {
+  /** type of the causal edge into the unit */
+  edge: string;
+}
+
+export interface TimelineEntry {
+  seq: number;
+  id: string;
+  agent: string;
+  type: string;
+  summary: string;
+}
+
+export interface EventContext {
+  unit: "event";
+  trace_id: string;
+  event: UnitEvent;
+  read: ReadFrom[];
+  /** more direct predecessors than shown */
+  read_more: number;
+  /** for a tool_call: its direct tool_result successors */
+  results: UnitEvent[];
+}
+
+export interface TraceContext {
+  unit: "trace";
+  trace_id: string;
+  task_id: string;
+  system: string | null;
+  events: number;
+  /** the task as stated: metadata.task / question / query when a string, else the first event's content */
+  task: string | null;
+  task_source: string | null;
+  /** the terminal event (SPEC.md section 1) and its content */
+  final_answer: UnitEvent | null;
+  agents: { agent: string; events: number; first_seq: number; last_seq: number }[];
+  /** the first and last events in event order */
+  timeline: TimelineEntry[];
+  /** events left out of the timeline between its two parts */
+  timeline_gap: number;
+}
+
+export type UnitContext = EventContext | TraceContext;
+
+/** At most this many characters of one content are sent (the length says when more exists). */
+export const CONTENT_MAX = 100_000;
+/** At most this many predecessors are sent (aggregates can read hundreds). */
+export const READ_MAX = 20;
+export const TIMELINE_HEAD = 12;
+export const TIMELINE_TAIL = 8;
+
+/** A key of `metadata` that states the task (first one that is a non-empty string). */
+export function taskFromMetadata(metadata: unknown): { text: string; source: string } | null {
+  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) return null;
+  for (const key of ["task", "question", "query", "instruction", "prompt"]) {
+    const value = (metadata as Record<string, unknown>)[key];
+    if (typeof value === "string" && value.trim() !== "") return { text: value, source: `metadata.${key}` };
+  }
+  return null;
+}
+
+/** Content as an annotator reads it: JSON pretty-printed (objects and arrays only), anything else unchanged. */
+export function readableContent(content: string): { text: string; json: boolean } {
+  const trimmed = content.trim();
+  if ((trimmed.startsWith("{") && trimmed.endsWith("}")) || (trimmed.startsWith("[") && trimmed.endsWith("]"))) {
+    try {
+      return { text: JSON.stringify(JSON.parse(trimmed), null, 2), json: true };
+    } catch {
+      // not JSON after all
+    }
+  }
+  return { text: content, json: false };
+}
