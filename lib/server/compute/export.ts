@@ -21,7 +21,7 @@ export async function exportTrace(traceId: string, format: ExportFormat, query: 
   const preset = resolvePreset(query.preset, query.overrides, await userPresets());
   if (!preset) throw new ApiError(400, "invalid_parameter", `unknown preset "${query.preset}"`, [{ path: "preset", message: `unknown preset "${query.preset}"` }]);
   const trace = await loadTrace(traceId, { content: format === "extended" ? "all" : "messages" });
-  const { labels, asOf } = await humanLabels(trace.trace_id);
+  const { labels, asOf } = await humanLabels(trace.trace_id, query.judges);
   const prepared = prepareTrace(trace, labels);
   if (format === "strict") return JSON.stringify(strictForm(trace, prepared.rewards(preset.token_budget)));
   if (format === "extended") {
@@ -30,7 +30,7 @@ export async function exportTrace(traceId: string, format: ExportFormat, query: 
   }
   const needsGroup = query.method === "grpo" || query.method === "gigpo";
   const group = needsGroup && trace.group_id
-    ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id)).labels })))
+    ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, query.judges)).labels })))
     : [];
   const rows = exportRows(prepared, { method: query.method, preset, normalize: query.normalize, group, annotationsAsOf: asOf?.toISOString() ?? null });
   return rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
