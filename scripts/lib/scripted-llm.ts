@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
  * - `garbage`: prose, not JSON
  * - `range`: value 3 (out of range)
  * - `slow`: answers after `slowMs` (longer than the client's timeout)
+ * - `delay`: answers as `good` after 100 ms (to see how many requests overlap)
  * - `limit`: 429 for the first `limitFirst` requests, then as `good`
  * - `flaky`: 500 every other request, then as `good`
  * Every request is recorded (headers and body) and the peak of requests in flight is kept.
@@ -36,6 +37,7 @@ export async function startScriptedLlm(options: { delayMs?: number; slowMs?: num
         const [model, arg] = body.model.split(":");
         if (options.delayMs) await sleep(options.delayMs);
         if (model === "slow") await sleep(options.slowMs ?? 2000);
+        if (model === "delay") await sleep(100);
         if (model === "limit" && limited++ < (options.limitFirst ?? 2)) return send(res, 429, { error: { message: "rate limited" } }, { "retry-after": "0.05" });
         if (model === "flaky" && flaky++ % 2 === 0) return send(res, 503, { error: { message: "unavailable" } });
         const binary = JSON.stringify(body.response_format ?? "").includes('"enum":[0,1]') || body.messages[0]!.content.includes("Answer 0 (failure");
@@ -59,7 +61,7 @@ export async function startScriptedLlm(options: { delayMs?: number; slowMs?: num
   });
 }
 
-function send(res: import("node:http").ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   if (res.destroyed) return;
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));

@@ -105,7 +105,7 @@ describe("agreement with people", () => {
     await value(a.id, "e7", "step_quality", 0);
     await value(a.id, "e8", "step_quality", -1);
     await value(a.id, "e2", "step_quality", 1);
-    const res = await agreementRoute(getRequest("/api/judges/agreement?project=default"));
+    const res = await agreementRoute(getRequest("/api/judges/agreement?project=default"), params({}));
     expect(res.status).toBe(200);
     const [g] = ((await res.json()) as { agreement: { judge: string; family: string; units: number; alpha: number; mean_signed_difference: number }[] }).agreement;
     // pairs (1, 0.5), (0, 0), (-1, -0.5): alpha = 5/6 (see lib/judges/agreement.test.ts), signed difference 0
