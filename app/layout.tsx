@@ -42,6 +42,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <Link href="/queues" className="text-sm text-slate-600 hover:text-slate-900">
                 Queues
               </Link>
+              <Link href="/judges" className="text-sm text-slate-600 hover:text-slate-900">
+                Judges
+              </Link>
               <Link href="/upload" className="text-sm text-slate-600 hover:text-slate-900">
                 Upload
               </Link>

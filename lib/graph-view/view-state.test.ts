@@ -20,11 +20,12 @@ describe("view state in the URL", () => {
       preset: "code_generation",
       normalize: true,
       weights: { task_success: 2, cost: -0.5 },
+      judges: "all",
       spacing: "order",
       viewport: { x: -120.25, y: 33, zoom: 0.012345678 },
     };
     const query = viewStateQuery(state);
-    expect(query).toBe("sel=e6&sel=e2&sel=e9&edges=temporal%2Cspawn&ov=credit%2Ctaint&method=terminal&preset=code_generation&norm=1&w.task_success=2&w.cost=-0.5&x=order&v=-120.3%2C33%2C0.012346");
+    expect(query).toBe("sel=e6&sel=e2&sel=e9&edges=temporal%2Cspawn&ov=credit%2Ctaint&method=terminal&preset=code_generation&norm=1&w.task_success=2&w.cost=-0.5&judges=all&x=order&v=-120.3%2C33%2C0.012346");
     expect(parseViewState(new URLSearchParams(query))).toEqual({ ...state, viewport: { x: -120.3, y: 33, zoom: 0.012346 } });
   });
 

@@ -46,6 +46,8 @@ export interface ViewState {
   normalize: boolean;
   /** `w.<family>` weight overrides of the preset (credit API semantics). */
   weights: WeightOverrides;
+  /** `judges=` of the credit API: "" (people only), "all" or judge names (SPEC.md section 5). */
+  judges: string;
   /** null: time when the trace has real timing, else event order. */
   spacing: Spacing | null;
   viewport: Viewport | null;
@@ -60,6 +62,7 @@ export const DEFAULT_VIEW_STATE: ViewState = {
   preset: "uniform",
   normalize: false,
   weights: {},
+  judges: "",
   spacing: null,
   viewport: null,
 };
@@ -86,6 +89,7 @@ const fields = {
   method: z.enum(CREDIT_METHOD_OPTIONS),
   preset: text(100),
   norm: z.enum(["0", "1"]).transform((v) => v === "1"),
+  judges: z.string().trim().max(1000).regex(/^[^,]+(,[^,]+)*$/),
   x: z.enum(["time", "order"]),
   v: z.string().transform((value, ctx) => {
     const parts = value.split(",").map((p) => finite.safeParse(p));
@@ -158,6 +162,7 @@ export function parseViewState(params: Params): ViewState {
     preset: field(params, "preset") ?? d.preset,
     normalize: field(params, "norm") ?? d.normalize,
     weights: weightOverrides(params),
+    judges: field(params, "judges") ?? d.judges,
     spacing: field(params, "x") ?? d.spacing,
     viewport: field(params, "v") ?? d.viewport,
   };
@@ -179,6 +184,7 @@ export function viewStateQuery(state: ViewState): string {
   if (state.preset !== d.preset) q.set("preset", state.preset);
   if (state.normalize) q.set("norm", "1");
   for (const [key, value] of weightParams(state.weights)) q.set(key, value);
+  if (state.judges !== "") q.set("judges", state.judges);
   if (state.spacing !== null) q.set("x", state.spacing);
   if (state.viewport) q.set("v", [round(state.viewport.x, 1), round(state.viewport.y, 1), Number(state.viewport.zoom.toPrecision(5))].join(","));
   return q.toString();

@@ -32,7 +32,7 @@ export const ORCHESTRATION_MAX_HOPS = 3;
 /** The only event types that receive orchestration credit. */
 export const ORCHESTRATION_RECEIVERS: ReadonlySet<EventType> = new Set<EventType>(["orchestrator_decision", "spawn", "aggregate"]);
 
-const ANCHOR_TYPES: Readonly<Partial<Record<Family, ReadonlySet<EventType>>>> = {
+export const ANCHOR_TYPES: Readonly<Partial<Record<Family, ReadonlySet<EventType>>>> = {
   step_quality: new Set<EventType>(["message", "return", "aggregate"]),
   orchestration: new Set<EventType>(["spawn", "aggregate"]),
   parallelism_speedup: new Set<EventType>(["spawn"]),

@@ -13,7 +13,7 @@ export async function benchDatabase(name: string): Promise<{ url: string; close:
     u.pathname = "/postgres";
     adminUrl = u.toString();
   } else {
-    embedded = await startEmbeddedPostgres({ dataDir: ".baton-bench", port: 54333, database: "postgres" });
+    embedded = await startEmbeddedPostgres({ dataDir: ".baton-bench", port: Number(process.env.BATON_BENCH_PG_PORT ?? 54333), database: "postgres" });
     adminUrl = embedded.url;
   }
   const admin = new pg.Client({ connectionString: adminUrl });

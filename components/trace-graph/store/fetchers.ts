@@ -45,8 +45,9 @@ export async function fetchMetrics(traceId: string): Promise<Fetched<TraceMetric
 }
 
 /** The credit part of the graph API's query string (with the `w.<family>` overrides, if any). */
-export function creditQueryString(q: { method: string; preset: string; normalize: boolean; weights?: WeightOverrides }): string {
+export function creditQueryString(q: { method: string; preset: string; normalize: boolean; weights?: WeightOverrides; judges?: string }): string {
   const params = new URLSearchParams({ method: q.method, preset: q.preset, normalize: q.normalize ? "1" : "0" });
+  if (q.judges) params.set("judges", q.judges);
   for (const [key, value] of weightParams(q.weights ?? {})) params.set(key, value);
   return params.toString();
 }

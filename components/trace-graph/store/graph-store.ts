@@ -42,6 +42,7 @@ export function createGraphStore(init: GraphStoreInit, options: GraphStoreOption
       preset: init.view.preset,
       normalize: init.view.normalize,
       weights: init.view.weights,
+      judges: init.view.judges,
       spacingChoice: init.view.spacing,
       viewport: init.view.viewport,
       startViewport: null,

@@ -58,7 +58,7 @@ export interface GraphActions {
   hover: (seq: number | null) => void;
   toggleEdgeKind: (kind: EdgeType) => void;
   toggleOverlay: (overlay: Overlay) => void;
-  setCreditQuery: (query: Partial<{ method: CreditMethod; preset: string; normalize: boolean }>) => void;
+  setCreditQuery: (query: Partial<{ method: CreditMethod; preset: string; normalize: boolean; judges: string }>) => void;
   setSpacing: (spacing: Spacing) => void;
   fitAll: () => void;
   showWindow: (rect: { x0: number; y0: number; x1: number; y1: number }) => void;
@@ -88,6 +88,8 @@ export interface GraphState {
   normalize: boolean;
   /** `w.<family>` weight overrides sent with every credit request. */
   weights: WeightOverrides;
+  /** `judges=` sent with every credit request ("" people only). */
+  judges: string;
   /** The spacing the user chose (null: automatic). */
   spacingChoice: Spacing | null;
   /** The settled viewport. */

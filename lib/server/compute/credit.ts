@@ -5,6 +5,7 @@ import { computeCredit, CREDIT_METHODS, GroupTooSmallError, type CreditMethod, t
 import { FAMILIES, type Family } from "@/lib/trace/types";
 import { DEFAULT_PRESET, resolvePreset, type WeightOverrides } from "@/lib/rewards";
 import type { Problem } from "@/lib/trace/validate";
+import { judgesParam, selectionParam, type JudgeSelection } from "@/lib/judges/selection";
 import { ApiError } from "../errors";
 import { humanLabels } from "../queries/annotations";
 import { loadGroup, loadTrace } from "../queries/load-trace";
@@ -15,6 +16,8 @@ export interface CreditQuery {
   preset: string;
   normalize: boolean;
   overrides: WeightOverrides;
+  /** judge values to fill units people left empty (SPEC.md section 5; default none) */
+  judges: JudgeSelection;
 }
 
 const FAMILY_SET: ReadonlySet<string> = new Set(FAMILIES);
@@ -45,20 +48,22 @@ export function parseCreditQuery(params: URLSearchParams): CreditQuery {
   }
   const preset = params.get("preset") ?? DEFAULT_PRESET;
   if (preset.length > 200 || !isStorableText(preset)) problems.push({ path: "preset", message: "a preset name: at most 200 characters, no U+0000 or lone surrogate" });
+  const judges = judgesParam.safeParse(params.get("judges") ?? undefined);
+  if (!judges.success) problems.push({ path: "judges", message: judges.error.issues[0]!.message });
   if (problems.length > 0) throw new ApiError(400, "invalid_parameter", "invalid query parameter(s)", problems);
-  return { method: method as CreditMethod, preset, normalize: normalizeRaw === "1" || normalizeRaw === "true", overrides };
+  return { method: method as CreditMethod, preset, normalize: normalizeRaw === "1" || normalizeRaw === "true", overrides, judges: judges.data! };
 }
 
 /** `GET /api/traces/{id}/credit`: credit of every event under one method and preset (SPEC.md section 3). */
-export async function traceCredit(traceId: string, query: CreditQuery): Promise<CreditResponse> {
+export async function traceCredit(traceId: string, query: CreditQuery): Promise<CreditResponse & { judges: string }> {
   const preset = resolvePreset(query.preset, query.overrides, await userPresets());
   if (!preset) throw new ApiError(400, "invalid_parameter", `unknown preset "${query.preset}"`, [{ path: "preset", message: `unknown preset "${query.preset}"` }]);
   const trace = await loadTrace(traceId);
-  const { labels } = await humanLabels(trace.trace_id);
+  const { labels } = await humanLabels(trace.trace_id, query.judges);
   const needsGroup = query.method === "grpo" || query.method === "gigpo";
-  const group = needsGroup && trace.group_id ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id)).labels }))) : [];
+  const group = needsGroup && trace.group_id ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, query.judges)).labels }))) : [];
   try {
-    return computeCredit(trace, { method: query.method, preset, normalize: query.normalize, group, labels });
+    return { ...computeCredit(trace, { method: query.method, preset, normalize: query.normalize, group, labels }), judges: selectionParam(query.judges) || "none" };
   } catch (error) {
     if (error instanceof GroupTooSmallError) {
       throw new ApiError(422, "group_too_small", `${query.method} needs a group of at least 2 traces sharing the trace's group_id: ${error.message}`);

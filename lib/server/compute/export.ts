@@ -54,7 +54,7 @@ export async function parseExportRequest(search: URLSearchParams): Promise<Expor
 export async function exportTrace(traceId: string, req: ExportRequest): Promise<Iterable<string>> {
   const { format, preset } = req;
   const trace = await loadTrace(traceId, { content: format === "extended" || req.content ? "all" : "messages" });
-  const { labels, asOf } = await humanLabels(trace.trace_id);
+  const { labels, asOf } = await humanLabels(trace.trace_id, req.credit.judges);
   const prepared = prepareTrace(trace, labels);
   if (format === "strict") {
     const humanE1 = labels.trace.task_success ? computeE1(trace, labels) : null;
@@ -67,7 +67,7 @@ export async function exportTrace(traceId: string, req: ExportRequest): Promise<
   const { method, normalize } = req.credit;
   const needsGroup = method === "grpo" || method === "gigpo";
   const group = needsGroup && trace.group_id
-    ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id)).labels })))
+    ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, req.credit.judges)).labels })))
     : [];
   const rows = exportRows(prepared, { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content });
   // the first row is computed here, so that an unusable group is an error before streaming

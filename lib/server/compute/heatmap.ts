@@ -31,13 +31,13 @@ async function presetOf(query: CreditQuery): Promise<WeightPreset> {
 }
 
 async function creditOf(trace: Trace, query: CreditQuery, preset: WeightPreset, groups: Map<string, Promise<Trace[]>>): Promise<CreditResponse> {
-  const { labels } = await humanLabels(trace.trace_id);
+  const { labels } = await humanLabels(trace.trace_id, query.judges);
   const needsGroup = (query.method === "grpo" || query.method === "gigpo") && trace.group_id !== undefined;
   let group: { trace: Trace; labels: Awaited<ReturnType<typeof humanLabels>>["labels"] }[] = [];
   if (needsGroup) {
     const key = trace.group_id!;
     if (!groups.has(key)) groups.set(key, loadGroup(key));
-    group = await Promise.all((await groups.get(key)!).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id)).labels })));
+    group = await Promise.all((await groups.get(key)!).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, query.judges)).labels })));
   }
   return computeCredit(trace, { method: query.method, preset, normalize: query.normalize, group, labels });
 }

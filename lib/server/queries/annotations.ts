@@ -1,9 +1,11 @@
 import "server-only";
 import type { AnnotationInput, ApiAnnotation } from "@/lib/api/annotations";
+import { NO_JUDGES, withJudgeValues, type JudgeSelection } from "@/lib/judges";
 import { humanLabelsFrom, type HumanLabels } from "@/lib/rewards";
 import type { Actor } from "../auth/access";
 import { pool, prisma } from "../db/client";
 import { ApiError } from "../errors";
+import { judgeValues } from "../judges/labels";
 
 /**
  * Annotations (SPEC.md section 5): one current value per (unit, family,
@@ -66,16 +68,23 @@ export async function listAnnotations(traceKey: string, annotatorId?: number): P
   }));
 }
 
-/** The human labels of a trace as the compute core takes them, and the time of the newest one. */
-export async function humanLabels(traceKey: string): Promise<{ labels: HumanLabels; asOf: Date | null }> {
+/**
+ * The human labels of a trace as the compute core takes them, and the time
+ * of the newest one; with a judge selection, judge values fill the units
+ * and families people left empty (SPEC.md section 5).
+ */
+export async function humanLabels(traceKey: string, judges: JudgeSelection = NO_JUDGES): Promise<{ labels: HumanLabels; asOf: Date | null }> {
   const [annotations, adjudications] = await Promise.all([
     prisma().annotation.findMany({ where: { traceKey }, select: { eventId: true, family: true, value: true, updatedAt: true } }),
     prisma().adjudication.findMany({ where: { traceKey }, select: { eventId: true, family: true, value: true, updatedAt: true } }),
   ]);
   const toRow = (r: { eventId: string; family: string; value: number }) => ({ event_id: r.eventId || null, family: r.family, value: r.value });
   const times = [...annotations, ...adjudications].map((r) => r.updatedAt.getTime());
+  const human = humanLabelsFrom(annotations.map(toRow), adjudications.map(toRow));
+  const judged = await judgeValues(traceKey, judges);
+  times.push(...judged.map((r) => r.at.getTime()));
   return {
-    labels: humanLabelsFrom(annotations.map(toRow), adjudications.map(toRow)),
+    labels: judged.length === 0 ? human : withJudgeValues(human, judged),
     asOf: times.length > 0 ? new Date(Math.max(...times)) : null,
   };
 }

@@ -4,6 +4,7 @@ import { buildGraphModel, creditPage, eventsPage, type GraphModel } from "@/lib/
 import type { GraphCreditPage, GraphEventsPage, GraphMeta } from "@/lib/graph-view/wire";
 import { resolvePreset } from "@/lib/rewards";
 import type { Trace } from "@/lib/trace/types";
+import { selectionParam } from "@/lib/judges/selection";
 import type { CreditQuery } from "../compute/credit";
 import { ApiError } from "../errors";
 import { humanLabels } from "./annotations";
@@ -86,8 +87,8 @@ export async function graphEventsJson(traceId: string, from: number, limit: numb
 /** `part=credit`: credit columns in event order (by family only with `families`, ccp only), human labels applied as the credit endpoint does. */
 export async function graphCredit(traceId: string, query: CreditQuery, page: { from: number; limit: number; families: boolean }): Promise<GraphCreditPage> {
   const entry = await entryFor(traceId);
-  const { labels, asOf } = await humanLabels(entry.model.meta.trace_id);
-  const labelKey = asOf ? asOf.toISOString() : "none";
+  const { labels, asOf } = await humanLabels(entry.model.meta.trace_id, query.judges);
+  const labelKey = `${asOf ? asOf.toISOString() : "none"}|${selectionParam(query.judges)}`;
   if (entry.prepared?.asOf !== labelKey) {
     const prepared = entry.fullTrace().then((trace) => prepareTrace(trace, labels));
     entry.prepared = { asOf: labelKey, prepared };
@@ -114,7 +115,7 @@ async function computeColumns(prepared: PreparedTrace, query: CreditQuery): Prom
   const trace = prepared.analysis.trace;
   const needsGroup = query.method === "grpo" || query.method === "gigpo";
   const members = needsGroup && trace.group_id ? await loadGroup(trace.group_id) : [];
-  const group = await Promise.all(members.map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id)).labels })));
+  const group = await Promise.all(members.map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, query.judges)).labels })));
   try {
     return creditColumns(prepared, { method: query.method, preset, normalize: query.normalize, group });
   } catch (error) {

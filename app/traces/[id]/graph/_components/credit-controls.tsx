@@ -11,6 +11,7 @@ const selectPreset = (s: GraphState) => s.preset;
 const selectNormalize = (s: GraphState) => s.normalize;
 const selectPresets = (s: GraphState) => s.presets;
 const selectCredit = (s: GraphState) => s.credit;
+const selectJudges = (s: GraphState) => s.judges;
 
 const GRADIENT = `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map((p) => interpolateRdBu(p)).join(", ")})`;
 
@@ -21,6 +22,7 @@ export function CreditControls() {
   const normalize = useGraphStore(selectNormalize);
   const presets = useGraphStore(selectPresets);
   const credit = useGraphStore(selectCredit);
+  const judges = useGraphStore(selectJudges);
   const actions = useGraphActions();
   const extent = credit.summary?.extent ?? 0;
   return (
@@ -45,6 +47,10 @@ export function CreditControls() {
       <label className="flex items-center gap-1" title="scale each family's credits to sum to its trace value R_f (ccp only)">
         <input type="checkbox" checked={normalize} onChange={(e) => actions.setCreditQuery({ normalize: e.target.checked })} data-testid="credit-normalize" />
         normalize
+      </label>
+      <label className="flex items-center gap-1" title="let judges' values fill units and families no person labelled (humans and adjudications always win)">
+        <input type="checkbox" checked={judges !== ""} onChange={(e) => actions.setCreditQuery({ judges: e.target.checked ? "all" : "" })} data-testid="credit-judges" />
+        with judges
       </label>
       <span className="flex items-center gap-1 text-xs text-slate-600" data-testid="credit-status" data-status={credit.status}>
         {credit.status === "loading" ? "computing…" : null}

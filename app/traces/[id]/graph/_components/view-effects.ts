@@ -17,6 +17,7 @@ function urlState(s: GraphState): ViewState {
     method: s.method,
     preset: s.preset,
     normalize: s.normalize,
+    judges: s.judges,
     weights: s.weights,
     spacing: s.spacingChoice,
     viewport: s.viewport,

@@ -1,0 +1,30 @@
+import "server-only";
+import PgBoss from "pg-boss";
+import { pool } from "../db/client";
+
+/**
+ * The job queue: pg-boss in its own schema (`pgboss`) of Baton's database,
+ * sharing Baton's pg pool. Any number of processes (the app, `npm run judge
+ * -- work`) may run workers; PostgreSQL's SKIP LOCKED shares the jobs.
+ */
+export const JUDGE_QUEUE = "judge-unit";
+
+let started: Promise<PgBoss> | null = null;
+
+export function boss(): Promise<PgBoss> {
+  started ??= (async () => {
+    const b = new PgBoss({ db: { executeSql: (text, values) => pool().query(text, values) }, schema: "pgboss" });
+    b.on("error", (error) => console.error("[baton] job queue:", error.message));
+    await b.start();
+    await b.createQueue(JUDGE_QUEUE);
+    return b;
+  })();
+  return started;
+}
+
+export async function stopBoss(): Promise<void> {
+  if (!started) return;
+  const b = await started;
+  started = null;
+  await b.stop({ graceful: false, wait: true });
+}

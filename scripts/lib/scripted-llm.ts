@@ -1,0 +1,76 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A scripted OpenAI-compatible chat-completions server on 127.0.0.1 for
+ * tests and the judge benchmark (never the internet). The model name picks
+ * the behaviour:
+ * - `good`: `{"value": 1, "reason": ...}` for binary (the schema has enum [0,1]) else `{"value": 0.5, ...}`;
+ *   `good:<v>`: that value
+ * - `garbage`: prose, not JSON
+ * - `range`: value 3 (out of range)
+ * - `slow`: answers after `slowMs` (longer than the client's timeout)
+ * - `delay`: answers as `good` after 100 ms (to see how many requests overlap)
+ * - `limit`: 429 for the first `limitFirst` requests, then as `good`
+ * - `flaky`: 500 every other request, then as `good`
+ * Every request is recorded (headers and body) and the peak of requests in flight is kept.
+ */
+export interface ScriptedLlm {
+  url: string;
+  requests: { authorization: string | undefined; body: { model: string; messages: { role: string; content: string }[]; response_format?: unknown } }[];
+  peakInFlight: number;
+  close(): Promise<void>;
+}
+
+export async function startScriptedLlm(options: { delayMs?: number; slowMs?: number; limitFirst?: number } = {}): Promise<ScriptedLlm> {
+  let inFlight = 0;
+  let limited = 0;
+  let flaky = 0;
+  const state: Omit<ScriptedLlm, "close" | "url"> = { requests: [], peakInFlight: 0 };
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      inFlight++;
+      state.peakInFlight = Math.max(state.peakInFlight, inFlight);
+      try {
+        const body = JSON.parse(await readAll(req)) as ScriptedLlm["requests"][number]["body"];
+        state.requests.push({ authorization: req.headers.authorization, body });
+        const [model, arg] = body.model.split(":");
+        if (options.delayMs) await sleep(options.delayMs);
+        if (model === "slow") await sleep(options.slowMs ?? 2000);
+        if (model === "delay") await sleep(100);
+        if (model === "limit" && limited++ < (options.limitFirst ?? 2)) return send(res, 429, { error: { message: "rate limited" } }, { "retry-after": "0.05" });
+        if (model === "flaky" && flaky++ % 2 === 0) return send(res, 503, { error: { message: "unavailable" } });
+        const binary = JSON.stringify(body.response_format ?? "").includes('"enum":[0,1]') || body.messages[0]!.content.includes("Answer 0 (failure");
+        const content =
+          model === "garbage" ? "Looks fine to me, I'd say pretty good overall."
+          : model === "range" ? JSON.stringify({ value: 3, reason: "very good" })
+          : JSON.stringify({ value: arg !== undefined ? Number(arg) : binary ? 1 : 0.5, reason: "scripted answer" });
+        send(res, 200, { choices: [{ message: { role: "assistant", content } }], usage: { prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4), completion_tokens: 12 } });
+      } catch {
+        send(res, 400, { error: { message: "bad request" } });
+      } finally {
+        inFlight--;
+      }
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  if (res.destroyed) return;
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function readAll(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of req) parts.push(chunk as Buffer);
+  return Buffer.concat(parts).toString("utf8");
+}
