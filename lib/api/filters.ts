@@ -1,10 +1,20 @@
 import { z } from "zod";
-import { TOPOLOGIES } from "@/lib/trace/types";
+import { EVENT_TYPES, TOPOLOGIES } from "@/lib/trace/types";
+import { LIST_CURSOR_PATTERN } from "./list-cursor";
 
 /** Query parameters of `GET /api/traces` and the trace list page (SPEC.md section 7). */
 export const VERDICTS = ["premature", "late", "unknown", "ok"] as const;
 
 const optionalText = z.string().trim().min(1).max(500).optional();
+/** a decimal number (SPEC.md section 7: `0x10` is a 400) */
+const decimal = z.string().trim().regex(/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/, "must be a decimal number").transform(Number).optional();
+/** a day (inclusive bounds of created_at, UTC) */
+const day = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "must be a real date").optional();
+const cursor = z.string().regex(LIST_CURSOR_PATTERN, "must be a cursor returned by an earlier page").optional();
+
+/** Columns the trace list sorts by (`created` is the default, newest first). */
+export const LIST_SORTS = ["created", "events", "tokens", "cost", "duration", "agents", "errors", "e1"] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
 
 export const traceListQuery = z.object({
   project: optionalText,
@@ -14,10 +24,39 @@ export const traceListQuery = z.object({
   topology: z.enum(TOPOLOGIES).optional(),
   verdict: z.enum(VERDICTS).optional(),
   q: optionalText,
-  cursor: z.string().regex(/^\d+$/, "must be a cursor returned by an earlier page").optional(),
+  /** search over event content, agents, tools and metadata: words and "quoted phrases", all must occur */
+  text: z.string().trim().min(1).max(500).optional(),
+  /** traces with at least one event of this type / agent / tool */
+  event_type: z.enum(EVENT_TYPES).optional(),
+  agent: optionalText,
+  tool: optionalText,
+  /** `error`: traces with at least one event whose status is error */
+  status: z.enum(["error"]).optional(),
+  /** `1`: some event is tainted (SPEC.md section 4, E4); `0`: none */
+  tainted: z.enum(["0", "1"]).optional(),
+  /** E1: `1`, `0` or `none` (null) */
+  e1: z.enum(["0", "1", "none"]).optional(),
+  /** created_at from this day (inclusive) to that day (inclusive), UTC */
+  from: day,
+  to: day,
+  tokens_min: decimal,
+  tokens_max: decimal,
+  cost_min: decimal,
+  cost_max: decimal,
+  /** trace_ids, comma-separated: a selection (bulk export) */
+  ids: z.string().trim().min(1).max(20000).transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)).pipe(z.array(z.string().max(512)).min(1).max(500)).optional(),
+  sort: z.enum(LIST_SORTS).default("created"),
+  dir: z.enum(["asc", "desc"]).default("desc"),
+  /** the page after this row (`next_cursor`) */
+  cursor,
+  /** the page before this row (`prev_cursor`) */
+  before: cursor,
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 export type TraceListQuery = z.infer<typeof traceListQuery>;
+
+/** The parameters that choose traces (not their order or page): what a dataset export or a queue takes over from the list. */
+export const LIST_FILTER_KEYS = ["project", "system", "task_id", "group_id", "topology", "verdict", "q", "text", "event_type", "agent", "tool", "status", "tainted", "e1", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max", "ids"] as const;
 
 export const eventPageQuery = z.object({
   cursor: z.string().regex(/^\d+$/, "must be a cursor returned by an earlier page").optional(),

@@ -1,4 +1,4 @@
-import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
+import { LIST_FILTER_KEYS, searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { GroupTooSmallError } from "@/lib/credit";
 import { readableProjects } from "@/lib/server/auth/access";
 import { parseCreditQuery } from "@/lib/server/compute/credit";
@@ -19,7 +19,7 @@ export const GET = route(async (request: Request) => {
   const format = (search.get("format") ?? "jsonl") as ExportFormat;
   if (!EXPORT_FORMATS.includes(format)) throw new ApiError(400, "invalid_parameter", "invalid format", [{ path: "format", message: `one of ${EXPORT_FORMATS.join(", ")}` }]);
   const credit = parseCreditQuery(search);
-  const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => ["project", "system", "task_id", "group_id", "topology", "verdict", "q"].includes(k)));
+  const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k)));
   const filter = parseQuery(traceListQuery, { ...filterParams, limit: "100" });
   const readable = await readableProjects(request);
   let cursor: string | undefined;
