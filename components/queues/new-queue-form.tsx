@@ -6,7 +6,7 @@ import { describeFailure, formText, sendJson } from "@/lib/api/send";
 import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
 
 /** An admin builds a queue: a filter choosing the items, families, annotators, N per item, blind. */
-export function NewQueueForm({ projects, users }: { projects: string[]; users: { email: string; name: string }[] }) {
+export function NewQueueForm({ projects, users, traceIds = "" }: { projects: string[]; users: { email: string; name: string }[]; traceIds?: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const submit = async (form: FormData) => {
@@ -51,7 +51,7 @@ export function NewQueueForm({ projects, users }: { projects: string[]; users: {
       <fieldset className={box}>
         <legend className="font-semibold">Items: which events</legend>
         <label className="block">Unit <select name="unit" className="ml-2 rounded border border-slate-300"><option value="event">events</option><option value="trace">whole traces</option></select></label>
-        <label className="block">Traces (ids, comma-separated) <input name="trace_ids" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
+        <label className="block">Traces (ids, comma-separated) <input name="trace_ids" defaultValue={traceIds} className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">System <input name="system" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">Task <input name="task_id" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">Traces <select name="e1" className="ml-2 rounded border border-slate-300"><option value="">all</option><option value="0">failed (E1 = 0)</option><option value="1">succeeded (E1 = 1)</option></select></label>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { binEdges, binIndex, niceStep } from "./bins";
+import { binEdges, binRange, binIndex, niceStep } from "./bins";
 
 describe("binEdges", () => {
   it("gives ratios ten bins of 0.1 over [0, 1], whatever the range", () => {
@@ -45,5 +45,15 @@ describe("binIndex (the SQL width_bucket rule)", () => {
 
   it("finds nice steps", () => {
     expect([0.16, 0.3, 7, 12, 0.05].map(niceStep)).toEqual([0.2, 0.5, 10, 20, 0.05]);
+  });
+});
+
+describe("binRange: one outlier never squashes a histogram", () => {
+  it("clips to the 2nd-98th percentiles when the full range is over 4 times theirs", () => {
+    // 99 makespans in [10, 20] and one of 10,000
+    expect(binRange({ min: 10, max: 10_000 }, 10.2, 19.8)).toEqual({ range: { min: 10.2, max: 19.8 }, clipped: true });
+    expect(binRange({ min: 10, max: 40 }, 10.2, 19.8)).toEqual({ range: { min: 10, max: 40 }, clipped: false });
+    expect(binRange({ min: 3, max: 3 }, 3, 3)).toEqual({ range: { min: 3, max: 3 }, clipped: false });
+    expect(binRange({ min: 0, max: 1 }, null, null).clipped).toBe(false);
   });
 });
