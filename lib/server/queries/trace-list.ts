@@ -72,8 +72,8 @@ interface Row {
   sort_value: number | null;
 }
 
-/** One page of the list, in the chosen order, after `cursor` or before `before` (keyset paging both ways). */
-export async function listTraces(query: TraceListQuery, readable: string[] | null = null): Promise<TraceListPage> {
+/** The SQL of one page (bench:explore runs it as is, with and without the indexes). */
+export function listPageSql(query: TraceListQuery, readable: string[] | null = null): Prisma.Sql {
   const column = SORT_COLUMNS[query.sort];
   const asc = query.dir === "asc";
   const backwards = query.before !== undefined;
@@ -86,13 +86,21 @@ export async function listTraces(query: TraceListQuery, readable: string[] | nul
   const order = column === null
     ? Prisma.sql`ORDER BY t.id ${dir}`
     : Prisma.sql`ORDER BY t.${Prisma.raw(column)} ${dir} ${Prisma.raw(backwards ? "NULLS FIRST" : "NULLS LAST")}, t.id ${dir}`;
-  const rows = await prisma().$queryRaw<Row[]>`
+  return Prisma.sql`
     SELECT t.id, t.trace_id, p.name AS project, t.task_id, t.system, t.topology::text AS topology, t.group_id,
            t.event_count, t.edge_count, t.e1, t.reported_e1, t.verdict::text AS verdict, t.created_at,
            t.total_tokens, t.total_cost, t.makespan, t.metadata->>'clock' AS clock, t.agent_count, t.error_count, t.tainted_events,
            ${column === null ? Prisma.sql`NULL` : Prisma.sql`t.${Prisma.raw(column)}`}::float8 AS sort_value
     FROM traces t JOIN projects p ON p.id = t.project_id
     ${whereOf(conditions)} ${order} LIMIT ${query.limit + 1}`;
+}
+
+/** One page of the list, in the chosen order, after `cursor` or before `before` (keyset paging both ways). */
+export async function listTraces(query: TraceListQuery, readable: string[] | null = null): Promise<TraceListPage> {
+  const column = SORT_COLUMNS[query.sort];
+  const backwards = query.before !== undefined;
+  const at = query.before ?? query.cursor;
+  const rows = await prisma().$queryRaw<Row[]>(listPageSql(query, readable));
   const more = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (backwards) page.reverse();
@@ -150,8 +158,12 @@ function item(r: Row): TraceListItem {
   };
 }
 
+export function countSql(filter: ListFilter, readable: string[] | null = null): Prisma.Sql {
+  return Prisma.sql`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable))}`;
+}
+
 /** How many traces match the filter (the list's total). */
 export async function countTraces(filter: ListFilter, readable: string[] | null = null): Promise<number> {
-  const [row] = await prisma().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable))}`;
+  const [row] = await prisma().$queryRaw<{ n: number }[]>(countSql(filter, readable));
   return row?.n ?? 0;
 }
