@@ -57,6 +57,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <Link href="/present" className="text-sm text-slate-600 hover:text-slate-900">
                 Present
               </Link>
+              <Link href="/docs" className="text-sm text-slate-600 hover:text-slate-900">
+                Docs
+              </Link>
               <div className="ml-auto flex items-center gap-3">
                 <ThemeToggle />
                 <UserMenu user={session.user} openMode={session.open_mode} />

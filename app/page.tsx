@@ -1,9 +1,15 @@
 import Link from "next/link";
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
+import { searchTerms } from "@/lib/api/search-terms";
+import { currentSession } from "@/lib/server/auth/current";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { listReceivingTraces } from "@/lib/server/otel/receiving";
+import { searchSnippets } from "@/lib/server/queries/search-snippets";
+import { countTraces } from "@/lib/server/queries/trace-list";
 import { listTraces, traceFacets } from "@/lib/server/queries/traces";
 import { ReceivingTraces } from "./_components/receiving-traces";
+import { SelectionProvider } from "./_components/selection";
+import { SelectionBar } from "./_components/selection-bar";
 import { TraceFilters } from "./_components/trace-filters";
 import { TraceTable } from "./_components/trace-table";
 
@@ -14,15 +20,29 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
   const parsed = traceListQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : traceListQuery.parse({});
   const readable = await pageReadableProjects("/");
-  const [page, facets, receiving] = await Promise.all([
+  const [page, total, facets, receiving, session] = await Promise.all([
     listTraces(query, readable),
+    countTraces(query, readable),
     traceFacets(),
     // OTLP traces go to the default project
     readable === null || readable.includes("default") ? listReceivingTraces() : [],
+    currentSession(),
   ]);
-  const nextParams = new URLSearchParams({ ...raw, cursor: page.next_cursor ?? "" });
+  const terms = query.text ? searchTerms(query.text) : [];
+  const hits = terms.length > 0 ? await searchSnippets(page.traces.map((t) => t.id), query.text!) : new Map();
+  // the server checks each delete; the button is only offered to someone who may delete somewhere
+  const canDelete = session.open_mode || session.user?.is_admin === true || (session.user?.memberships.some((m) => m.role === "admin") ?? false);
+  const pageHref = (key: "cursor" | "before", value: string) => {
+    const p = new URLSearchParams(raw);
+    p.delete("cursor");
+    p.delete("before");
+    p.set(key, value);
+    return `/?${p.toString()}`;
+  };
   const firstParams = new URLSearchParams(raw);
   firstParams.delete("cursor");
+  firstParams.delete("before");
+  const paged = query.cursor !== undefined || query.before !== undefined;
   return (
     <div className="space-y-4">
       <div className="flex items-baseline justify-between">
@@ -31,22 +51,27 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
           Upload traces
         </Link>
       </div>
-      {!parsed.success && <p className="text-sm text-red-700">Some filters were invalid and are ignored.</p>}
+      {!parsed.success && (
+        <p className="text-sm text-red-700" role="alert">
+          Some filters were invalid and are ignored: {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
+        </p>
+      )}
       <TraceFilters values={raw} facets={facets} />
       <ReceivingTraces traces={receiving} />
-      <TraceTable traces={page.traces} receiving={new Set(receiving.map((r) => r.trace_id))} />
-      <div className="flex gap-4 text-sm">
-        {query.cursor && (
-          <Link className="text-blue-700 hover:underline" href={`/?${firstParams.toString()}`}>
-            First page
-          </Link>
-        )}
-        {page.next_cursor && (
-          <Link className="text-blue-700 hover:underline" href={`/?${nextParams.toString()}`} data-testid="next-page">
-            Next page
-          </Link>
-        )}
-      </div>
+      <SelectionProvider>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-sm text-slate-700" data-testid="trace-total">
+            {total.toLocaleString("en")} {total === 1 ? "trace" : "traces"}{terms.length > 0 && <> matching {terms.map((t) => `“${t}”`).join(" and ")}</>}
+          </p>
+          <SelectionBar canDelete={canDelete} />
+        </div>
+        <TraceTable traces={page.traces} values={raw} sort={query.sort} dir={query.dir} receiving={new Set(receiving.map((r) => r.trace_id))} hits={hits} terms={terms} />
+      </SelectionProvider>
+      <nav className="flex gap-4 text-sm" aria-label="Pages">
+        {paged && <Link className="text-blue-700 hover:underline" href={`/?${firstParams.toString()}`}>First page</Link>}
+        {page.prev_cursor && <Link className="text-blue-700 hover:underline" href={pageHref("before", page.prev_cursor)} data-testid="prev-page">Previous page</Link>}
+        {page.next_cursor && <Link className="text-blue-700 hover:underline" href={pageHref("cursor", page.next_cursor)} data-testid="next-page">Next page</Link>}
+      </nav>
     </div>
   );
 }

@@ -10,7 +10,7 @@ test("the list shows the demo traces, filters them and opens one", async ({ page
   const total = await rows.count();
   expect(total).toBeGreaterThanOrEqual(7);
 
-  await page.getByLabel("Search").fill("rollout");
+  await page.getByLabel("Search", { exact: true }).fill("rollout");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/q=rollout/);
   await expect(rows).toHaveCount(4);

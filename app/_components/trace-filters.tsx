@@ -1,47 +1,115 @@
 import { Field } from "@/components/field";
 import { VERDICTS } from "@/lib/api/filters";
-import { TOPOLOGIES } from "@/lib/trace/types";
+import { EVENT_TYPES, TOPOLOGIES } from "@/lib/trace/types";
 
-/** The list filters: a plain GET form, so filtering works without JavaScript and every view is a URL. */
-export function TraceFilters({ values, facets }: { values: Record<string, string>; facets: { projects: string[]; systems: string[] } }) {
-  const input = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
+export interface Facets {
+  projects: string[];
+  systems: string[];
+  tasks: string[];
+  groups: string[];
+}
+
+const input = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
+const MORE = ["event_type", "agent", "tool", "status", "tainted", "e1", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max"];
+
+/**
+ * The list filters: a plain GET form, so filtering works without JavaScript
+ * and every view is a URL. The sort order rides along in hidden fields.
+ */
+export function TraceFilters({ values, facets }: { values: Record<string, string>; facets: Facets }) {
+  const moreOpen = MORE.some((k) => values[k] !== undefined);
   return (
-    <form method="get" action="/" className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3" aria-label="Filter traces">
-      <Field label="Search">
-        <input name="q" defaultValue={values.q} placeholder="trace, task, system, group" className={`${input} w-56`} />
-      </Field>
-      <Field label="Project">
-        <input name="project" list="projects" defaultValue={values.project} className={`${input} w-32`} />
-        <datalist id="projects">{facets.projects.map((p) => <option key={p} value={p} />)}</datalist>
-      </Field>
-      <Field label="System">
-        <input name="system" list="systems" defaultValue={values.system} className={`${input} w-40`} />
-        <datalist id="systems">{facets.systems.map((s) => <option key={s} value={s} />)}</datalist>
-      </Field>
-      <Field label="Task">
-        <input name="task_id" defaultValue={values.task_id} className={`${input} w-40`} />
-      </Field>
-      <Field label="Group">
-        <input name="group_id" defaultValue={values.group_id} className={`${input} w-32`} />
-      </Field>
-      <Field label="Topology">
-        <select name="topology" defaultValue={values.topology ?? ""} className={input}>
-          <option value="">any</option>
-          {TOPOLOGIES.map((t) => <option key={t} value={t}>{t}</option>)}
-        </select>
-      </Field>
-      <Field label="Stop verdict">
-        <select name="verdict" defaultValue={values.verdict ?? ""} className={input}>
-          <option value="">any</option>
-          {VERDICTS.map((v) => <option key={v} value={v}>{v}</option>)}
-        </select>
-      </Field>
-      <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700">
-        Filter
-      </button>
-      <a href="/" className="text-sm text-slate-600 hover:underline">
-        Clear
-      </a>
+    <form method="get" action="/" className="space-y-3 rounded border border-slate-200 bg-white p-3" aria-label="Filter traces">
+      {values.sort && <input type="hidden" name="sort" value={values.sort} />}
+      {values.dir && <input type="hidden" name="dir" value={values.dir} />}
+      <div className="flex flex-wrap items-end gap-3">
+        <Field label="Search content">
+          <input name="text" type="search" defaultValue={values.text} placeholder='what agents said, tool results… "a phrase"' className={`${input} w-72`} />
+        </Field>
+        <Field label="Search">
+          <input name="q" defaultValue={values.q} placeholder="trace, task, system, group" className={`${input} w-48`} />
+        </Field>
+        <Field label="Project">
+          <input name="project" list="projects" defaultValue={values.project} className={`${input} w-32`} />
+          <datalist id="projects">{facets.projects.map((p) => <option key={p} value={p} />)}</datalist>
+        </Field>
+        <Field label="System">
+          <input name="system" list="systems" defaultValue={values.system} className={`${input} w-40`} />
+          <datalist id="systems">{facets.systems.map((s) => <option key={s} value={s} />)}</datalist>
+        </Field>
+        <Field label="Task">
+          <input name="task_id" list="tasks" defaultValue={values.task_id} className={`${input} w-40`} />
+          <datalist id="tasks">{facets.tasks.map((s) => <option key={s} value={s} />)}</datalist>
+        </Field>
+        <Field label="Group">
+          <input name="group_id" list="groups" defaultValue={values.group_id} className={`${input} w-32`} />
+          <datalist id="groups">{facets.groups.map((s) => <option key={s} value={s} />)}</datalist>
+        </Field>
+        <Field label="Topology">
+          <Select name="topology" value={values.topology} options={TOPOLOGIES} />
+        </Field>
+        <Field label="Stop verdict">
+          <Select name="verdict" value={values.verdict} options={VERDICTS} />
+        </Field>
+      </div>
+      <details open={moreOpen} className="text-sm">
+        <summary className="cursor-pointer text-slate-700">More filters: events, E1, dates, tokens, cost</summary>
+        <div className="mt-2 flex flex-wrap items-end gap-3">
+          <Field label="Has event type">
+            <Select name="event_type" value={values.event_type} options={EVENT_TYPES} />
+          </Field>
+          <Field label="Has agent">
+            <input name="agent" defaultValue={values.agent} className={`${input} w-32`} />
+          </Field>
+          <Field label="Has tool">
+            <input name="tool" defaultValue={values.tool} className={`${input} w-32`} />
+          </Field>
+          <Field label="Errors">
+            <Select name="status" value={values.status} options={["error"]} labels={{ error: "with an error event" }} />
+          </Field>
+          <Field label="Tainted">
+            <Select name="tainted" value={values.tainted} options={["1", "0"]} labels={{ "1": "some event tainted", "0": "none tainted" }} />
+          </Field>
+          <Field label="E1">
+            <Select name="e1" value={values.e1} options={["1", "0", "none"]} labels={{ "1": "success", "0": "failure", none: "unknown" }} />
+          </Field>
+          <Field label="Created from">
+            <input type="date" name="from" defaultValue={values.from} className={input} />
+          </Field>
+          <Field label="Created to">
+            <input type="date" name="to" defaultValue={values.to} className={input} />
+          </Field>
+          <Field label="Tokens ≥">
+            <input name="tokens_min" inputMode="decimal" defaultValue={values.tokens_min} className={`${input} w-24`} />
+          </Field>
+          <Field label="Tokens ≤">
+            <input name="tokens_max" inputMode="decimal" defaultValue={values.tokens_max} className={`${input} w-24`} />
+          </Field>
+          <Field label="Cost ≥ (USD)">
+            <input name="cost_min" inputMode="decimal" defaultValue={values.cost_min} className={`${input} w-24`} />
+          </Field>
+          <Field label="Cost ≤ (USD)">
+            <input name="cost_max" inputMode="decimal" defaultValue={values.cost_max} className={`${input} w-24`} />
+          </Field>
+        </div>
+      </details>
+      <div className="flex items-center gap-3">
+        <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700">
+          Filter
+        </button>
+        <a href="/" className="text-sm text-slate-600 hover:underline">
+          Clear
+        </a>
+      </div>
     </form>
+  );
+}
+
+function Select({ name, value, options, labels = {} }: { name: string; value: string | undefined; options: readonly string[]; labels?: Record<string, string> }) {
+  return (
+    <select name={name} defaultValue={value ?? ""} className={input}>
+      <option value="">any</option>
+      {options.map((o) => <option key={o} value={o}>{labels[o] ?? o}</option>)}
+    </select>
   );
 }

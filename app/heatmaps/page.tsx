@@ -36,7 +36,7 @@ export default async function RoleHeatmapsPage({ searchParams }: { searchParams:
         <h1 className="text-2xl font-semibold">Credit by role across traces</h1>
         <span className="ml-auto"><AddToAgenda title={main?.title ?? "Role heatmap"} /></span>
       </div>
-      <HeatmapControls key={JSON.stringify(values)} scope="across" values={values} presets={presets.map((p) => p.name)} />
+      <HeatmapControls scope="across" values={values} presets={presets.map((p) => p.name)} />
       {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
       {main && main.rows.length === 0 && <p className="text-slate-600">No trace matches these filters.</p>}
       {main && main.rows.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} />}

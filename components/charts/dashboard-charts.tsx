@@ -38,7 +38,7 @@ export function DashboardCharts({ model, selected, trendMetric }: Props) {
       <section className="flex flex-wrap gap-6" aria-label="Task success and stop verdicts">
         <RateCard rate={model.e1} scope={model.scope === "all traces" ? `all ${model.traces} traces` : `${model.traces} traces · ${model.scope}`} />
         <BarChart id="e1" title="E1 outcomes" subtitle="unknown: no E1 (counted apart)" bars={model.e1.bars} xLabel="E1" selected={selected} onBarClick={onBar} width={330} />
-        <BarChart id="verdicts" title="Stop verdicts" subtitle="SPEC.md section 4, stop diagnostics" bars={model.verdicts.bars} xLabel="verdict" selected={selected} onBarClick={onBar} width={380} />
+        <BarChart id="verdicts" title="Stop verdicts" subtitle="stop diagnostics (Docs: Metrics)" bars={model.verdicts.bars} xLabel="verdict" selected={selected} onBarClick={onBar} width={380} />
       </section>
       <section className="space-y-2" aria-label="Trends">
         <div className="flex items-center gap-3">
@@ -60,7 +60,7 @@ export function DashboardCharts({ model, selected, trendMetric }: Props) {
           <h2 className="text-xl font-semibold">{SECTION_TITLES[section]}</h2>
           <div className="flex flex-wrap gap-6">
             {histograms.map((h) => (
-              <BarChart key={h.metric} id={`hist-${h.metric}`} title={h.label} subtitle={`${h.values} with a value · ${h.nulls} null`} bars={h.bars} xLabel={h.metric} selected={selected} onBarClick={onBar} />
+              <BarChart key={h.metric} id={`hist-${h.metric}`} title={h.label} subtitle={`${h.values} with a value · ${h.nulls} null${h.clipped_below + h.clipped_above > 0 ? ` · ${h.clipped_below + h.clipped_above} outlier(s) outside the 2nd-98th percentiles not drawn (${h.clipped_below} below, ${h.clipped_above} above)` : ""}`} bars={h.bars} xLabel={h.metric} selected={selected} onBarClick={onBar} />
             ))}
           </div>
         </section>

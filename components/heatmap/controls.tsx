@@ -42,7 +42,10 @@ export function HeatmapControls({ scope, values, presets, groupTraces = [] }: Pr
   };
   const method = values.method ?? "ccp";
   return (
-    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3" aria-label="Heatmap settings" data-testid="heatmap-controls">
+    // keyed by the URL state so every field shows the new URL's value (defaultValue); the key sits on the
+    // form, inside this client component: a key on the component itself, set in the server page, left
+    // the old controls in the page beside the new ones after a client navigation (issue 14)
+    <form key={JSON.stringify(values)} onSubmit={onSubmit} className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3" aria-label="Heatmap settings" data-testid="heatmap-controls">
       {scope === "trace" ? (
         <>
           <Field label="Heatmap">

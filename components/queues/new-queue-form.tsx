@@ -11,7 +11,7 @@ import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
  * plain onSubmit, not a form action, which would reset the form) and the
  * preview says how many items the filter gives before anything is created.
  */
-export function NewQueueForm({ projects, users, openMode }: { projects: string[]; users: { email: string; name: string }[]; openMode: boolean }) {
+export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { projects: string[]; users: { email: string; name: string }[]; openMode: boolean; traceIds?: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
@@ -70,7 +70,7 @@ export function NewQueueForm({ projects, users, openMode }: { projects: string[]
       <fieldset className={box}>
         <legend className="font-semibold">Items: which events</legend>
         <label className="block">Unit <select name="unit" className="ml-2 rounded border border-slate-300"><option value="event">events</option><option value="trace">whole traces</option></select></label>
-        <label className="block">Traces (ids, comma-separated) <input name="trace_ids" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
+        <label className="block">Traces (ids, comma-separated) <input name="trace_ids" defaultValue={traceIds} className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">System <input name="system" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">Task <input name="task_id" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">Traces <select name="e1" className="ml-2 rounded border border-slate-300"><option value="">all</option><option value="0">failed (E1 = 0)</option><option value="1">succeeded (E1 = 1)</option></select></label>

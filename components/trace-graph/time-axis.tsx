@@ -1,13 +1,15 @@
 "use client";
 import { scaleLinear } from "d3";
 import { useMemo } from "react";
+import { axisLabel } from "@/lib/format";
 import { ORDER_STEP } from "@/lib/graph-view/layout";
-import { useLayoutSummary } from "./store/context";
+import { useGraphMeta, useLayoutSummary } from "./store/context";
 import { useTransform } from "./use-visible-lanes";
 
-/** The x axis above the graph: seconds in time spacing, event positions in order spacing. */
+/** The x axis above the graph: the trace's own clock (seconds, or steps) in time spacing, event positions in order spacing. */
 export function TimeAxis() {
   const layout = useLayoutSummary();
+  const meta = useGraphMeta();
   const { x, zoom, width } = useTransform();
   const ticks = useMemo(() => {
     if (!layout || width === 0) return [];
@@ -21,7 +23,7 @@ export function TimeAxis() {
       .filter((v) => layout.spacing === "time" || Number.isInteger(v))
       .map((v) => ({ key: v, left: toWorld(v) * zoom + x, label: format(v) }));
   }, [layout, x, zoom, width]);
-  const unit = layout?.spacing === "order" ? "event #" : "t (s)";
+  const unit = layout?.spacing === "order" ? "event #" : axisLabel(meta.clock);
   return (
     <div className="relative h-6 shrink-0 overflow-hidden border-b border-slate-200 bg-white text-[11px] text-slate-600" aria-label="Time axis">
       <span className="absolute left-0 top-0 z-10 bg-white px-1 font-medium leading-6 text-slate-500">{unit}</span>

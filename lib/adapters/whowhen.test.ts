@@ -135,3 +135,25 @@ describe("Who&When adapter on the 138 real runs", () => {
     });
   });
 });
+
+describe("Who&When trace ids: one id per file, whatever the door", () => {
+  const idOf = (relative: string) => traces[files.indexOf(data(`who_and_when/${relative}`))]!.trace_id;
+  it("names a run by its subset (read from the content) and file, the same from a path and from an upload's bare name", async () => {
+    for (const file of [data("who_and_when/Hand-Crafted/46.json"), data("who_and_when/Algorithm-Generated/46.json")]) {
+      const [fromPath] = await collect("whowhen", file);
+      // upload and POST /api/import pass only the file's name with its text
+      const [fromUpload] = await collect("whowhen", { path: file.split("/").at(-1)!, content: readFileSync(file, "utf8") });
+      expect(fromUpload!.trace_id).toBe(fromPath!.trace_id);
+    }
+    expect(idOf("Hand-Crafted/46.json")).toBe("whowhen-hand-crafted-46");
+    expect(idOf("Algorithm-Generated/11.json")).toBe("whowhen-algorithm-generated-11");
+    expect(idOf("Hand-Crafted/11.json")).toBe("whowhen-hand-crafted-11");
+  });
+
+  it("gives the 138 runs 138 distinct ids (58 Hand-Crafted, 80 Algorithm-Generated)", () => {
+    const ids = traces.map((t) => t.trace_id);
+    expect(new Set(ids).size).toBe(138);
+    expect(ids.filter((id) => id.startsWith("whowhen-hand-crafted-"))).toHaveLength(58);
+    expect(ids.filter((id) => id.startsWith("whowhen-algorithm-generated-"))).toHaveLength(80);
+  });
+});

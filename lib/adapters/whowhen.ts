@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AdaptedTraceBuilder, slug } from "./emit";
-import { pathSegments, provenanceOf, stem } from "./provenance";
+import { provenanceOf, stem } from "./provenance";
 import { AdapterInputError, type AdaptedTrace } from "./types";
 import { isMagenticOne, mapGroupChat, mapMagenticOne, type MappedStep } from "./whowhen-steps";
 import { zodDetails } from "./zod-details";
@@ -52,10 +52,9 @@ export function adaptWhoWhen(raw: unknown, path: string): AdaptedTrace {
   b.annotate(mistake.ref, { mistake: true, mistake_agent: run.mistake_agent, mistake_reason: run.mistake_reason });
 
   const source = provenanceOf(path, "whowhen", "Who&When");
-  const folder = pathSegments(path).at(-2);
   const trace = b.build(
     {
-      trace_id: `whowhen-${folder ? `${slug(folder)}-` : ""}${slug(stem(path))}`,
+      trace_id: whoWhenTraceId(run, path),
       task_id: typeof run.question_ID === "string" && run.question_ID !== "" ? run.question_ID : `whowhen-${slug(stem(path))}`,
       system: magentic ? "Magentic-One" : "CaptainAgent (AG2)",
       topology: magentic ? "centralized" : "mixed",
@@ -72,6 +71,22 @@ export function adaptWhoWhen(raw: unknown, path: string): AdaptedTrace {
   );
   trace.metadata = { ...trace.metadata, ground_truth: groundTruth(run, mistakeStep, mistake, b.idOf(mistake.ref)) };
   return trace;
+}
+
+/**
+ * The subset a run comes from, read from its content (not its folder, which an
+ * upload does not have): Hand-Crafted runs carry `is_corrected`, the
+ * Algorithm-Generated ones `is_correct` and a `system_prompt`. So one file gets
+ * one id through upload, CLI and API, and `Hand-Crafted/11.json` never meets
+ * `Algorithm-Generated/11.json`.
+ */
+export function whoWhenSubset(run: WhoWhenRun): "hand-crafted" | "algorithm-generated" {
+  return run.system_prompt !== undefined || run.is_correct !== undefined ? "algorithm-generated" : "hand-crafted";
+}
+
+/** `whowhen-<subset>-<file stem>`, e.g. `whowhen-hand-crafted-46`. */
+export function whoWhenTraceId(run: WhoWhenRun, path: string): string {
+  return `whowhen-${whoWhenSubset(run)}-${slug(stem(path))}`;
 }
 
 /**

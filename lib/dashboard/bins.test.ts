@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { binEdges, binIndex, niceStep } from "./bins";
+import { binEdges, binRange, binIndex, niceStep } from "./bins";
 
 describe("binEdges", () => {
   it("gives ratios ten bins of 0.1 over [0, 1], whatever the range", () => {
@@ -52,5 +52,15 @@ describe("binEdges near the float8 limit", () => {
   it("one bin from min to max, finite edges, instead of NaN or an endless array", () => {
     expect(binEdges("real", { min: -1.7e308, max: 1.7e308 })).toEqual({ edges: [-1.7e308, 1.7e308], labels: ["-1.7e+308…1.7e+308"] });
     expect(binEdges("count", { min: 0, max: 1.7e308 }).edges).toEqual([0, 1.7e308]);
+  });
+});
+
+describe("binRange: one outlier never squashes a histogram", () => {
+  it("clips to the 2nd-98th percentiles when the full range is over 4 times theirs", () => {
+    // 99 makespans in [10, 20] and one of 10,000
+    expect(binRange({ min: 10, max: 10_000 }, 10.2, 19.8)).toEqual({ range: { min: 10.2, max: 19.8 }, clipped: true });
+    expect(binRange({ min: 10, max: 40 }, 10.2, 19.8)).toEqual({ range: { min: 10, max: 40 }, clipped: false });
+    expect(binRange({ min: 3, max: 3 }, 3, 3)).toEqual({ range: { min: 3, max: 3 }, clipped: false });
+    expect(binRange({ min: 0, max: 1 }, null, null).clipped).toBe(false);
   });
 });

@@ -18,6 +18,8 @@ export interface Bins {
   /** bins + 1 edges, ascending. */
   edges: number[];
   labels: string[];
+  /** the edges cover the 2nd-98th percentiles only (binRange); values outside are counted apart */
+  clipped?: boolean;
 }
 
 export interface Range {
@@ -74,4 +76,16 @@ export function binIndex(edges: readonly number[], v: number): number {
   let i = 0;
   while (i + 1 < bins && v >= edges[i + 1]!) i++;
   return i;
+}
+
+/**
+ * The range to bin: [min, max], unless a few outliers would squash every
+ * other value into one bin: when the full range is more than 4 times the
+ * 2nd-98th percentile range, the bins cover the percentiles and the values
+ * outside are counted apart ("clipped"), never dropped silently.
+ */
+export function binRange(full: Range, p02: number | null, p98: number | null): { range: Range; clipped: boolean } {
+  if (p02 === null || p98 === null || !(p98 > p02)) return { range: full, clipped: false };
+  if (full.max - full.min <= 4 * (p98 - p02)) return { range: full, clipped: false };
+  return { range: { min: p02, max: p98 }, clipped: true };
 }

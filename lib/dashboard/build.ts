@@ -56,6 +56,7 @@ export function rateOf(successes: number, n: number): Rate {
 
 export function buildHistogram(metric: (typeof DASHBOARD_METRICS)[number], bins: Bins, stats: MetricStats, counts: readonly BinCount[]): Histogram {
   const byBin = new Map(counts.filter((c) => c.metric === metric.key).map((c) => [c.bin - 1, c.n]));
+  // SQL bucket 0 is below the first edge; bins + 1 above the last (only when the range is clipped)
   const bars: Bar[] = bins.labels.map((label, i) => ({ key: binKey(metric.key, i), label, count: byBin.get(i) ?? 0, null: false }));
   bars.push({ key: nullKey(metric.key), label: "null", count: stats.nulls, null: true });
   return {
@@ -67,6 +68,9 @@ export function buildHistogram(metric: (typeof DASHBOARD_METRICS)[number], bins:
     edges: bins.edges,
     values: stats.values,
     nulls: stats.nulls,
+    clipped: bins.clipped === true,
+    clipped_below: byBin.get(-1) ?? 0,
+    clipped_above: byBin.get(bins.labels.length) ?? 0,
     y_max: Math.max(0, ...bars.map((b) => b.count)),
   };
 }

@@ -27,6 +27,10 @@ export interface Histogram {
   /** Traces with a value / without one. */
   values: number;
   nulls: number;
+  /** Values outside the binned range (outliers beyond the 2nd-98th percentiles; lib/dashboard/bins.ts binRange), 0 when unclipped. */
+  clipped: boolean;
+  clipped_below: number;
+  clipped_above: number;
   /** Tallest bar, for the y domain. */
   y_max: number;
 }

@@ -7,6 +7,7 @@
 import { creditHeader, type CreditColumns, type PreparedTrace } from "../credit";
 import { ROLE } from "../metrics/roles";
 import { SPEC_VERSION } from "../metrics/types";
+import { clockOf } from "../format";
 import { eventSummary } from "../trace/summary";
 import { EDGE_TYPES, EVENT_TYPES, FAMILIES, type Family } from "../trace/types";
 import { assignLanes } from "./lanes";
@@ -81,6 +82,7 @@ export function buildGraphModel(p: PreparedTrace, pageSize: number = GRAPH_PAGE_
     t_min: t[0]!,
     t_max: tMax,
     timed: tMax > t[0]!,
+    clock: clockOf(trace.metadata),
     terminal: graph.rank[graph.terminal]!,
     stop: graph.stop >= 0 ? graph.rank[graph.stop]! : null,
   };

@@ -37,6 +37,15 @@ describe("GraphEngine on the paper's example, pages arriving out of order", () =
     expect(engine.find("e6").exact).toBe(5);
     expect(engine.find("browser").matches.map((m) => m.id)).toEqual(["e5", "e6"]);
     expect(engine.find("nothing").exact).toBeNull();
+    expect(engine.find("nothing").matches).toEqual([]);
+  });
+
+  it("finds events by agent (their lane) and by tool", () => {
+    // executor_1 acts in e5 (tool_call) and e7 (return); planner_1 speaks e4 and is spawned by e3 (label "spawn planner_1")
+    // e5's label is "call browser.search": it is found by its agent, executor_1, case-insensitively
+    expect(engine.find("EXECUTOR_1").matches.map((m) => m.id)).toEqual(["e3", "e4", "e5", "e7"]);
+    expect(engine.find("planner_1").matches.map((m) => m.id)).toEqual(["e2", "e4"]);
+    expect(engine.find("browser.search").matches.map((m) => m.id)).toEqual(["e5", "e6"]);
   });
 
   it("computes the lineage of an event", () => {

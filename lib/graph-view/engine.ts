@@ -148,7 +148,9 @@ export class GraphEngine {
     const needle = query.toLowerCase();
     if (needle !== "") {
       for (let s = 0; s < this.n && matches.length < limit; s++) {
-        if (this.ids[s]!.toLowerCase().includes(needle) || this.labels[s]!.toLowerCase().includes(needle)) {
+        // by id, by label (type, tool, from/to), or by the agent whose lane it is on
+        const agent = this.meta.lanes[this.lane[s]!]?.agent.toLowerCase() ?? "";
+        if (this.ids[s]!.toLowerCase().includes(needle) || this.labels[s]!.toLowerCase().includes(needle) || agent.includes(needle)) {
           matches.push({ seq: s, id: this.ids[s]!, label: this.labels[s]! });
         }
       }

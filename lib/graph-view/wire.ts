@@ -50,6 +50,8 @@ export interface GraphMeta {
   t_max: number;
   /** False when every event has the same `t`: then only even spacing by event order makes sense. */
   timed: boolean;
+  /** What `t` counts: seconds, or step indexes for sources without timestamps (metadata.clock = "step_index"). */
+  clock: "seconds" | "steps";
   /** Event order index (seq) of the terminal event and of the stop event (null when none). */
   terminal: number;
   stop: number | null;

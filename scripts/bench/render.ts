@@ -147,7 +147,7 @@ function printTable(rows: Row[]) {
 
 async function startServer(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/start.ts"], {
-    env: { ...process.env, PORT: values.port, BATON_DATA_DIR: ".baton-bench/render", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54334", BATON_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, PORT: values.port, BATON_DATA_DIR: ".baton-bench/render", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54334", BATON_DEMO: "0", BATON_BENCH_PAGES: "1", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const deadline = Date.now() + 15 * 60_000;

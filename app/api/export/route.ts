@@ -1,4 +1,4 @@
-import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
+import { LIST_FILTER_KEYS, searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { GroupTooSmallError } from "@/lib/credit";
 import { readableProjects } from "@/lib/server/auth/access";
 import { exportTrace, parseExportRequest, textStream } from "@/lib/server/compute/export";
@@ -8,7 +8,6 @@ import { listTraces } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
-const FILTER_KEYS = ["project", "system", "task_id", "group_id", "topology", "verdict", "q"];
 
 /**
  * GET /api/export?format=&content=&<trace list filters>&method=&preset=&normalize=:
@@ -20,7 +19,7 @@ const FILTER_KEYS = ["project", "system", "task_id", "group_id", "topology", "ve
 export const GET = route(async (request: Request) => {
   const search = new URL(request.url).searchParams;
   const req = await parseExportRequest(search);
-  const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => FILTER_KEYS.includes(k)));
+  const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k)));
   const filter = parseQuery(traceListQuery, { ...filterParams, limit: "100" });
   const readable = await readableProjects(request);
   const jsonl = req.format === "jsonl";

@@ -6,9 +6,11 @@ import { prisma } from "@/lib/server/db/client";
 
 export const dynamic = "force-dynamic";
 
-/** Project admins only: the form lists every project and person. */
-export default async function NewQueuePage() {
+/** Project admins only: the form lists every project and person. `?trace_ids=a,b` (the trace list's "Add to queue") fills in the traces. */
+export default async function NewQueuePage({ searchParams }: { searchParams: Promise<{ trace_ids?: string | string[] }> }) {
   await requirePageProjectAdmin("/queues/new");
+  const given = (await searchParams).trace_ids;
+  const traceIds = (Array.isArray(given) ? given[0] : given) ?? "";
   // in open local mode the local user is the one annotator (and must exist to be assigned)
   const openMode = await isOpenMode();
   if (openMode) await localUser();
@@ -20,7 +22,7 @@ export default async function NewQueuePage() {
     <div className="space-y-4">
       <Link href="/queues" className="text-sm text-blue-700 hover:underline">← Queues</Link>
       <h1 className="text-2xl font-semibold">New labeling queue</h1>
-      <NewQueueForm projects={projects.map((p) => p.name)} users={users} openMode={openMode} />
+      <NewQueueForm projects={projects.map((p) => p.name)} users={users} openMode={openMode} traceIds={traceIds.slice(0, 20000)} />
     </div>
   );
 }

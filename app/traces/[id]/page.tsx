@@ -6,6 +6,11 @@ import { requirePageRead } from "@/lib/server/auth/page-access";
 import { receivingState } from "@/lib/server/otel/receiving";
 import { traceMetrics } from "@/lib/server/queries/metrics";
 import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces";
+import { notFound } from "next/navigation";
+import { searchTerms } from "@/lib/api/search-terms";
+import { clockOf } from "@/lib/format";
+import { conversationPage } from "@/lib/server/queries/conversation";
+import { Conversation } from "./_components/conversation";
 import { EventTable } from "./_components/event-table";
 import { EdgeTable } from "./_components/edge-table";
 import { MetricsPanel } from "./_components/metrics-panel";
@@ -22,7 +27,9 @@ interface Props {
 export default async function TraceDetailPage({ params, searchParams }: Props) {
   const { id } = await params;
   const traceId = decodeURIComponent(id);
-  const query = eventPageQuery.safeParse(searchParamsObject(await searchParams));
+  const values = searchParamsObject(await searchParams);
+  const query = eventPageQuery.safeParse(values);
+  const conversation = conversationQuery(values);
   const page = query.success ? query.data : eventPageQuery.parse({});
   const receiving = await receivingState(traceId);
   const row = await findTraceRow(traceId).catch((error: unknown) => {
@@ -36,11 +43,13 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
     return <ReceivingNotice state={receiving} stored={false} />;
   }
   await requirePageRead(`/traces/${id}`, row.project.name);
-  const [events, edges, metrics] = await Promise.all([
+  const [events, edges, metrics, talk] = await Promise.all([
     listEvents(traceId, { cursor: page.cursor, limit: page.limit, content: false }),
     listEdges(row.id),
     traceMetrics(traceId),
+    conversationPage(row.id, row.eventCount, { at: conversation.at, from: conversation.from, limit: 100 }),
   ]);
+  const clock = clockOf(row.metadata);
   const warnings = row.warnings as { path: string; message: string }[];
   const reported = (row.reportedMetrics ?? {}) as Record<string, number>;
   return (
@@ -63,9 +72,6 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
           <Meta label="Group">{row.groupId ?? "—"}</Meta>
           <Meta label="Events / edges">{`${row.eventCount.toLocaleString("en")} / ${row.edgeCount.toLocaleString("en")}`}</Meta>
           <Meta label="E1 task success"><E1Badge value={row.e1} /></Meta>
-          <Meta label="Reported metrics">
-            {Object.keys(reported).length === 0 ? "—" : Object.entries(reported).map(([k, v]) => `${k}=${v}`).join(", ")}
-          </Meta>
         </dl>
       </div>
       {receiving && <ReceivingNotice state={receiving} stored />}
@@ -79,11 +85,18 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
           </ul>
         </details>
       )}
-      <MetricsPanel metrics={metrics} />
+      <MetricsPanel metrics={metrics} reported={reported} clock={clock} />
+      <Conversation traceId={row.traceId} page={talk} clock={clock} terms={conversation.terms} target={conversation.at} values={values} />
       <EventTable traceId={row.traceId} events={events.events} total={row.eventCount} from={page.cursor ? Number(page.cursor) : 0} nextCursor={events.next_cursor} limit={page.limit} />
       <EdgeTable edges={edges} />
     </div>
   );
+}
+
+/** `at=<seq>` opens the conversation page holding that event (a search hit), `conv=<seq>` pages, `hl=` marks terms. */
+function conversationQuery(values: Record<string, string>): { at?: number; from?: number; terms: string[] } {
+  const seq = (v: string | undefined) => (v !== undefined && /^\d{1,9}$/.test(v) ? Number(v) : undefined);
+  return { at: seq(values.at), from: seq(values.conv), terms: values.hl ? searchTerms(values.hl) : [] };
 }
 
 function Meta({ label, children }: { label: string; children: React.ReactNode }) {

@@ -1,6 +1,7 @@
 import type { PreparedTrace } from "@/lib/ingest/prepare";
 import { computeMetrics, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import type { HumanLabels } from "@/lib/rewards";
+import { listColumns } from "@/lib/trace/list-columns";
 import type { ComputedColumns } from "./store";
 
 /**
@@ -8,7 +9,7 @@ import type { ComputedColumns } from "./store";
  * that aggregation over many traces is one SQL query, and back.
  */
 export function computedColumns(prepared: PreparedTrace, labels?: HumanLabels): ComputedColumns {
-  return metricsToColumns(computeMetrics(prepared.trace, labels));
+  return { ...metricsToColumns(computeMetrics(prepared.trace, labels)), ...listColumns(prepared.trace) };
 }
 
 export function metricsToColumns(m: TraceMetrics): ComputedColumns {

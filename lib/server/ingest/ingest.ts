@@ -71,7 +71,10 @@ export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>)
 
 function asApiError(error: unknown): unknown {
   if (error instanceof ConflictError) {
-    return new ApiError(409, "conflict", `${error.message} (use ?upsert=1 to replace)`, error.traceIds.map((id) => ({ path: "$.trace_id", message: `trace_id "${id}" exists` })));
+    // a re-import of a stored run: say so, and how to replace it, in words every door (API, upload, CLI) can show
+    const n = error.traceIds.length;
+    const message = `already stored: ${n === 1 ? "this run was" : `${n} of these runs were`} imported before (${error.traceIds.slice(0, 5).join(", ")}${n > 5 ? ", …" : ""}); nothing was changed. To replace ${n === 1 ? "it" : "them"}, import again with ?upsert=1 (upload page: "Replace traces…", CLI: --upsert)`;
+    return new ApiError(409, "conflict", message, error.traceIds.map((id) => ({ path: "$.trace_id", message: `trace_id "${id}" exists` })));
   }
   if (isPgError(error) && error.code === "23505" && error.constraint === "traces_trace_id_key") {
     return new ApiError(409, "conflict", "a trace with this trace_id was stored concurrently");

@@ -160,7 +160,7 @@ export function computedType(name: string): string {
   if (name === "verdict") return '"Verdict"';
   if (name === "metrics_version") return "text";
   if (name === "terminal_tainted") return "boolean";
-  if (["e1", "critical_steps", "max_concurrency", "tainted_events", "tail_events"].includes(name)) return "int4";
+  if (["e1", "critical_steps", "max_concurrency", "tainted_events", "tail_events", "agent_count", "error_count"].includes(name)) return "int4";
   return "float8";
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { safeMean } from "./metrics";
 import {
   binEdges,
+  binRange,
   buildDashboard,
   DASHBOARD_METRICS,
   type BarSelection,
@@ -48,6 +49,8 @@ export async function dashboardModel(filter: TraceFilter): Promise<DashboardMode
     Prisma.sql`min(${column(m.key)})::float8 AS ${alias(`${m.key}_min`)}`,
     Prisma.sql`max(${column(m.key)})::float8 AS ${alias(`${m.key}_max`)}`,
     Prisma.sql`count(${column(m.key)})::int AS ${alias(`${m.key}_n`)}`,
+    Prisma.sql`percentile_cont(0.02) WITHIN GROUP (ORDER BY ${column(m.key)})::float8 AS ${alias(`${m.key}_p02`)}`,
+    Prisma.sql`percentile_cont(0.98) WITHIN GROUP (ORDER BY ${column(m.key)})::float8 AS ${alias(`${m.key}_p98`)}`,
   ]);
   const [[summary], verdicts, days, policies] = await Promise.all([
     db.$queryRaw<Row[]>`SELECT count(*)::int AS traces, count(t.e1)::int AS e1_n, coalesce(sum(t.e1), 0)::int AS e1_successes, ${Prisma.join(ranges)} FROM traces t ${where}`,
@@ -66,7 +69,8 @@ export async function dashboardModel(filter: TraceFilter): Promise<DashboardMode
     const min = num(s[`${m.key}_min`]);
     const max = num(s[`${m.key}_max`]);
     stats[m.key] = { min, max, values, nulls: traces - values };
-    bins[m.key] = binEdges(m.kind, min === null || max === null ? null : { min, max });
+    const { range, clipped } = min === null || max === null ? { range: null, clipped: false } : binRange({ min, max }, num(s[`${m.key}_p02`]), num(s[`${m.key}_p98`]));
+    bins[m.key] = { ...binEdges(m.kind, range), ...(clipped && { clipped: true }) };
   }
   return buildDashboard({
     scope: describeFilter(filter),
@@ -82,14 +86,19 @@ export async function dashboardModel(filter: TraceFilter): Promise<DashboardMode
   });
 }
 
-/** SQL's bucket of a value for lower edges [e0 .. e(n-1)]: i when e(i-1) <= v < e(i), n for v >= e(n-1) (the last bin is closed). */
-function bucketOf(key: string, edges: readonly number[]): Prisma.Sql {
-  return Prisma.sql`width_bucket(${column(key)}::float8, ${edges.slice(0, -1)}::float8[])`;
+/**
+ * SQL's bucket of a value for lower edges [e0 .. e(n-1)]: i when e(i-1) <= v < e(i), n for v >= e(n-1)
+ * (the last bin is closed); on a clipped range 0 below e0 and n + 1 above the last edge.
+ */
+function bucketOf(key: string, bins: Bins): Prisma.Sql {
+  const bucket = Prisma.sql`width_bucket(${column(key)}::float8, ${bins.edges.slice(0, -1)}::float8[])`;
+  if (!bins.clipped) return bucket;
+  return Prisma.sql`CASE WHEN ${column(key)}::float8 > ${bins.edges.at(-1)!}::float8 THEN ${bins.edges.length}::int ELSE ${bucket} END`;
 }
 
 async function binCounts(where: Prisma.Sql, bins: Record<string, Bins>): Promise<BinCount[]> {
   const parts = DASHBOARD_METRICS.filter((m) => bins[m.key]!.edges.length > 1).map(
-    (m) => Prisma.sql`SELECT ${m.key}::text AS metric, ${bucketOf(m.key, bins[m.key]!.edges)} AS bin, count(*)::int AS n FROM f t WHERE ${column(m.key)} IS NOT NULL GROUP BY 2`,
+    (m) => Prisma.sql`SELECT ${m.key}::text AS metric, ${bucketOf(m.key, bins[m.key]!)} AS bin, count(*)::int AS n FROM f t WHERE ${column(m.key)} IS NOT NULL GROUP BY 2`,
   );
   if (parts.length === 0) return [];
   const rows = await prisma().$queryRaw<{ metric: string; bin: number; n: number }[]>`
@@ -114,9 +123,10 @@ export interface BarTrace {
 function barCondition(bar: BarSelection, model: DashboardModel): Prisma.Sql | null {
   switch (bar.kind) {
     case "bin": {
-      const edges = model.histograms.find((h) => h.metric === bar.metric)?.edges ?? [];
+      const h = model.histograms.find((x) => x.metric === bar.metric);
+      const edges = h?.edges ?? [];
       if (bar.index >= edges.length - 1) return null;
-      return Prisma.sql`${column(bar.metric)} IS NOT NULL AND ${bucketOf(bar.metric, edges)} = ${bar.index + 1}`;
+      return Prisma.sql`${column(bar.metric)} IS NOT NULL AND ${bucketOf(bar.metric, { edges, labels: [], clipped: h?.clipped === true })} = ${bar.index + 1}`;
     }
     case "null":
       return Prisma.sql`${column(bar.metric)} IS NULL`;

@@ -1,70 +1,81 @@
 import Link from "next/link";
 import type { TraceMetrics } from "@/lib/metrics";
-import { formatValue } from "@/lib/format";
+import { formatDuration, formatValue, type Clock } from "@/lib/format";
 
 interface Row {
   label: string;
+  /** its name in the API and in a trace's own `metrics` object */
+  key: string;
   value: number | boolean | string | null;
   explain: string;
 }
 
 const DOCS = "/docs/metrics";
 
-/** E1-E4 and stop diagnostics of one trace, each with a one-line explanation and a link to its definition. */
-export function MetricsPanel({ metrics }: { metrics: TraceMetrics }) {
+/** Metrics measured on the trace's clock: shown as durations ("129 steps", "7 s"). */
+const TIMES = new Set(["busy_time", "makespan", "stop_t"]);
+
+/**
+ * E1-E4 and stop diagnostics of one trace, each with a one-line explanation
+ * and a link to its definition; what the trace itself reports (its `metrics`
+ * object, SPEC.md section 1) beside the computed value, never instead of it.
+ */
+export function MetricsPanel({ metrics, reported = {}, clock = "seconds" }: { metrics: TraceMetrics; reported?: Record<string, unknown>; clock?: Clock }) {
   const { e2, e3, e4, stop } = metrics;
   const sections: { title: string; anchor: string; rows: Row[] }[] = [
     {
       title: "E1 task success",
       anchor: "e1-task-success",
-      rows: [{ label: "task success", value: metrics.e1 === null ? null : metrics.e1 === 1 ? "success" : "failure", explain: "human labels, else the trace's reported metric, else its reward channel" }],
+      rows: [{ label: "task success", key: "task_success", value: metrics.e1 === null ? null : metrics.e1 === 1 ? "success" : "failure", explain: "human labels, else the trace's reported metric, else its reward channel" }],
     },
     {
       title: "E2 parallelism",
       anchor: "e2-parallelism-work-and-span",
       rows: [
-        { label: "critical steps", value: e2.critical_steps, explain: "most events on one causal path" },
-        { label: "step parallelism", value: e2.step_parallelism, explain: "events / critical steps (1 = fully sequential)" },
-        { label: "busy time", value: e2.busy_time, explain: "sum of event durations" },
-        { label: "makespan", value: e2.makespan, explain: "first start to last end" },
-        { label: "speedup", value: e2.speedup, explain: "busy time / makespan" },
-        { label: "max concurrency", value: e2.max_concurrency, explain: "most timed events running at one instant" },
-        { label: "efficiency", value: e2.efficiency, explain: "speedup / max concurrency" },
-        { label: "useful agents", value: e2.useful_agent_utilization, explain: "spawned agents that contributed to the result" },
+        { label: "critical steps", key: "critical_steps", value: e2.critical_steps, explain: "most events on one causal path" },
+        { label: "step parallelism", key: "step_parallelism", value: e2.step_parallelism, explain: "events / critical steps (1 = fully sequential)" },
+        { label: "busy time", key: "busy_time", value: e2.busy_time, explain: "sum of event durations" },
+        { label: "makespan", key: "makespan", value: e2.makespan, explain: "first start to last end" },
+        { label: "speedup", key: "speedup", value: e2.speedup, explain: "busy time / makespan" },
+        { label: "max concurrency", key: "max_concurrency", value: e2.max_concurrency, explain: "most timed events running at one instant" },
+        { label: "efficiency", key: "efficiency", value: e2.efficiency, explain: "speedup / max concurrency" },
+        { label: "useful agents", key: "useful_agent_utilization", value: e2.useful_agent_utilization, explain: "spawned agents that contributed to the result" },
       ],
     },
     {
       title: "E3 collaboration",
       anchor: "e3-collaboration-quality",
       rows: [
-        { label: "message redundancy", value: e3.message_redundancy, explain: "share of messages repeating an earlier one" },
-        { label: "dead messages", value: e3.dead_message_rate, explain: "share of messages that never reach the result" },
-        { label: "aggregate diversity", value: e3.aggregate_diversity, explain: "distinct agents feeding each aggregate" },
+        { label: "message redundancy", key: "message_redundancy", value: e3.message_redundancy, explain: "share of messages repeating an earlier one" },
+        { label: "dead messages", key: "dead_message_rate", value: e3.dead_message_rate, explain: "share of messages that never reach the result" },
+        { label: "aggregate diversity", key: "aggregate_diversity", value: e3.aggregate_diversity, explain: "distinct agents feeding each aggregate" },
       ],
     },
     {
       title: "E4 protocol overhead",
       anchor: "e4-protocol-overhead-errors-and-taint",
       rows: [
-        { label: "protocol overhead", value: e4.protocol_overhead, explain: "coordination share of tokens (or events)" },
-        { label: "error amplification", value: e4.error_amplification, explain: "share of events downstream of an error or safety event" },
-        { label: "tainted events", value: e4.tainted_events, explain: "events reached by untrusted input" },
-        { label: "result tainted", value: e4.terminal_tainted, explain: "untrusted input reaches the final event" },
+        { label: "protocol overhead", key: "protocol_overhead", value: e4.protocol_overhead, explain: "coordination share of tokens (or events)" },
+        { label: "error amplification", key: "error_amplification", value: e4.error_amplification, explain: "share of events downstream of an error or safety event" },
+        { label: "tainted events", key: "tainted_events", value: e4.tainted_events, explain: "events reached by untrusted input" },
+        { label: "result tainted", key: "terminal_tainted", value: e4.terminal_tainted, explain: "untrusted input reaches the final event" },
       ],
     },
     {
       title: "Stop diagnostics",
       anchor: "stop-diagnostics",
       rows: [
-        { label: "verdict", value: stop.verdict, explain: "premature, late, ok, or unknown without E1" },
-        { label: "stop reason", value: stop.stop_reason, explain: "as the stop decision gives it" },
-        { label: "stop at t", value: stop.stop_t, explain: "time of the last stop decision" },
-        { label: "tail events", value: stop.tail_events, explain: "events after the stop" },
-        { label: "tail tokens", value: stop.tail_tokens, explain: "tokens spent after the stop" },
-        { label: "wasted work", value: stop.wasted_work_ratio, explain: "share of events that never reach the result" },
+        { label: "verdict", key: "verdict", value: stop.verdict, explain: "premature, late, ok, or unknown without E1" },
+        { label: "stop reason", key: "stop_reason", value: stop.stop_reason, explain: "as the stop decision gives it" },
+        { label: "stop at t", key: "stop_t", value: stop.stop_t, explain: "time of the last stop decision" },
+        { label: "tail events", key: "tail_events", value: stop.tail_events, explain: "events after the stop" },
+        { label: "tail tokens", key: "tail_tokens", value: stop.tail_tokens, explain: "tokens spent after the stop" },
+        { label: "wasted work", key: "wasted_work_ratio", value: stop.wasted_work_ratio, explain: "share of events that never reach the result" },
       ],
     },
   ];
+  const shown = new Set(sections.flatMap((x) => x.rows.map((r) => r.key)));
+  const others = Object.entries(reported).filter(([k]) => !shown.has(k));
   return (
     <section aria-label="Metrics" data-testid="metrics-panel">
       <h2 className="mb-2 text-lg font-semibold">
@@ -84,13 +95,35 @@ export function MetricsPanel({ metrics }: { metrics: TraceMetrics }) {
                     <span className="text-slate-800">{r.label}</span>
                     <span className="block text-xs text-slate-500">{r.explain}</span>
                   </dt>
-                  <dd className="shrink-0 font-mono tabular-nums">{formatValue(r.value)}</dd>
+                  <dd className="shrink-0 text-right font-mono tabular-nums">
+                    {TIMES.has(r.key) && typeof r.value === "number" ? formatDuration(r.value, clock) : formatValue(r.value)}
+                    {r.key in reported && (
+                      <span className="block font-sans text-xs text-slate-600" data-testid="reported-value">reported {formatReported(reported[r.key])}</span>
+                    )}
+                  </dd>
                 </div>
               ))}
             </dl>
           </div>
         ))}
+        {others.length > 0 && (
+          <div className="rounded border border-slate-200 bg-white p-3" data-testid="reported-metrics">
+            <h3 className="mb-1 text-sm font-semibold">Reported by the trace</h3>
+            <dl className="space-y-1 text-sm">
+              {others.map(([k, v]) => (
+                <div key={k} className="flex justify-between gap-3">
+                  <dt className="break-all text-slate-800">{k}</dt>
+                  <dd className="font-mono tabular-nums">{formatReported(v)}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        )}
       </div>
     </section>
   );
+}
+
+function formatReported(v: unknown): string {
+  return typeof v === "number" || typeof v === "boolean" || typeof v === "string" ? formatValue(v) : JSON.stringify(v);
 }

@@ -5,7 +5,7 @@ import type { GraphState } from "@/components/trace-graph/store/state";
 
 const selectResult = (s: GraphState) => s.searchResult;
 
-/** Jump to an event by id; a partial id or label lists up to 12 matches. */
+/** Jump to an event by id; part of an id, label, agent or tool lists up to 12 matches, or says none matches. */
 export function SearchBox() {
   const actions = useGraphActions();
   const result = useGraphStore(selectResult);
@@ -25,7 +25,7 @@ export function SearchBox() {
       <input
         value={text}
         onChange={(e) => setText(e.target.value)}
-        placeholder="Jump to event id…"
+        placeholder="Event id, agent, tool…"
         aria-label="Jump to event"
         data-testid="event-search"
         className="w-52 rounded border border-slate-300 px-2 py-1 text-sm"

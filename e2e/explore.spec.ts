@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+
+/** The 200 real tau-bench airline runs, imported through the tau-bench adapter (POST /api/import, the upload page's door). */
+test.beforeAll(async ({ request }) => {
+  const body = readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8");
+  const r = await request.post("/api/import?format=taubench&name=gpt-4o-airline.json&upsert=1", { headers: { "content-type": "text/plain" }, data: body });
+  expect(r.status()).toBe(201);
+});
+
+test("content search finds a phrase inside a tool result, marks it and jumps to the event", async ({ page }) => {
+  await page.goto("/");
+  await page.getByLabel("Search content").fill('"975 Sunset Drive"');
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/text=%22975\+Sunset\+Drive%22/);
+  // Mia Li's address is in the get_user_details result of the four trials of task 0
+  await expect(page.getByTestId("trace-total")).toContainText("4 traces matching");
+  await expect(page.getByTestId("trace-row")).toHaveCount(4);
+  const hit = page.getByTestId("search-hit").first();
+  await expect(hit).toContainText("tool result");
+  await expect(hit).toContainText("get_user_details");
+  await expect(hit.getByTestId("search-mark").first()).toHaveText("975 Sunset Drive");
+  await hit.click();
+  const target = page.locator("[data-testid=conversation-entry][data-target]");
+  await expect(target).toBeVisible();
+  await expect(target).toContainText("get_user_details");
+  await expect(target.getByTestId("search-mark").first()).toHaveText("975 Sunset Drive");
+  await expect(target).toBeInViewport();
+});
+
+test("the list sorts by a column, pages forward and back, and filters on stored values", async ({ page }) => {
+  await page.goto("/?q=taubench&limit=20");
+  await page.getByTestId("sort-tokens").click();
+  await expect(page).toHaveURL(/sort=tokens&dir=desc/);
+  const firstIds = await page.getByTestId("trace-row").getByRole("link").allTextContents();
+  expect(firstIds).toHaveLength(20);
+  await page.getByTestId("next-page").click();
+  await expect(page).toHaveURL(/cursor=/);
+  const secondIds = await page.getByTestId("trace-row").getByRole("link").allTextContents();
+  expect(secondIds.some((id) => firstIds.includes(id))).toBe(false);
+  await page.getByTestId("prev-page").click();
+  await expect(page.getByTestId("trace-row").getByRole("link")).toHaveText(firstIds);
+
+  await page.goto("/?q=taubench&e1=1");
+  await expect(page.getByTestId("trace-total")).toHaveText("84 traces");
+  // the suggestions come from the stored values
+  await expect(page.locator("datalist#groups option[value^='taubench-']").first()).toBeAttached();
+});
+
+test("the trace page reads as a conversation with the final answer, beside the metrics", async ({ page }) => {
+  await page.goto("/traces/taubench-gpt-4o-airline-task0-trial0");
+  const conversation = page.getByTestId("conversation");
+  await expect(conversation.getByTestId("conversation-entry").first()).toBeVisible();
+  await expect(conversation).toContainText("calls");
+  await expect(conversation).toContainText("get_user_details");
+  await expect(page.getByTestId("metrics-panel").getByTestId("metric-makespan")).toContainText("steps");
+});
+
+test("two ticked traces can be compared, exported and queued", async ({ page }) => {
+  await page.goto("/?q=taubench-gpt-4o-airline-task0-trial");
+  const boxes = page.getByTestId("row-select");
+  await boxes.nth(0).check();
+  await boxes.nth(1).check();
+  await expect(page.getByTestId("selected-count")).toHaveText("2 selected");
+  const href = await page.getByTestId("export-selection").getAttribute("href");
+  const exported = await page.request.get(href!);
+  expect(exported.status()).toBe(200);
+  expect((await exported.text()).trim().split("\n").length).toBeGreaterThan(2);
+  await page.getByTestId("compare-selection").click();
+  await expect(page.getByTestId("compare-table")).toContainText("critical steps");
+});
+
+test("missing traces answer 404 on every page; docs, favicon; no benchmark page", async ({ page, request }) => {
+  for (const suffix of ["", "/graph", "/heatmap", "/label"]) {
+    expect((await request.get(`/traces/no-such-trace-xyz${suffix}`)).status(), suffix).toBe(404);
+  }
+  expect((await request.get("/favicon.ico")).status()).toBe(200);
+  expect((await request.get("/bench/baseline?trace=x")).status()).toBe(404);
+  await page.goto("/");
+  await page.getByRole("link", { name: "Docs", exact: true }).click();
+  await expect(page.getByTestId("docs-index")).toContainText("Metrics");
+});

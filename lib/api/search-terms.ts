@@ -1,0 +1,43 @@
+/**
+ * The content search of the trace list (`text=`): words and "quoted
+ * phrases"; a trace matches when every term occurs (case-insensitively, as a
+ * substring) in some event's content, agent or tool, or in its metadata.
+ */
+export function searchTerms(text: string): string[] {
+  const terms: string[] = [];
+  const pattern = /"([^"]*)"|(\S+)/g;
+  for (const m of text.matchAll(pattern)) {
+    const term = (m[1] ?? m[2] ?? "").trim();
+    if (term && !terms.some((t) => t.toLowerCase() === term.toLowerCase())) terms.push(term);
+  }
+  return terms.slice(0, 8);
+}
+
+/** A LIKE pattern matching `term` anywhere, with LIKE's own characters taken literally. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Splits `text` into the parts to draw plain and the parts to mark, case-insensitively. */
+export function highlightParts(text: string, terms: readonly string[]): { text: string; match: boolean }[] {
+  // by slices of the original text: lower-casing can change a string's length (İ)
+  const wanted = [...new Set(terms.filter((t) => t.length > 0))].sort((a, b) => b.length - a.length);
+  if (wanted.length === 0 || text.length === 0) return text ? [{ text, match: false }] : [];
+  const parts: { text: string; match: boolean }[] = [];
+  let at = 0;
+  let plainFrom = 0;
+  while (at < text.length) {
+    // the longest term starting here, so that "time" inside "timeout" never cuts a longer match
+    const hit = wanted.find((t) => text.slice(at, at + t.length).toLowerCase() === t.toLowerCase());
+    if (hit === undefined) {
+      at++;
+      continue;
+    }
+    if (at > plainFrom) parts.push({ text: text.slice(plainFrom, at), match: false });
+    parts.push({ text: text.slice(at, at + hit.length), match: true });
+    at += hit.length;
+    plainFrom = at;
+  }
+  if (plainFrom < text.length) parts.push({ text: text.slice(plainFrom), match: false });
+  return parts;
+}

@@ -1,0 +1,100 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { traceListQuery } from "@/lib/api/filters";
+import { prisma } from "@/lib/server/db/client";
+import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
+import { ingestRecords } from "@/lib/server/ingest/ingest";
+import { searchSnippets } from "./search-snippets";
+import { countTraces, listTraces } from "./trace-list";
+import { traceFacets } from "./traces";
+
+/*
+ * The 200 real tau-bench airline runs (shared/data, read in place) and five
+ * variants of the paper's example whose list columns are set by hand:
+ * tokens 100, 300, 300, none, 50 on ex-0..ex-4 (every event carries tokens/8).
+ */
+const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as { events: Record<string, unknown>[] } & Record<string, unknown>;
+const TOKENS = [100, 300, 300, 0, 50];
+
+function variant(i: number) {
+  const events = example.events.map((e, k) => ({ ...e, ...(TOKENS[i]! > 0 && { tokens: TOKENS[i]! / 8 }), ...(i === 2 && k === 5 && { status: "error" }) }));
+  return { ...example, trace_id: `ex-${i}`, system: "paper", costs: { tokens: 0, wall_clock_s: 7, ...(i === 1 && { cost_usd: 0.25 }) }, events };
+}
+
+const ids = async (params: Record<string, string>) => (await listTraces(traceListQuery.parse(params))).traces.map((t) => t.trace_id);
+
+beforeAll(async () => {
+  await prisma().trace.deleteMany();
+  const tau = await ingestFormatted("../shared/data/tau_bench/gpt-4o-airline.json", { format: "taubench", upsert: false });
+  expect(tau.traces).toHaveLength(200);
+  await ingestRecords([0, 1, 2, 3, 4].map((i) => ({ base: `$[${i}]`, value: variant(i) })), { upsert: false });
+});
+
+describe("content search", () => {
+  it("finds a phrase inside a tool result: the four trials of task 0 (Mia Li's address from get_user_details)", async () => {
+    const found = await ids({ text: '"975 sunset drive"' });
+    expect(found.sort()).toEqual([0, 1, 2, 3].map((n) => `taubench-gpt-4o-airline-task0-trial${n}`));
+    const rows = await prisma().trace.findMany({ where: { traceId: { in: found } }, select: { id: true } });
+    const hits = await searchSnippets(rows.map((r) => r.id), '"975 sunset drive"');
+    for (const { hits: [first] } of hits.values()) {
+      expect(first).toMatchObject({ type: "tool_result", tool: "get_user_details" });
+      expect(first!.snippet).toContain("975 Sunset Drive");
+    }
+  });
+
+  it("needs every term, matches agents, tools and metadata, and takes % literally", async () => {
+    expect((await ids({ text: '"975 sunset drive" cancel_reservation' })).length).toBeLessThan(4);
+    expect(await ids({ text: "browser.search", system: "paper" })).toEqual(["ex-4", "ex-3", "ex-2", "ex-1", "ex-0"]);
+    expect((await ids({ text: "sierra-research/tau-bench", limit: "500" })).length).toBe(200);
+    expect(await ids({ text: "100%_no_such" })).toEqual([]);
+  });
+});
+
+describe("structured filters", () => {
+  it("event type, agent, tool, error status, E1, tokens and cost ranges", async () => {
+    expect(await ids({ status: "error" })).toEqual(["ex-2"]);
+    expect(await ids({ system: "paper", tokens_min: "100", tokens_max: "300" })).toEqual(["ex-2", "ex-1", "ex-0"]);
+    expect(await ids({ cost_min: "0.2" })).toEqual(["ex-1"]);
+    expect(await countTraces(traceListQuery.parse({ tool: "get_user_details" }))).toBeGreaterThan(100);
+    expect(await countTraces(traceListQuery.parse({ agent: "browser.search" }))).toBe(5);
+    expect(await countTraces(traceListQuery.parse({ event_type: "spawn", system: "paper" }))).toBe(5);
+    // tau-bench: 84 of the 200 runs succeeded (reward 1)
+    expect(await countTraces(traceListQuery.parse({ e1: "1", q: "taubench" }))).toBe(84);
+    expect(await countTraces(traceListQuery.parse({}))).toBe(205);
+  });
+});
+
+describe("sorting and paging both ways", () => {
+  it("sorts by tokens (nulls last) and walks forward and back with the same pages", async () => {
+    const sort = { system: "paper", sort: "tokens", dir: "desc", limit: "2" };
+    const p1 = await listTraces(traceListQuery.parse(sort));
+    // tokens: ex-1 300 and ex-2 300 (ties by id, newest first), ex-0 100, ex-4 50, ex-3 0
+    expect(p1.traces.map((t) => [t.trace_id, t.tokens])).toEqual([["ex-2", 300], ["ex-1", 300]]);
+    expect(p1.prev_cursor).toBeNull();
+    const p2 = await listTraces(traceListQuery.parse({ ...sort, cursor: p1.next_cursor! }));
+    expect(p2.traces.map((t) => t.trace_id)).toEqual(["ex-0", "ex-4"]);
+    const p3 = await listTraces(traceListQuery.parse({ ...sort, cursor: p2.next_cursor! }));
+    expect(p3).toMatchObject({ traces: [{ trace_id: "ex-3", tokens: 0 }], next_cursor: null });
+    const back = await listTraces(traceListQuery.parse({ ...sort, before: p3.prev_cursor! }));
+    expect(back.traces.map((t) => t.trace_id)).toEqual(["ex-0", "ex-4"]);
+    const first = await listTraces(traceListQuery.parse({ ...sort, before: back.prev_cursor! }));
+    expect(first.traces.map((t) => t.trace_id)).toEqual(["ex-2", "ex-1"]);
+    expect(first.prev_cursor).toBeNull();
+  });
+
+  it("sorts by cost ascending (ties by id, ascending too) with traces without a price last, and by errors", async () => {
+    expect(await ids({ system: "paper", sort: "cost", dir: "asc" })).toEqual(["ex-1", "ex-0", "ex-2", "ex-3", "ex-4"]);
+    expect((await ids({ system: "paper", sort: "errors", dir: "desc" }))[0]).toBe("ex-2");
+    const [row] = (await listTraces(traceListQuery.parse({ q: "taubench-gpt-4o-airline-task0-trial0" }))).traces;
+    expect(row).toMatchObject({ agents: 2, clock: "steps" });
+  });
+});
+
+describe("suggestions", () => {
+  it("lists the stored systems, tasks and groups", async () => {
+    const facets = await traceFacets();
+    expect(facets.systems).toContain("paper");
+    expect(facets.tasks.length).toBeGreaterThanOrEqual(50);
+    expect(facets.groups.length).toBe(50);
+  });
+});

@@ -1,0 +1,169 @@
+import "server-only";
+import type { ListSort, TraceListQuery } from "@/lib/api/filters";
+import { decodeListCursor, encodeListCursor, type ListCursor } from "@/lib/api/list-cursor";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { prisma } from "../db/client";
+import { listConditions, whereOf, type ListFilter } from "./trace-search";
+
+/** A row of the trace list (`GET /api/traces`). */
+export interface TraceListItem {
+  id: number;
+  trace_id: string;
+  project: string;
+  task_id: string;
+  system: string | null;
+  topology: string | null;
+  group_id: string | null;
+  events: number;
+  edges: number;
+  e1: number | null;
+  reported_e1: number | null;
+  verdict: string | null;
+  created_at: string;
+  tokens: number | null;
+  cost: number | null;
+  /** makespan on the trace's own clock (`clock`: seconds, or steps for step-index sources) */
+  duration: number | null;
+  clock: "seconds" | "steps";
+  agents: number | null;
+  errors: number | null;
+  tainted_events: number | null;
+}
+
+export interface TraceListPage {
+  traces: TraceListItem[];
+  next_cursor: string | null;
+  prev_cursor: string | null;
+}
+
+/** The column behind each sort; `created` is the id (ids grow with created_at, an upsert gets a new id). */
+const SORT_COLUMNS: Readonly<Record<ListSort, string | null>> = {
+  created: null,
+  events: "event_count",
+  tokens: "total_tokens",
+  cost: "total_cost",
+  duration: "makespan",
+  agents: "agent_count",
+  errors: "error_count",
+  e1: "e1",
+};
+
+interface Row {
+  id: number;
+  trace_id: string;
+  project: string;
+  task_id: string;
+  system: string | null;
+  topology: string | null;
+  group_id: string | null;
+  event_count: number;
+  edge_count: number;
+  e1: number | null;
+  reported_e1: number | null;
+  verdict: string | null;
+  created_at: Date;
+  total_tokens: number | null;
+  total_cost: number | null;
+  makespan: number | null;
+  clock: string | null;
+  agent_count: number | null;
+  error_count: number | null;
+  tainted_events: number | null;
+  sort_value: number | null;
+}
+
+/** The SQL of one page (bench:explore runs it as is, with and without the indexes). */
+export function listPageSql(query: TraceListQuery, readable: string[] | null = null): Prisma.Sql {
+  const column = SORT_COLUMNS[query.sort];
+  const asc = query.dir === "asc";
+  const backwards = query.before !== undefined;
+  const at = query.before ?? query.cursor;
+  const conditions = listConditions(query, readable);
+  if (at !== undefined) conditions.push(keyset(column, asc, decodeListCursor(at), backwards));
+  // a page before the cursor is read in the reverse order, then turned round
+  const forward = asc !== backwards;
+  const dir = Prisma.raw(forward ? "ASC" : "DESC");
+  const order = column === null
+    ? Prisma.sql`ORDER BY t.id ${dir}`
+    : Prisma.sql`ORDER BY t.${Prisma.raw(column)} ${dir} ${Prisma.raw(backwards ? "NULLS FIRST" : "NULLS LAST")}, t.id ${dir}`;
+  return Prisma.sql`
+    SELECT t.id, t.trace_id, p.name AS project, t.task_id, t.system, t.topology::text AS topology, t.group_id,
+           t.event_count, t.edge_count, t.e1, t.reported_e1, t.verdict::text AS verdict, t.created_at,
+           t.total_tokens, t.total_cost, t.makespan, t.metadata->>'clock' AS clock, t.agent_count, t.error_count, t.tainted_events,
+           ${column === null ? Prisma.sql`NULL` : Prisma.sql`t.${Prisma.raw(column)}`}::float8 AS sort_value
+    FROM traces t JOIN projects p ON p.id = t.project_id
+    ${whereOf(conditions)} ${order} LIMIT ${query.limit + 1}`;
+}
+
+/** One page of the list, in the chosen order, after `cursor` or before `before` (keyset paging both ways). */
+export async function listTraces(query: TraceListQuery, readable: string[] | null = null): Promise<TraceListPage> {
+  const column = SORT_COLUMNS[query.sort];
+  const backwards = query.before !== undefined;
+  const at = query.before ?? query.cursor;
+  const rows = await prisma().$queryRaw<Row[]>(listPageSql(query, readable));
+  const more = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  if (backwards) page.reverse();
+  const cursorOf = (r: Row): string => encodeListCursor(column === null ? { id: r.id } : { id: r.id, value: r.sort_value });
+  const first = page[0];
+  const last = page.at(-1);
+  return {
+    traces: page.map(item),
+    next_cursor: last && (backwards ? true : more) ? cursorOf(last) : null,
+    prev_cursor: first && (backwards ? more : at !== undefined) ? cursorOf(first) : null,
+  };
+}
+
+/**
+ * Rows strictly after (or, `backwards`, before) the cursor row in the order
+ * `column asc|desc NULLS LAST, id` in the same direction.
+ */
+function keyset(column: string | null, asc: boolean, c: ListCursor, backwards: boolean): Prisma.Sql {
+  const after = Prisma.raw(asc !== backwards ? ">" : "<");
+  if (column === null) return Prisma.sql`t.id ${after} ${c.id}`;
+  const col = Prisma.raw(`t.${column}`);
+  const value = c.value ?? null;
+  if (!backwards) {
+    return value === null
+      ? Prisma.sql`(${col} IS NULL AND t.id ${after} ${c.id})`
+      : Prisma.sql`(${col} IS NULL OR (${col}, t.id) ${after} (${value}::float8, ${c.id}))`;
+  }
+  return value === null
+    ? Prisma.sql`(${col} IS NOT NULL OR t.id ${after} ${c.id})`
+    : Prisma.sql`(${col} IS NOT NULL AND (${col}, t.id) ${after} (${value}::float8, ${c.id}))`;
+}
+
+function item(r: Row): TraceListItem {
+  return {
+    id: r.id,
+    trace_id: r.trace_id,
+    project: r.project,
+    task_id: r.task_id,
+    system: r.system,
+    topology: r.topology,
+    group_id: r.group_id,
+    events: r.event_count,
+    edges: r.edge_count,
+    e1: r.e1,
+    reported_e1: r.reported_e1,
+    verdict: r.verdict,
+    created_at: r.created_at.toISOString(),
+    tokens: r.total_tokens,
+    cost: r.total_cost,
+    duration: r.makespan,
+    clock: r.clock === "step_index" ? "steps" : "seconds",
+    agents: r.agent_count,
+    errors: r.error_count,
+    tainted_events: r.tainted_events,
+  };
+}
+
+export function countSql(filter: ListFilter, readable: string[] | null = null): Prisma.Sql {
+  return Prisma.sql`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable))}`;
+}
+
+/** How many traces match the filter (the list's total). */
+export async function countTraces(filter: ListFilter, readable: string[] | null = null): Promise<number> {
+  const [row] = await prisma().$queryRaw<{ n: number }[]>(countSql(filter, readable));
+  return row?.n ?? 0;
+}
