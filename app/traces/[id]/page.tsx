@@ -6,7 +6,6 @@ import { requirePageRead } from "@/lib/server/auth/page-access";
 import { receivingState } from "@/lib/server/otel/receiving";
 import { traceMetrics } from "@/lib/server/queries/metrics";
 import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces";
-import { notFound } from "next/navigation";
 import { searchTerms } from "@/lib/api/search-terms";
 import { clockOf } from "@/lib/format";
 import { conversationPage } from "@/lib/server/queries/conversation";

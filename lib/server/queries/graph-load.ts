@@ -55,8 +55,8 @@ export async function loadGraphTrace(id: number): Promise<GraphTrace> {
     if (tEnd !== null) event.t_end = tEnd;
     if (tokens !== null) event.tokens = tokens;
     if (status !== null) event.status = status;
-    if (decision !== null) event.decision = decision as TraceEvent["decision"];
-    if (reason !== null) event.reason = reason as TraceEvent["reason"];
+    if (decision !== null) event.decision = decision;
+    if (reason !== null) event.reason = reason;
     if (rewards !== null) event.rewards = rewards;
     return event;
   });

@@ -43,7 +43,7 @@ export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise
     ...(row.topology !== null && { topology: row.topology }),
     ...(row.groupId !== null && { group_id: row.groupId }),
     project: row.project.name,
-    ...(row.metadata !== null && { metadata: row.metadata as Record<string, unknown> }),
+    ...(row.metadata !== null && { metadata: row.metadata }),
     events: events.map((e): TraceEvent => {
       const event: TraceEvent = { id: e.eventId, t: e.t, type: e.type, agent: e.agent };
       if (e.role !== null) event.role = e.role;
