@@ -3,9 +3,8 @@ import { notFound } from "next/navigation";
 import { clockOf, formatCost, formatDuration, formatTokens, formatValue, type Clock } from "@/lib/format";
 import type { TraceMetrics } from "@/lib/metrics";
 import { requirePageRead } from "@/lib/server/auth/page-access";
-import { ApiError } from "@/lib/server/errors";
 import { traceMetrics } from "@/lib/server/queries/metrics";
-import { findTraceRow } from "@/lib/server/queries/traces";
+import { findTraceRowOrNull } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
@@ -19,11 +18,11 @@ interface Side {
 
 async function side(traceId: string | undefined): Promise<Side> {
   if (!traceId) notFound();
-  const row = await findTraceRow(traceId).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) notFound();
-    throw error;
-  });
-  await requirePageRead(`/compare`, row.project.name);
+  // unknown and unreadable traces answer alike (the read policy)
+  const found = await findTraceRowOrNull(traceId);
+  await requirePageRead(`/compare`, found?.project.name ?? null);
+  if (!found) notFound();
+  const row = found;
   return {
     traceId,
     groupId: row.groupId,

@@ -1,6 +1,6 @@
-import { redirect } from "next/navigation";
 import { ProgressBar } from "@/components/progress-bar";
 import { currentSession } from "@/lib/server/auth/current";
+import { requirePageProjectAdmin } from "@/lib/server/auth/page-access";
 import { prisma } from "@/lib/server/db/client";
 import { agreement } from "@/lib/server/judges/labels";
 import { listRuns } from "@/lib/server/judges/runs";
@@ -17,8 +17,8 @@ export const dynamic = "force-dynamic";
  * resume, and agreement with people per family.
  */
 export default async function JudgesPage() {
+  await requirePageProjectAdmin("/judges");
   const session = await currentSession();
-  if (!session.open_mode && !session.user) redirect("/signin?next=/judges");
   const admin = session.open_mode || session.user!.is_admin;
   const projects = admin ? null : session.user!.memberships.filter((m) => m.role === "admin").map((m) => m.project);
   const judges = await listJudges(projects);

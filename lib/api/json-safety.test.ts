@@ -1,23 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { excessiveNesting, unstorableStrings } from "./json-safety";
-
-describe("excessiveNesting", () => {
-  it("finds the bracket that opens level 65, ignoring brackets inside strings", () => {
-    expect(excessiveNesting("[".repeat(64) + "]".repeat(64))).toBeNull();
-    expect(excessiveNesting("[".repeat(65))).toBe(64);
-    expect(excessiveNesting(`{"a": "${"[".repeat(100)}"}`)).toBeNull();
-    expect(excessiveNesting(`{"a": "\\"${"[".repeat(100)}"}`)).toBeNull();
-    expect(excessiveNesting(`{"a":1}\n`.repeat(1000))).toBeNull(); // JSONL: depth 1 on every line
-  });
-
-  it("agrees with the real depth of any JSON value", () => {
-    const depthOf = (v: unknown): number => (v !== null && typeof v === "object" ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 8 }), (value, max) => {
-      expect(excessiveNesting(JSON.stringify(value), max) === null).toBe(depthOf(value) <= max);
-    }));
-  });
-});
+import { unstorableStrings } from "./json-safety";
 
 describe("unstorableStrings", () => {
   it("names the path of every U+0000 and lone surrogate, in values and keys", () => {

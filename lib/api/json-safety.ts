@@ -1,36 +1,8 @@
 import type { Problem } from "@/lib/trace/validate";
 import { isStorableText } from "./text";
 
-/** SPEC.md section 1: JSON nesting is at most 64 levels deep (for every body, not only traces). */
-export const MAX_JSON_DEPTH = 64;
-
-/**
- * The offset of the first `{` or `[` that opens level `maxDepth + 1`, or
- * null. Runs on the raw text before JSON.parse, so that a body of 100,000
- * `[` never reaches a recursive parser, validator or serializer (a stack
- * overflow there is a 500). Strings are skipped with their escapes; the
- * text need not be valid JSON (JSON.parse then says what is wrong). JSONL
- * works as it is: each line closes what it opens.
- */
-export function excessiveNesting(text: string, maxDepth = MAX_JSON_DEPTH): number | null {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > maxDepth) return i;
-    } else if (c === 0x7d || c === 0x5d) depth = Math.max(0, depth - 1);
-  }
-  return null;
-}
-
-export function nestingProblem(offset: number, maxDepth = MAX_JSON_DEPTH): Problem {
-  return { path: "$", message: `JSON nested deeper than ${maxDepth} levels (at character ${offset})` };
-}
+/** SPEC.md section 1: JSON nesting is at most 64 levels deep (for every body, not only traces; lib/ingest/depth.ts scans for it). */
+export { MAX_DEPTH as MAX_JSON_DEPTH } from "@/lib/trace/limits";
 
 /**
  * Every string and key of a parsed body that PostgreSQL cannot store

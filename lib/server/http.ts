@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { excessiveNesting, MAX_JSON_DEPTH, nestingProblem, unstorableStrings } from "@/lib/api/json-safety";
+import { MAX_JSON_DEPTH, unstorableStrings } from "@/lib/api/json-safety";
+import { nestingProblem } from "@/lib/ingest/depth";
 import { jsonPath } from "@/lib/trace/validate";
 import { ApiError } from "./errors";
 
@@ -88,14 +89,10 @@ export async function parseJsonRequest<T extends z.ZodType>(request: Request, sc
   return parsed.data;
 }
 
-/**
- * 400 before JSON.parse when the text nests deeper than SPEC.md section 1
- * allows (lib/api/json-safety.ts; written here rather than shared with the
- * trace parser of lib/ingest, which another change owns).
- */
+/** 400 before JSON.parse when the text nests deeper than SPEC.md section 1 allows, with the path where it does (lib/ingest/depth.ts). */
 export function rejectDeepJson(text: string, maxDepth = MAX_JSON_DEPTH): void {
-  const offset = excessiveNesting(text, maxDepth);
-  if (offset !== null) throw new ApiError(400, "invalid_input", "JSON nested too deeply", [nestingProblem(offset, maxDepth)]);
+  const problem = nestingProblem(text, maxDepth);
+  if (problem) throw new ApiError(400, "invalid_input", "JSON nested too deeply", [problem]);
 }
 
 export function tooLarge(limitBytes: number): ApiError {

@@ -30,6 +30,16 @@ import * as next from "@/app/api/queues/[id]/next/route";
 import * as queue from "@/app/api/queues/[id]/route";
 import * as queues from "@/app/api/queues/route";
 import * as annotations from "@/app/api/traces/[id]/annotations/route";
+import * as annotationContext from "@/app/api/traces/[id]/annotations/context/route";
+import * as judgeRun from "@/app/api/judge-runs/[id]/route";
+import * as judgeRunCancel from "@/app/api/judge-runs/[id]/cancel/route";
+import * as judgeRunResume from "@/app/api/judge-runs/[id]/resume/route";
+import * as judge from "@/app/api/judges/[id]/route";
+import * as judgeRuns from "@/app/api/judges/[id]/runs/route";
+import * as judgeAgreement from "@/app/api/judges/agreement/route";
+import * as judges from "@/app/api/judges/route";
+import * as rubrics from "@/app/api/projects/[project]/rubrics/route";
+import * as queuePreview from "@/app/api/queues/preview/route";
 import * as credit from "@/app/api/traces/[id]/credit/route";
 import * as events from "@/app/api/traces/[id]/events/route";
 import * as traceExport from "@/app/api/traces/[id]/export/route";
@@ -39,6 +49,7 @@ import * as traceMetrics from "@/app/api/traces/[id]/metrics/route";
 import * as trace from "@/app/api/traces/[id]/route";
 import * as traces from "@/app/api/traces/route";
 import { FAMILIES } from "@/lib/trace/types";
+import { prisma } from "@/lib/server/db/client";
 import { authRequest, exampleTrace, keyFor, makeUser, signIn, type Credentials } from "./test-auth";
 import { newEmail, storeTrace, unique, type Fixtures } from "./test-matrix";
 
@@ -86,6 +97,32 @@ const deleteTrace: Call = async (fx, creds, unknown) => {
   const id = unknown ? missingTrace : await storeTrace(fx.actors.siteadmin, "p");
   return trace.DELETE(authRequest("DELETE", `/api/traces/${encodeURIComponent(id)}`, creds), { params: Promise.resolve({ id }) });
 };
+/** A judge of project p (made directly: the judge routes are what is tested), and a run of it. */
+const judgeOfP = async () => {
+  const project = await prisma().project.findUniqueOrThrow({ where: { name: "p" } });
+  return String((await prisma().judge.create({ data: { projectId: project.id, name: unique("judge"), baseUrl: "http://127.0.0.1:9/v1", model: "m", families: ["step_quality"] } })).id);
+};
+const runOfP = async () => String((await prisma().judgeRun.create({ data: { judgeId: Number(await judgeOfP()), source: { filter: { trace_ids: [] } }, state: "cancelled" } })).id);
+const UNKNOWN_ID = "999999999";
+const onJudge = (handler: unknown, method: string, suffix: string, body?: () => unknown): Call => async (fx, creds, unknown) => {
+  const id = unknown ? UNKNOWN_ID : await judgeOfP();
+  return (handler as Handler)(authRequest(method, `/api/judges/${id}${suffix}`, creds, body?.()), { params: Promise.resolve({ id }) });
+};
+const onRun = (handler: unknown, suffix: string): Call => async (fx, creds, unknown) => {
+  const id = unknown ? UNKNOWN_ID : await runOfP();
+  return (handler as Handler)(authRequest("POST", `/api/judge-runs/${id}${suffix}`, creds), { params: Promise.resolve({ id }) });
+};
+/** Undo needs a label of the caller's own: label, then delete it. */
+const undoLabel: Call = async (fx, creds, unknown) => {
+  const id = tid(fx, unknown);
+  const context = { params: Promise.resolve({ id }) };
+  await annotations.POST(authRequest("POST", `/api/traces/${encodeURIComponent(id)}/annotations`, creds, { family: "step_quality", value: 0.5 }), context);
+  return annotations.DELETE(authRequest("DELETE", `/api/traces/${encodeURIComponent(id)}/annotations?family=step_quality`, creds), context);
+};
+const onRubrics = (handler: unknown, method: string, body?: unknown): Call =>
+  call(handler, method, (_fx, u) => `/api/projects/${u ? "auth-test-no-such-project" : "p"}/rubrics`, { params: (_fx, u) => ({ project: u ? "auth-test-no-such-project" : "p" }), ...(body !== undefined && { body: () => body }) });
+const judgeBody = () => ({ project: "p", name: unique("judge"), base_url: "http://127.0.0.1:9/v1", model: "m", families: ["step_quality"] });
+
 const userTarget = async () => String((await makeUser("target", { roles: { p: "viewer" } })).id);
 
 export const ROUTES: Row[] = [
@@ -93,6 +130,8 @@ export const ROUTES: Row[] = [
   { route: "DELETE /api/traces/[id]", call: deleteTrace, expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "GET /api/traces/[id]/annotations", call: onTrace(annotations.GET, "GET", "/annotations"), expect: READ, idRoute: true },
   { route: "POST /api/traces/[id]/annotations", call: onTrace(annotations.POST, "POST", "/annotations", () => ({ family: "step_quality", value: 0.5 })), expect: ANNOTATE, idRoute: true },
+  { route: "DELETE /api/traces/[id]/annotations", call: undoLabel, expect: { "0": "404 404 403 200 200 200 403 401 401", "1": "401 403 403 200 200 200 403 401 401" }, idRoute: true },
+  { route: "GET /api/traces/[id]/annotations/context", call: onTrace(annotationContext.GET, "GET", "/annotations/context"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/credit", call: onTrace(credit.GET, "GET", "/credit"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/events", call: onTrace(events.GET, "GET", "/events"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/export", call: onTrace(traceExport.GET, "GET", "/export"), expect: READ, idRoute: true },
@@ -115,6 +154,22 @@ export const ROUTES: Row[] = [
   { route: "GET /api/queues", call: call(queues.GET, "GET", () => "/api/queues"), expect: LIST },
   { route: "POST /api/queues", call: call(queues.POST, "POST", () => "/api/queues", { body: (fx) => ({ project: "p", name: unique("q"), families: ["step_quality"], assignees: ["nobody@auth-test.baton"], filter: { trace_ids: [fx.traceId] } }) }), expect: "401 403 403 403 pass pass 403 401 401" },
   { route: "GET /api/queues/[id]", call: onQueue(queue.GET, "GET", ""), expect: READ, idRoute: true },
+  { route: "PATCH /api/queues/[id]", call: onQueue(queue.PATCH, "PATCH", "", { blind: false }), expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "POST /api/queues/preview", call: call(queuePreview.POST, "POST", () => "/api/queues/preview", { body: (fx) => ({ project: "p", filter: { trace_ids: [fx.traceId] } }) }), expect: "401 403 403 403 200 200 403 401 401" },
+  // project-wide settings: project names are not secret, so these answer 401/403 like the list routes
+  { route: "GET /api/projects/[project]/rubrics", call: onRubrics(rubrics.GET, "GET"), expect: { "0": "401 403 200 200 200 200 403 401 401", "1": "200 200 200 200 200 200 403 401 401" } },
+  { route: "PATCH /api/projects/[project]/rubrics", call: onRubrics(rubrics.PATCH, "PATCH", { rubrics: [] }), expect: "401 403 403 403 200 200 403 401 401" },
+  { route: "GET /api/judges", call: call(judges.GET, "GET", () => "/api/judges"), expect: "401 200 403 403 200 200 403 401 401" },
+  { route: "POST /api/judges", call: call(judges.POST, "POST", () => "/api/judges", { body: judgeBody }), expect: "401 403 403 403 201 201 403 401 401" },
+  { route: "GET /api/judges/agreement", call: call(judgeAgreement.GET, "GET", () => "/api/judges/agreement"), expect: LIST },
+  { route: "GET /api/judges/[id]", call: onJudge(judge.GET, "GET", ""), expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "PATCH /api/judges/[id]", call: onJudge(judge.PATCH, "PATCH", "", () => ({ temperature: 0.5 })), expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "DELETE /api/judges/[id]", call: onJudge(judge.DELETE, "DELETE", ""), expect: ADMIN_OF_P("204"), idRoute: true },
+  { route: "GET /api/judges/[id]/runs", call: onJudge(judgeRuns.GET, "GET", "/runs"), expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "POST /api/judges/[id]/runs", call: onJudge(judgeRuns.POST, "POST", "/runs", () => ({ filter: { trace_ids: ["auth-test-none"] } })), expect: ADMIN_OF_P("201"), idRoute: true },
+  { route: "GET /api/judge-runs/[id]", call: async (fx, creds, unknown) => { const id = unknown ? UNKNOWN_ID : await runOfP(); return judgeRun.GET(authRequest("GET", `/api/judge-runs/${id}`, creds), { params: Promise.resolve({ id }) }); }, expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "POST /api/judge-runs/[id]/cancel", call: onRun(judgeRunCancel.POST, "/cancel"), expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "POST /api/judge-runs/[id]/resume", call: onRun(judgeRunResume.POST, "/resume"), expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "GET /api/queues/[id]/disagreements", call: onQueue(disagreements.GET, "GET", "/disagreements"), expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "POST /api/queues/[id]/next", call: onQueue(next.POST, "POST", "/next"), expect: QUEUE_WORK("200"), idRoute: true },
   { route: "POST /api/queues/[id]/items/[itemId]/skip", call: onQueue(skip.POST, "POST", "/items/{item}/skip"), expect: QUEUE_WORK("pass"), idRoute: true },
@@ -151,7 +206,11 @@ export const PAGES: Record<string, "trace" | "queue" | "list" | "project-admin" 
   "/queues/[id]/adjudicate": "queue",
   "/queues/new": "project-admin",
   "/admin": "site-admin",
+  "/judges": "project-admin",
+  "/rubrics": "trace",
+  "/compare": "trace",
   // no data of their own: they draw what the (guarded) API answers, or static text
+  "/docs": "public",
   "/docs/[name]": "public",
   "/present": "public",
   "/upload": "public",

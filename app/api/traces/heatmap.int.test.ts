@@ -24,6 +24,9 @@ const rounded = (m: HeatmapModel) => m.cells.map((r) => r.map((c) => (c.value ==
 
 beforeAll(async () => {
   await prisma().trace.deleteMany();
+  // labels are keyed by trace_id and outlive their trace (an upsert keeps them): other files label these ids too
+  const traceKey = { in: ["demo-trace-001", "hm-b"] };
+  await Promise.all([prisma().annotation.deleteMany({ where: { traceKey } }), prisma().adjudication.deleteMany({ where: { traceKey } }), prisma().judgeLabel.deleteMany({ where: { traceKey } })]);
   const variant = { ...example, trace_id: "hm-b", rewards: { team: 1 }, group_id: "hm-g" };
   const response = await POST(jsonRequest("/api/traces", [{ ...example, group_id: "hm-g" }, variant]), params({}));
   expect(response.status).toBe(201);

@@ -13,6 +13,9 @@ import { readableForSession, requireProjectAdminFor, requireReadFor } from "./pa
  * access"). The route list comes from the file system: a new route or page
  * without a row in read-matrix.table.ts fails here.
  */
+// judge routes here only create and read runs; no worker of this process takes their units
+process.env.BATON_JUDGE_WORKER = "0";
+
 let fx: Fixtures;
 
 beforeAll(async () => {
@@ -22,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env.BATON_PUBLIC_READ;
   await prisma().queue.deleteMany({ where: { name: { startsWith: "auth-test-" } } });
+  await prisma().judge.deleteMany({ where: { name: { startsWith: "auth-test-" } } });
   await cleanAccounts();
 });
 

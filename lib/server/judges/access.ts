@@ -1,5 +1,5 @@
 import "server-only";
-import { authorize, readableProjects, type Actor } from "../auth/access";
+import { authorizeInProject, readableProjects, type Actor } from "../auth/access";
 import { numericId } from "../auth/routes";
 import { prisma } from "../db/client";
 import { notFound } from "../errors";
@@ -13,16 +13,16 @@ import { startJudgeWorker } from "./worker";
 export async function authorizeJudge(request: Request, rawId: string): Promise<{ judgeId: number; project: string; actor: Actor }> {
   const judgeId = numericId(rawId, "judge");
   const judge = await prisma().judge.findUnique({ where: { id: judgeId }, select: { project: { select: { name: true } } } });
-  if (!judge) throw notFound(`judge ${judgeId}`);
-  const actor = await authorize(request, "admin", judge.project.name);
-  return { judgeId, project: judge.project.name, actor };
+  // callers who may not read its project hear the same 404 as for an unknown judge
+  const actor = await authorizeInProject(request, judge?.project.name ?? null, "admin", () => notFound(`judge ${judgeId}`));
+  return { judgeId, project: judge!.project.name, actor };
 }
 
 export async function authorizeRun(request: Request, rawId: string): Promise<{ runId: number }> {
   const runId = numericId(rawId, "run");
   const run = await prisma().judgeRun.findUnique({ where: { id: runId }, select: { judgeId: true } });
-  if (!run) throw notFound(`run ${runId}`);
-  await authorizeJudge(request, String(run.judgeId));
+  const judge = run && (await prisma().judge.findUnique({ where: { id: run.judgeId }, select: { project: { select: { name: true } } } }));
+  await authorizeInProject(request, judge?.project.name ?? null, "admin", () => notFound(`run ${runId}`));
   return { runId };
 }
 

@@ -4,7 +4,7 @@ import { readOtlpJson } from "@/lib/adapters/otlp-json";
 import { decodeTraceRequest, encodeRpcStatus, encodeTraceResponse } from "@/lib/adapters/otlp-protobuf";
 import type { OtlpSpan } from "@/lib/adapters/otlp-span";
 import { ApiError } from "../errors";
-import { excessiveNesting } from "@/lib/api/json-safety";
+import { nestingProblem } from "@/lib/ingest/depth";
 import { errorResponse, readBytesLimited, tooLarge } from "../http";
 
 /**
@@ -53,7 +53,7 @@ export async function readOtlpRequest(request: Request, encoding: OtlpEncoding, 
 const OTLP_MAX_DEPTH = 256;
 
 function parseBoundedJson(text: string): unknown {
-  if (excessiveNesting(text, OTLP_MAX_DEPTH) !== null) throw new Error(`nested deeper than ${OTLP_MAX_DEPTH} levels`);
+  if (nestingProblem(text, OTLP_MAX_DEPTH) !== null) throw new Error(`nested deeper than ${OTLP_MAX_DEPTH} levels`);
   return JSON.parse(text);
 }
 
