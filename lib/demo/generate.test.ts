@@ -119,11 +119,11 @@ describe("scenario (b): failed coding run", () => {
     expect(coding.rewards.team ?? coding.rewards.task_success).toBe(-1);
   });
 
-  it("gives every failed demo run negative credit under terminal with each task preset", () => {
+  it("gives every failed demo run negative credit under terminal with every built-in preset", () => {
     const failedRuns = demos.filter((t) => (t.rewards.team ?? 0) < 0);
     expect(failedRuns.map((t) => t.trace_id).sort()).toEqual([coding.trace_id, ...group.filter((t) => t.rewards.team === -1).map((t) => t.trace_id)].sort());
     for (const trace of failedRuns) {
-      for (const preset of [BUILTIN_PRESETS.code_generation, BUILTIN_PRESETS.multi_source_research, BUILTIN_PRESETS.customer_support]) {
+      for (const preset of [BUILTIN_PRESETS.uniform, BUILTIN_PRESETS.code_generation, BUILTIN_PRESETS.multi_source_research, BUILTIN_PRESETS.customer_support]) {
         const terminal = computeCredit(trace, { method: "terminal", preset });
         // task_success R = -1 (team -1) outweighs the other families of these presets
         expect(terminal.families.task_success).toBe(-1);
@@ -131,8 +131,12 @@ describe("scenario (b): failed coding run", () => {
         expect(total, `${trace.trace_id} ${preset.name}`).toBeLessThan(0);
       }
     }
-    // hand-computed, code_generation on the coding run: 1 x (-1) + 0.3 x (1/3) - 0.1 x cost 0.07018 = -0.907018
-    expect(computeCredit(coding, { method: "terminal", preset: BUILTIN_PRESETS.code_generation }).r_total).toBeCloseTo(-1 + 0.1 - 0.007018, 9);
+    // hand-computed, code_generation on the coding run: 1 x (-1) + 0.3 x (1/3) - 0.1 x cost (7,278 tokens / 100,000) = -0.907278
+    expect(computeCredit(coding, { method: "terminal", preset: BUILTIN_PRESETS.code_generation }).r_total).toBeCloseTo(-1 + 0.1 - 0.007278, 9);
+    // the default preset too: the re-sent hand-off makes 4 messages with 3 keys, redundancy 0.25, communication_efficiency 1 - 2 x 0.25
+    const uniform = computeCredit(coding, { method: "terminal", preset: BUILTIN_PRESETS.uniform });
+    expect(uniform.families.communication_efficiency).toBe(0.5);
+    expect(uniform.r_total).toBeLessThan(0);
     const syntheticFailed = [...syntheticTraces(40, 30, 7)].filter((t) => t.rewards.team !== 1);
     expect(syntheticFailed.length).toBeGreaterThan(0);
     for (const t of syntheticFailed) expect(t.rewards.team).toBe(-1);

@@ -8,7 +8,8 @@ import { llmTurn, toolChain, toolRound } from "../steps";
  * tester's sandbox blocks a pip install (safety_event), run_tests fails
  * (tool_result status "error"), a human reviewer intervenes, and the
  * orchestrator stops on budget_exhausted while coder and tester have not
- * returned: the "premature" stop verdict.
+ * returned: the "premature" stop verdict. The coder re-sends its hand-off
+ * (message_redundancy 0.25), so even the uniform preset blames the run.
  */
 
 const ORCHESTRATOR = { agent: "orchestrator", role: "orchestrator" } as const;
@@ -109,6 +110,12 @@ export function failedCodingTrace(): ObjectMetadataTrace {
     { t: b.endOf(patch.result) + 0.4, type: "message", ...CODER, from: CODER.agent, to: TESTER.agent, content: "Patch applied to parse.py. Please run tests/test_parse.py -q and report failures verbatim.", tokens: 260 },
     [patch.result, "causal"],
   );
+
+  // The tester is stuck behind the blocked install, so the coder's framework
+  // re-sends the same hand-off: a redundant (and dead) message, as failed runs have.
+  // Added with explicit times, so that the random draws of later steps stay as they were.
+  const resentAt = b.endOf(handoff) + 3;
+  b.add({ t: resentAt, t_end: resentAt + 0.9, type: "message", ...CODER, from: CODER.agent, to: TESTER.agent, content: "Patch applied to parse.py. Please run tests/test_parse.py -q and report failures verbatim.", tokens: 260 }, [handoff, "causal"]);
 
   const install = toolRound(b, rng, TESTER, b.endOf(spawnTester) + 1.1, { tool: "shell", input: "pip install pytest-timeout==2.3.1", output: "ERROR: Could not install packages due to an OSError: HTTPSConnectionPool(host='pypi.org', port=443): network is unreachable", status: "error", latency: 4.2 }, [spawnTester, "spawn"]);
   const blocked = b.add(
