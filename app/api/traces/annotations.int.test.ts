@@ -36,6 +36,8 @@ async function otherAnnotator(name: string): Promise<Actor> {
 beforeEach(async () => {
   await prisma().trace.deleteMany();
   await prisma().annotation.deleteMany();
+  // adjudications are keyed by trace_id and outlive their trace (an imported extended file brings some)
+  await prisma().adjudication.deleteMany();
   await prisma().user.deleteMany({ where: { local: false } });
   expect((await post(example)).status).toBe(201);
 });

@@ -29,6 +29,7 @@ describe("judge routes with accounts", () => {
 
   it("create: anonymous 401, annotator 403, another project's admin 403, no CSRF 403, project admin 201", async () => {
     const create = (creds: Credentials, name: string) => createJudge(authRequest("POST", "/api/judges", creds, body("p", name)), none);
+    const before = await prisma().judge.count();
     expect((await answer(await create({}, "a"))).status).toBe(401);
     expect((await answer(await create(annotator, "b"))).status).toBe(403);
     expect((await answer(await create(otherAdmin, "c"))).status).toBe(403);
@@ -36,7 +37,7 @@ describe("judge routes with accounts", () => {
     const created = await answer(await create(projectAdmin, "e"));
     expect(created.status).toBe(201);
     expect(JSON.stringify(created.body)).not.toContain("sk-matrix-key");
-    expect(await prisma().judge.count()).toBe(1);
+    expect(await prisma().judge.count()).toBe(before + 1);
   });
 
   it("read, change and run: the project's admins and site admins only", async () => {
