@@ -8,18 +8,17 @@
  * handlers in their own Node process.
  */
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as otlp } from "@/app/api/otel/v1/traces/route";
 import { orchestratorRun, toOtlpJson } from "@/lib/adapters/otlp-fixtures";
 import { prisma } from "@/lib/server/db/client";
 import { cleanAccounts, exampleTrace, makeUser, TRACE_PREFIX } from "@/scripts/lib/test-auth";
 
-const tsx = createRequire(import.meta.url).resolve("tsx/cli");
 
 function appProcess(command: unknown, onLine?: (line: string, kill: () => void) => void): Promise<{ result: unknown; killed: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsx, "--conditions=react-server", "scripts/lib/app-process.ts", JSON.stringify(command)], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    // node itself with tsx as a loader (not the tsx CLI, which runs the script in a grandchild that SIGKILL would not reach)
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/lib/app-process.ts", JSON.stringify(command)], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     let killed = false;
