@@ -18,12 +18,15 @@ const nextConfig = {
  * d3 set style attributes; nonces would need a proxy on every request and
  * would make every page dynamic, for little gain here, because trace content
  * (the untrusted part) is always rendered as text, never as HTML. What the
- * CSP does add: no framing (frame-ancestors), no plugins, no foreign
- * origins for scripts, connections, forms or the base URL. Web Workers and
- * PNG/SVG export need blob: and data: (img-src, worker-src).
+ * CSP does add: no framing by other sites (frame-ancestors), no plugins,
+ * no foreign origins for scripts, connections, forms or the base URL. Web
+ * Workers and PNG/SVG export need blob: and data: (img-src, worker-src).
+ * Pages may be framed by Baton itself only: the presentation mode (/present)
+ * shows each agenda view in a same-origin iframe. Pages that hold secrets or
+ * act on accounts (/admin, /signin, /setup) and the API are never framed.
  */
 const isDev = process.env.NODE_ENV === "development";
-const csp = [
+const csp = (frameAncestors) => [
   "default-src 'self'",
   `script-src 'self' 'unsafe-inline'${isDev ? " 'unsafe-eval'" : ""}`,
   "style-src 'self' 'unsafe-inline'",
@@ -34,19 +37,20 @@ const csp = [
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
-  "frame-ancestors 'none'",
+  `frame-ancestors ${frameAncestors}`,
 ].join("; ");
 
+const securityHeaders = (frameAncestors, frameOptions) => [
+  { key: "Content-Security-Policy", value: csp(frameAncestors) },
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "X-Frame-Options", value: frameOptions },
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+];
+
+// the later entry wins where both match (Next applies headers in order)
 nextConfig.headers = async () => [
-  {
-    source: "/:path*",
-    headers: [
-      { key: "Content-Security-Policy", value: csp },
-      { key: "X-Content-Type-Options", value: "nosniff" },
-      { key: "X-Frame-Options", value: "DENY" },
-      { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-    ],
-  },
+  { source: "/:path*", headers: securityHeaders("'self'", "SAMEORIGIN") },
+  ...["/admin", "/admin/:path*", "/signin", "/setup", "/api/:path*"].map((source) => ({ source, headers: securityHeaders("'none'", "DENY") })),
 ];
 
 export default nextConfig;

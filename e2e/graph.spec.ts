@@ -185,7 +185,7 @@ test("a 20,000-event trace opens and responds", async ({ page, request }) => {
   await page.getByTestId("event-search").fill("e19999");
   await page.getByTestId("event-search").press("Enter");
   await expect(page.getByTestId("inspector-id")).toHaveText("e19999");
-  await expect(page.locator('[data-event-id="e19999"]')).toBeVisible();
+  await expect(page.locator('[data-testid=event-node][data-event-id="e19999"]')).toBeVisible();
 
   const viewport = page.locator(".react-flow__viewport");
   const before = await viewport.evaluate((v) => (v as HTMLElement).style.transform);
