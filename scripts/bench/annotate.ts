@@ -12,7 +12,7 @@
  * in `Server-Timing: recompute;dur=`, and the bench prints its share of the
  * total write time.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { syntheticTraces } from "@/lib/demo";
@@ -20,6 +20,7 @@ import { FAMILIES } from "@/lib/trace/types";
 import { closeDatabase, pool } from "@/lib/server/db/client";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { benchDatabase, fmt } from "./db";
+import { startBenchServer } from "./server";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" } } });
 const SECONDS = Number(values.seconds);
@@ -107,17 +108,8 @@ function run(title: string, opts: Partial<autocannon.Options>, seconds = SECONDS
   return autocannon({ url: `http://127.0.0.1:${PORT}`, connections: CONNECTIONS, duration: seconds, ...opts });
 }
 
-async function startServer(url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/start.ts"], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(PORT), BATON_DEMO: "0", BATON_DB_POOL: "20" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  for (let i = 0; i < 600; i++) {
-    const up = await fetch(`http://127.0.0.1:${PORT}/api/traces?limit=1`).then((r) => r.ok, () => false);
-    if (up) return child;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error("Baton did not start");
+function startServer(url: string): Promise<ChildProcess> {
+  return startBenchServer(PORT, { DATABASE_URL: url, BATON_DB_POOL: "20" });
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {

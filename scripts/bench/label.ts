@@ -11,7 +11,7 @@
  * costs over a small one. Without --url it starts its own server like
  * bench:render (embedded PostgreSQL in .baton-bench/label, port 3391).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -19,6 +19,7 @@ import { chromium, type Browser } from "@playwright/test";
 import { syntheticTrace } from "@/lib/demo";
 import { fmt } from "./db";
 import { LONG_TASK_RECORDER, timeToInteractive } from "./render-measure";
+import { startBenchServer } from "./server";
 
 const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,100000" }, url: { type: "string" }, port: { type: "string", default: "3391" } } });
 const SIZES = values.sizes.split(",").map(Number);
@@ -91,21 +92,8 @@ async function measure(browser: Browser, url: string) {
   }
 }
 
-async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/start.ts"], {
-    env: { ...process.env, PORT: values.port, BATON_DATA_DIR: ".baton-bench/label", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54335", BATON_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const deadline = Date.now() + 15 * 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${values.port}/api/traces?limit=1`).then((r) => r.ok, () => false)) return child;
-    if (Date.now() > deadline) {
-      child.kill("SIGTERM");
-      throw new Error("the server did not start within 15 minutes");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+function startServer(): Promise<ChildProcess> {
+  return startBenchServer(values.port, { BATON_DATA_DIR: ".baton-bench/label", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54335" });
 }
 
 main().catch((error: unknown) => {

@@ -14,7 +14,7 @@
  * PostgreSQL in .baton-bench/render, port 3390, no demo traces; builds into
  * BATON_DIST_DIR when stale) and stops it at the end.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -22,6 +22,7 @@ import { chromium, type Browser } from "@playwright/test";
 import { syntheticTrace } from "@/lib/demo";
 import { fmt } from "./db";
 import { LONG_TASK_RECORDER, panFrames, timeToInteractive, type FrameStats, type Interactive } from "./render-measure";
+import { startBenchServer } from "./server";
 
 const { values } = parseArgs({
   options: {
@@ -145,25 +146,8 @@ function printTable(rows: Row[]) {
   );
 }
 
-async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/start.ts"], {
-    env: { ...process.env, PORT: values.port, BATON_DATA_DIR: ".baton-bench/render", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54334", BATON_DEMO: "0", BATON_BENCH_PAGES: "1", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const deadline = Date.now() + 15 * 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${values.port}/api/traces?limit=1`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGTERM");
-      throw new Error("the server did not start within 15 minutes");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+function startServer(): Promise<ChildProcess> {
+  return startBenchServer(values.port, { BATON_DATA_DIR: ".baton-bench/render", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54334", BATON_BENCH_PAGES: "1" });
 }
 
 main().catch((error: unknown) => {
