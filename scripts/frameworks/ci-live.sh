@@ -2,7 +2,7 @@
 # CI step: start Baton (dev server, its own embedded PostgreSQL and data
 # directory), run the live framework harness against it, stop it. Needs only
 # the npm registry (each framework installs from its own package-lock).
-# About 2.5 minutes on a fresh machine, most of it the four npm installs.
+# About 3.5 minutes on a fresh machine, most of it the six npm installs (and Node 22 for ai-sdk-7 and mastra).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PORT="${FRAMEWORKS_PORT:-3700}" BATON_PG_PORT="${FRAMEWORKS_PG_PORT:-54710}" BATON_DATA_DIR=.baton-frameworks-live

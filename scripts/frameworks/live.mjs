@@ -1,4 +1,4 @@
-// The live harness: runs each Node-20 framework unchanged (its capture
+// The live harness: runs each framework unchanged (its capture
 // script, mock model, real OTLP exporter) and posts its export requests to
 // a running Baton, flushes, reads the stored trace back over the HTTP API
 // and checks it against the run's ground truth (truth.json): agent lanes,
@@ -18,11 +18,19 @@ const headers = { "content-type": "application/json", ...(auth ? { authorization
 const call = (url, init = {}) => fetch(url, { ...init, headers: { ...headers, connection: "close" } }).then((r) => r.json());
 const truths = JSON.parse(readFileSync(join(here, "truth.json"), "utf8"));
 
+/** The environment a framework runs in: Node 22 first on PATH for those that need it (truth.json `"node": 22`). */
+function envFor(truth) {
+  if (truth.node !== 22) return process.env;
+  const bin = execFileSync(join(here, "node22.sh"), { encoding: "utf8" }).trim();
+  return { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+}
+
 const problems = [];
 for (const truth of truths) {
   const folder = join(here, truth.fixture);
-  if (!existsSync(join(folder, "node_modules"))) execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: folder, stdio: "inherit" });
-  const out = execFileSync("node", ["capture.mjs", "-", `${baton}/api/otel/v1/traces`], { cwd: folder, encoding: "utf8", env: process.env });
+  const env = envFor(truth);
+  if (!existsSync(join(folder, "node_modules"))) execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: folder, stdio: "inherit", env });
+  const out = execFileSync("node", ["capture.mjs", "-", `${baton}/api/otel/v1/traces`], { cwd: folder, encoding: "utf8", env });
   const traceId = /trace ids: (\S+)/.exec(out)?.[1];
   const flushed = await call(`${baton}/api/otel/v1/flush`, { method: "POST", body: JSON.stringify({ trace_id: traceId }) });
   const stored = flushed.traces?.[0];

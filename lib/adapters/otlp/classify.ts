@@ -1,6 +1,6 @@
 import { textAttr, type OtlpSpan } from "../otlp-span";
 import { classifyGenAi } from "./families/genai";
-import { classifyMastra } from "./families/mastra";
+import { classifyMastra, withStepCalls } from "./families/mastra";
 import { classifyOpenInference } from "./families/openinference";
 import { classifyTraceloop } from "./families/traceloop";
 import { classifyVercel } from "./families/vercel";
@@ -36,7 +36,8 @@ export interface SpanNode {
  * - an agent span directly inside an agent span of the same name is the
  *   same agent (a graph invoking itself, an AI SDK call nested in its own
  *   tool): plumbing;
- * - a root that is not an agent, model call or tool is the run.
+ * - a root that is not an agent, model call or tool is the run;
+ * - a Mastra 1.x model call takes the tool calls its step span recorded.
  */
 export function refine(roots: readonly SpanNode[]): void {
   const visit = (node: SpanNode, agent: string | undefined) => {
@@ -48,6 +49,7 @@ export function refine(roots: readonly SpanNode[]): void {
         same.c = { ...same.c, absorbed: true };
       }
     }
+    node.c = withStepCalls(node.c, node.parent?.span);
     if (node.c.role === "agent" && node.c.name === agent) node.c = { ...node.c, role: "other", absorbed: true };
     const inside = node.c.role === "agent" ? node.c.name : agent;
     for (const child of node.children) visit(child, inside);

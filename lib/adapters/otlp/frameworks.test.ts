@@ -130,6 +130,24 @@ describe("framework fixtures: shapes that must not regress", () => {
     expect(names).not.toContain("supervisor");
   });
 
+  it("Mastra: the model call's chat span stays open while the tool it asked for runs; the tool still hangs off that call, its result feeds the next call", () => {
+    const spans = fixtureSpans("mastra");
+    const search = spans.find((s) => s.name === "execute_tool search")!;
+    const asking = spans.find((s) => s.name === "chat mock-researcher" && BigInt(s.startTimeUnixNano) < BigInt(search.startTimeUnixNano))!;
+    expect(BigInt(asking.endTimeUnixNano)).toBeGreaterThan(BigInt(search.startTimeUnixNano));
+    const trace = adaptOtlpSpans(spans);
+    const call = trace.events.find((e) => e.type === "tool_call" && e.tool === "search")!;
+    expect(call.span_id).toBe(asking.spanId);
+    const into = trace.edges.filter((e) => e.dst === call.id).map((e) => [trace.events.find((x) => x.id === e.src)!.type, e.type]);
+    expect(into).toEqual([["spawn", "spawn"]]);
+  });
+
+  it("AI SDK v7: the group id set as runtime context is read from ai.settings.context.baton.group_id", () => {
+    const spans = fixtureSpans("ai-sdk-7");
+    expect(spans.some((s) => s.attributes["ai.settings.context.baton.group_id"] === "frameworks-fixtures")).toBe(true);
+    expect(spans.some((s) => Object.keys(s.attributes).some((k) => k.startsWith("ai.telemetry.metadata")))).toBe(false);
+  });
+
   it("OpenAI Agents: the 'Agent workflow' root is the run, no lane; the handoff comes from triage", () => {
     const trace = adaptOtlpSpans(fixtureSpans("openai-agents"));
     expect(trace.events.map((e) => e.agent)).not.toContain("Agent workflow");

@@ -6,7 +6,8 @@ import { compareStart } from "../otlp-span";
  * `task_id` and `group_id` of a run. Users set them in one line, as
  * `baton.task_id` / `baton.group_id` on the resource or on any span; the
  * frameworks' own metadata channels carry them too (AI SDK
- * `experimental_telemetry.metadata` -> `ai.telemetry.metadata.baton.*`,
+ * `experimental_telemetry.metadata` -> `ai.telemetry.metadata.baton.*`; AI SDK v7
+ * runtime context with `includeRuntimeContext` -> `ai.settings.context.baton.*`,
  * Traceloop association properties -> `traceloop.association.properties.baton.*`,
  * OpenInference `metadata` JSON). Without one, the task is a stable hash of
  * the run's request (reruns of one request share a task); never a span name.
