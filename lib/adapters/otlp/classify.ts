@@ -1,6 +1,6 @@
 import { textAttr, type OtlpSpan } from "../otlp-span";
 import { classifyGenAi } from "./families/genai";
-import { classifyMastra, withStepCalls } from "./families/mastra";
+import { classifyMastra, inMastraStep, withStepCalls } from "./families/mastra";
 import { classifyOpenInference } from "./families/openinference";
 import { classifyTraceloop } from "./families/traceloop";
 import { classifyVercel } from "./families/vercel";
@@ -49,7 +49,10 @@ export function refine(roots: readonly SpanNode[]): void {
         same.c = { ...same.c, absorbed: true };
       }
     }
-    node.c = withStepCalls(node.c, node.parent?.span);
+    if (inMastraStep(node.c, node.parent?.span)) {
+      node.c = withStepCalls(node.c, node.parent.span);
+      node.parent.c = { ...node.parent.c, absorbed: true };
+    }
     if (node.c.role === "agent" && node.c.name === agent) node.c = { ...node.c, role: "other", absorbed: true };
     const inside = node.c.role === "agent" ? node.c.name : agent;
     for (const child of node.children) visit(child, inside);

@@ -60,10 +60,14 @@ function stepCalls(step: OtlpSpan): ToolCallPart[] {
   );
 }
 
+/** Whether `c` is a Mastra 1.x model call inside its `model_step` span `parent` (the step is then read, not dropped). */
+export function inMastraStep(c: Classified, parent: OtlpSpan | undefined): parent is OtlpSpan {
+  return c.family === "mastra" && c.role === "llm" && parent !== undefined && textAttr(parent.attributes, "mastra.span.type") === "model_step";
+}
+
 /** A Mastra 1.x model call inside its `model_step`: the calls and request the step recorded. */
 export function withStepCalls(c: Classified, parent: OtlpSpan | undefined): Classified {
-  if (c.family !== "mastra" || c.role !== "llm" || (c.calls ?? []).length > 0 || parent === undefined) return c;
-  if (textAttr(parent.attributes, "mastra.span.type") !== "model_step") return c;
+  if (!inMastraStep(c, parent) || (c.calls ?? []).length > 0) return c;
   const calls = stepCalls(parent);
   const request = c.request ?? requestText(textAttr(parent.attributes, "mastra.model_step.input"));
   return { ...c, ...(calls.length > 0 ? { calls } : {}), ...(request !== undefined ? { request } : {}) };
