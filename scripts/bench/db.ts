@@ -3,8 +3,12 @@ import { readConfig } from "@/lib/server/config";
 import { startEmbeddedPostgres, type EmbeddedServer } from "@/lib/server/db/embedded";
 import { applyMigrations } from "@/lib/server/db/migrate";
 
-/** A fresh, migrated database `<name>` for a benchmark (embedded unless DATABASE_URL is set). */
-export async function benchDatabase(name: string): Promise<{ url: string; close: () => Promise<void> }> {
+/**
+ * A fresh, migrated database `<name>` for a benchmark (embedded unless DATABASE_URL is set);
+ * with `reuse`, an existing one is kept as it is (a benchmark that fills for many minutes can
+ * then be measured again, e.g. on a quieter machine).
+ */
+export async function benchDatabase(name: string, opts: { reuse?: boolean } = {}): Promise<{ url: string; reused: boolean; close: () => Promise<void> }> {
   const config = readConfig();
   let embedded: EmbeddedServer | null = null;
   let adminUrl: string;
@@ -18,14 +22,18 @@ export async function benchDatabase(name: string): Promise<{ url: string; close:
   }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
+  const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
+  const reused = opts.reuse === true && exists;
+  if (!reused) {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  }
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  await applyMigrations(url.toString());
+  if (!reused) await applyMigrations(url.toString());
   // a server another benchmark started (reused) is left for that one to stop
-  return { url: url.toString(), close: async () => { if (embedded && !embedded.reused) await embedded.stop(); } };
+  return { url: url.toString(), reused, close: async () => { if (embedded && !embedded.reused) await embedded.stop(); } };
 }
 
 export function fmt(n: number, digits = 0): string {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:explore [-- --traces 1000000 --events 10000000 --runs 5]`
+ * `npm run bench:explore [-- --traces 1000000 --events 10000000 --runs 5 --reuse]`
  *
  * The trace list and the content search at scale, each against the same SQL
  * without its indexes in the same run (index and bitmap scans turned off for
@@ -10,6 +10,7 @@
  * - search: a phrase that occurs in 1 event of 100,000 (`text="connection
  *   timeout"`), first page of traces plus the total; target < 1 s.
  * Prints the median of --runs runs of each. Heavy: never part of npm test.
+ * `--reuse` measures an already filled database again (same sizes) instead of refilling it.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     traces: { type: "string", default: "1000000" },
     events: { type: "string", default: "10000000" },
     runs: { type: "string", default: "5" },
+    reuse: { type: "boolean", default: false },
   },
 });
 const TRACES = Number(values.traces);
@@ -100,11 +102,13 @@ async function measure(client: pg.Client, name: string, sqls: Prisma.Sql[], targ
 
 async function main(): Promise<void> {
   console.log(`bench:explore over ${fmt(TRACES)} traces and ${fmt(EVENTS)} events (${PER} per trace), median of ${RUNS} runs`);
-  const db = await benchDatabase("baton_bench_explore");
+  const db = await benchDatabase("baton_bench_explore", { reuse: values.reuse });
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   try {
-    await fill(client);
+    const stored = db.reused ? Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM traces")).rows[0]!.n) : 0;
+    if (stored === TRACES) console.log(`  reusing the filled database (${fmt(stored)} traces)`);
+    else await fill(client);
     const list = traceListQuery.parse({ system: "sys-3", sort: "tokens", dir: "desc", limit: "50" });
     await measure(client, "list page (system filter, sorted by tokens, 50 rows + total)", [listPageSql(list), countSql(list)], 300);
     const search = traceListQuery.parse({ text: '"connection timeout"', limit: "50" });
