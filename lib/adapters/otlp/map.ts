@@ -6,6 +6,7 @@ import { AdapterInputError, type AdaptedTrace } from "../types";
 import { classifySpan, refine, type SpanNode } from "./classify";
 import { GuardedTraceBuilder } from "./graph";
 import { batonAttribute, taskIdOf } from "./ids";
+import { refineLayers } from "./layers";
 import { provenanceOf, unmappedOf } from "./provenance";
 import { stepsOf, TurnRunner, type Closing, type TurnHost } from "./turns";
 
@@ -49,6 +50,7 @@ class OtlpRunMapper implements TurnHost {
     this.origin = spans.reduce((min, s) => (BigInt(s.startTimeUnixNano) < min ? BigInt(s.startTimeUnixNano) : min), BigInt(spans[0]!.startTimeUnixNano));
     this.roots = this.tree();
     refine(this.roots);
+    refineLayers(this.roots);
   }
 
   at(nanos: string): number {
