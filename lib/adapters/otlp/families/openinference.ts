@@ -8,14 +8,21 @@ import { modelOf, usageOf } from "./genai";
  * OpenInference (`openinference.span.kind` AGENT, CHAIN, LLM, TOOL,
  * RETRIEVER, ...): `llm.input_messages.*` / `llm.output_messages.*`
  * (flattened), `input.value` / `output.value` with their mime types,
- * `tool.name`, `graph.node.id` / `graph.node.parent_id`. The shapes of two
- * instrumentations are read here too:
+ * `tool.name`, `graph.node.id` / `graph.node.parent_id`. The shapes of
+ * these instrumentations are read here too:
  * - OpenAI Agents SDK: its trace root ("Agent workflow", an AGENT span
  *   without `graph.node.id`) is the run, not an agent; a handoff span
  *   (`handoff to <agent>`, output `{"to_agent": ...}`) hands control over;
  * - LangChain/LangGraph: a graph node running a same-name subgraph is an
  *   agent (classify.ts, which sees the tree); a tool's result is a
- *   ToolMessage carrying its `tool_call_id`.
+ *   ToolMessage carrying its `tool_call_id` (JS `{output: {lc, kwargs}}`,
+ *   Python `{type: "tool", data}`, or inside a handoff's Command);
+ * - smolagents: agents are `<name>.run`, model text may come as
+ *   `message.contents.N.message_content.text`, and `final_answer` is the
+ *   agent's answer, not a tool;
+ * - AutoGen AgentChat: the model client's raw CreateResult in output.value
+ *   is not text (its flattened output messages say what came out).
+ * Where two instrumentations wrap one call, layers.ts decides.
  */
 
 const OUTPUT_KEY = /^llm\.output_messages\.(\d+)\.message\.(content|tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments))$/;
