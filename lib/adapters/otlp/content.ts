@@ -30,8 +30,16 @@ export function callText(name: string, args: Json | string | undefined): string 
   return `${name}(${shown})`;
 }
 
-/** A LangChain serialised object (`{lc, type: "constructor", id: [..., "AIMessage"], kwargs}`): its class and kwargs. */
-function langchain(v: Obj): { kind: string; kwargs: Obj } | undefined {
+const MESSAGE_CLASS: Readonly<Record<string, string>> = { human: "HumanMessage", ai: "AIMessage", system: "SystemMessage", tool: "ToolMessage" };
+
+/**
+ * A LangChain serialised message: JS and `to_json()` write
+ * `{lc, type: "constructor", id: [..., "AIMessage"], kwargs}`; Python's
+ * `message_to_dict` (what OpenInference's Python tracer writes) writes
+ * `{type: "ai", data: {content, tool_calls, tool_call_id, ...}}`. Its class and fields.
+ */
+export function langchain(v: Obj): { kind: string; kwargs: Obj } | undefined {
+  if (typeof v.type === "string" && isObj(v.data) && MESSAGE_CLASS[v.type] !== undefined && Object.keys(v).length === 2) return { kind: MESSAGE_CLASS[v.type]!, kwargs: v.data };
   if (v.lc === undefined || !isObj(v.kwargs) || !Array.isArray(v.id)) return undefined;
   const last = v.id[v.id.length - 1];
   return { kind: typeof last === "string" ? last : "", kwargs: v.kwargs };
@@ -142,7 +150,9 @@ export function requestText(value: string | undefined): string | undefined {
   const parsed = parseJson(value);
   if (parsed === undefined) return value.trim() === "" ? undefined : value;
   if (typeof parsed === "string") return parsed;
+  // `prompt` (AI SDK), `task` (AutoGen's run_stream and smolagents' run, bound as JSON by their instrumentors)
   if (isObj(parsed) && typeof parsed.prompt === "string") return parsed.prompt;
+  if (isObj(parsed) && typeof parsed.task === "string" && parsed.task.trim() !== "") return parsed.task;
   const messages = messagesOf(parsed) ?? (isObj(parsed) && Array.isArray(parsed.messages) ? parsed.messages : undefined);
   const user = messages?.find((m) => roleOf(m) === "user");
   if (user !== undefined) return messageText(user) || undefined;

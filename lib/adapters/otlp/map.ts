@@ -6,6 +6,7 @@ import { AdapterInputError, type AdaptedTrace } from "../types";
 import { classifySpan, refine, type SpanNode } from "./classify";
 import { GuardedTraceBuilder } from "./graph";
 import { batonAttribute, taskIdOf } from "./ids";
+import { refineLayers } from "./layers";
 import { provenanceOf, unmappedOf } from "./provenance";
 import { stepsOf, TurnRunner, type Closing, type TurnHost } from "./turns";
 
@@ -49,6 +50,7 @@ class OtlpRunMapper implements TurnHost {
     this.origin = spans.reduce((min, s) => (BigInt(s.startTimeUnixNano) < min ? BigInt(s.startTimeUnixNano) : min), BigInt(spans[0]!.startTimeUnixNano));
     this.roots = this.tree();
     refine(this.roots);
+    refineLayers(this.roots);
   }
 
   at(nanos: string): number {
@@ -102,7 +104,10 @@ class OtlpRunMapper implements TurnHost {
       const closing: Closing =
         next === undefined ? { kind: "aggregate" } : delegator.get(turn.name) === next && next !== turn.name ? { kind: "return", to: next } : nextParent === turn.name && next !== turn.name ? { kind: "message", to: next } : { kind: "none" };
       const result = runner.run(turn.node, turn.name, entry, closing);
-      if (turn.implicit !== true) this.record(turn.node.span, result.final ?? entry[0]?.[0] ?? result.tail[0]![0], result.final ?? result.tail[0]?.[0] ?? entry[0]![0], "agent");
+      // a turn that made no event and was entered from none (an agent span with no steps after one that left nothing to follow) records nothing
+      const first = result.final ?? entry[0]?.[0] ?? result.tail[0]?.[0];
+      const last = result.final ?? result.tail[0]?.[0] ?? entry[0]?.[0];
+      if (turn.implicit !== true && first !== undefined && last !== undefined) this.record(turn.node.span, first, last, "agent");
       previous = { name: turn.name, ...result, closing };
     });
     const closed = previous!.final ?? previous!.tail[0]?.[0];

@@ -73,7 +73,7 @@ export class TurnRunner {
         return;
       }
       if (c.role === "tool") return this.tool(step, name, calls, () => parentsFor(undefined, false));
-      if (c.role === "agent" || c.role === "create_agent") return this.nested(step, name, () => parentsFor(undefined, true));
+      if (c.role === "agent" || c.role === "create_agent") return this.nested(step, name, calls, () => parentsFor(undefined, true));
     });
     if (final === undefined && closing.kind !== "none" && closing.kind !== "message") {
       final = this.close(node, name, closing, parentsFor(undefined, true));
@@ -124,7 +124,7 @@ export class TurnRunner {
     }
     const refs = decided.map((call, i) => {
       const tool = calls.toolFor(call);
-      const target = transferTarget(call.name) ?? tool?.c.handoffTo ?? (tool ? agentInside(tool)?.c.name : undefined);
+      const target = transferTarget(call.name) ?? tool?.c.handoffTo ?? (tool?.c.role === "agent" ? tool.c.name : tool ? agentInside(tool)?.c.name : undefined);
       const argsOf = (d: ToolCallPart) => (d.args === "{}" || d.args === "" ? ((calls.toolFor(d)?.c.handoffTo === undefined ? calls.toolFor(d)?.c.input : undefined) ?? d.args) : d.args);
       const shown = decided.map((d) => callText(d.name, d.args));
       const own = c.output?.split("\n").filter((line) => !shown.includes(line)).join("\n");
@@ -176,14 +176,21 @@ export class TurnRunner {
     this.wait(agent, { ref: result, ...(callId !== undefined ? { callId } : {}), via: "tool_dependency" });
   }
 
-  /** An agent run inside this turn (not through a tool): spawned here, returning here. */
-  private nested(step: SpanNode, agent: string, parents: () => Parent[]): void {
+  /**
+   * An agent run inside this turn, not through a tool span: spawned here,
+   * returning here. When a model call asked for it by name (smolagents'
+   * managed agents are called like tools but have no tool span), that
+   * call's spawn is its start and the call id marks its return.
+   */
+  private nested(step: SpanNode, agent: string, calls: CallMatch, parents: () => Parent[]): void {
     const { c, span } = step;
     const child = c.name ?? span.name;
     const handoff = this.h.handoffs.get(child);
     if (handoff !== undefined) this.h.handoffs.delete(child);
+    const call = calls.get(step);
     const spawn =
       handoff?.ref ??
+      (call !== undefined ? calls.made.get(call) : undefined) ??
       this.h.b.add({ t: this.h.at(span.startTimeUnixNano), type: "spawn", agent, to: child, span_id: span.spanId, ...optional("content", c.input ?? firstRequest(step)), ...(c.role === "create_agent" ? { t_end: this.h.at(span.endTimeUnixNano) } : {}) }, ...parents());
     this.h.delegated(agent, child);
     if (c.role === "create_agent") {
@@ -192,7 +199,8 @@ export class TurnRunner {
     }
     const { final } = this.run(step, child, [[spawn, "spawn"]], { kind: "return", to: agent });
     this.h.record(span, spawn, final!, "agent");
-    this.wait(agent, { ref: final!, via: "return" });
+    if (call?.id !== undefined) this.h.b.annotate(final!, { tool_call_id: call.id });
+    this.wait(agent, { ref: final!, ...(call?.id !== undefined ? { callId: call.id } : {}), via: "return" });
   }
 
   /** The turn's closing event when no model call gave it: the agent's return, the run's aggregate. */
@@ -248,9 +256,10 @@ export interface CallMatch {
 }
 
 /**
- * Pairs tool spans with the calls the turn's model calls asked for: by
- * tool-call id; without one, by name (or handoff target) with the latest
- * earlier model call that asked for it and is not yet paired.
+ * Pairs tool spans (and agents a model call asked for by name) with the
+ * calls the turn's model calls asked for: by tool-call id; without one, by
+ * name (or handoff target) with the latest earlier model call that asked
+ * for it and is not yet paired.
  */
 export function matchCalls(steps: readonly SpanNode[]): CallMatch {
   const byTool = new Map<SpanNode, ToolCallPart>();
@@ -259,6 +268,15 @@ export function matchCalls(steps: readonly SpanNode[]): CallMatch {
   for (const step of steps) {
     if (step.c.role === "llm") {
       llms.push(step);
+      continue;
+    }
+    if (step.c.role === "agent") {
+      // an agent called as a tool without a tool span of its own: the latest unpaired call of its name
+      const call = [...llms].reverse().flatMap((l) => l.c.calls ?? []).find((c) => !byCall.has(c) && c.name === step.c.name);
+      if (call !== undefined) {
+        byTool.set(step, call);
+        byCall.set(call, step);
+      }
       continue;
     }
     if (step.c.role !== "tool") continue;

@@ -1,5 +1,5 @@
 import { textAttr, type OtlpSpan } from "../../otlp-span";
-import { messagesOf, parseJson, requestText, textOf, toolCallsOf, type Json } from "../content";
+import { langchain, messagesOf, parseJson, requestText, textOf, toolCallsOf, type Json } from "../content";
 import type { Classified, ToolCallPart } from "../model";
 import { transferTarget } from "../model";
 import { modelOf, usageOf } from "./genai";
@@ -8,14 +8,21 @@ import { modelOf, usageOf } from "./genai";
  * OpenInference (`openinference.span.kind` AGENT, CHAIN, LLM, TOOL,
  * RETRIEVER, ...): `llm.input_messages.*` / `llm.output_messages.*`
  * (flattened), `input.value` / `output.value` with their mime types,
- * `tool.name`, `graph.node.id` / `graph.node.parent_id`. The shapes of two
- * instrumentations are read here too:
+ * `tool.name`, `graph.node.id` / `graph.node.parent_id`. The shapes of
+ * these instrumentations are read here too:
  * - OpenAI Agents SDK: its trace root ("Agent workflow", an AGENT span
  *   without `graph.node.id`) is the run, not an agent; a handoff span
  *   (`handoff to <agent>`, output `{"to_agent": ...}`) hands control over;
  * - LangChain/LangGraph: a graph node running a same-name subgraph is an
  *   agent (classify.ts, which sees the tree); a tool's result is a
- *   ToolMessage carrying its `tool_call_id`.
+ *   ToolMessage carrying its `tool_call_id` (JS `{output: {lc, kwargs}}`,
+ *   Python `{type: "tool", data}`, or inside a handoff's Command);
+ * - smolagents: agents are `<name>.run`, model text may come as
+ *   `message.contents.N.message_content.text`, and `final_answer` is the
+ *   agent's answer, not a tool;
+ * - AutoGen AgentChat: the model client's raw CreateResult in output.value
+ *   is not text (its flattened output messages say what came out).
+ * Where two instrumentations wrap one call, layers.ts decides.
  */
 
 const OUTPUT_KEY = /^llm\.output_messages\.(\d+)\.message\.(content|tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments))$/;
@@ -42,15 +49,35 @@ function outputCalls(span: OtlpSpan): ToolCallPart[] {
   });
 }
 
+/** `message.content`, or the text blocks of `message.contents.N.message_content.text` (smolagents' model spans). */
+const OUTPUT_TEXT = /^llm\.output_messages\.\d+\.message\.(content|contents\.\d+\.message_content\.text)$/;
+
 function outputText(span: OtlpSpan): string | undefined {
   const parts = Object.entries(span.attributes)
-    .filter(([key, value]) => /^llm\.output_messages\.\d+\.message\.content$/.test(key) && typeof value === "string" && value !== "")
+    .filter(([key, value]) => OUTPUT_TEXT.test(key) && typeof value === "string" && value !== "")
     .map(([, value]) => value as string);
   if (parts.length > 0) return parts.join("\n");
   const out = textAttr(span.attributes, "output.value");
-  const messages = messagesOf(parseJson(out));
-  if (messages !== undefined) return textOf(out) || undefined;
+  const parsed = parseJson(out);
+  if (messagesOf(parsed) !== undefined) return textOf(out) || undefined;
+  // the client's raw response object (AutoGen's CreateResult) when the flattened messages already said what came out (tool calls)
+  if (isObj(parsed) && Object.keys(span.attributes).some((key) => key.startsWith("llm.output_messages."))) return undefined;
   return out;
+}
+
+/**
+ * smolagents' `final_answer` tool is how its agents answer (the run ends
+ * with it): the model call that asks for it gives the agent's answer, its
+ * tool span is part of that answer.
+ */
+const FINAL_ANSWER = "final_answer";
+
+function finalAnswerOf(calls: readonly ToolCallPart[]): string | undefined {
+  const call = calls.find((c) => c.name === FINAL_ANSWER);
+  if (call === undefined) return undefined;
+  const args = parseJson(call.args);
+  const answer = isObj(args) ? args.answer : args;
+  return typeof answer === "string" ? answer : answer === undefined ? call.args : JSON.stringify(answer);
 }
 
 /**
@@ -62,15 +89,24 @@ function toolCallIdOf(span: OtlpSpan): string | undefined {
   const direct = textAttr(span.attributes, "tool_call.id", "tool.id", "tool.call_id");
   if (direct !== undefined) return direct;
   const out = parseJson(textAttr(span.attributes, "output.value"));
-  const output = isObj(out) ? out.output : undefined;
+  // LangChain.js wraps the tool's return as {output}; the Python tracer writes it as it is
+  const output = isObj(out) && isObj(out.output) ? out.output : out;
   if (!isObj(output)) return undefined;
-  const kwargs = isObj(output.kwargs) ? output.kwargs : undefined;
-  if (kwargs !== undefined && typeof kwargs.tool_call_id === "string") return kwargs.tool_call_id;
+  const own = callIdOfMessage(output);
+  if (own !== undefined) return own;
   const update = isObj(output.update) ? output.update : undefined;
   const messages = update !== undefined && Array.isArray(update.messages) ? update.messages : [];
-  const ids = messages.flatMap((m) => (isObj(m) && isObj(m.kwargs) && typeof m.kwargs.tool_call_id === "string" ? [m.kwargs.tool_call_id] : []));
-  return ids.at(-1);
+  return messages.flatMap((m) => (isObj(m) && callIdOfMessage(m) !== undefined ? [callIdOfMessage(m)!] : [])).at(-1);
 }
+
+/** A serialised ToolMessage's tool_call_id (JS `{lc, kwargs}`, Python `{type: "tool", data}`). */
+function callIdOfMessage(message: { [key: string]: Json }): string | undefined {
+  const fields = langchain(message)?.kwargs ?? (isObj(message.kwargs) ? message.kwargs : undefined);
+  return typeof fields?.tool_call_id === "string" ? fields.tool_call_id : undefined;
+}
+
+/** Agent spans named `<agent>.<method>` (smolagents `<name>.run`, AutoGen `<name>.on_messages_stream`, CrewAI `<role>._execute_core`) are named by the agent. */
+const AGENT_METHOD = /\.(?:run|on_messages_stream|_execute_core)$/;
 
 const isObj = (v: Json | undefined): v is { [key: string]: Json } => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -82,12 +118,16 @@ export const classifyOpenInference = (span: OtlpSpan): Classified | undefined =>
   const input = textAttr(a, "input.value");
   if (kind === "LLM") {
     const model = modelOf(span);
-    const text = outputText(span);
+    const all = outputCalls(span);
+    const calls = all.filter((c) => c.name !== FINAL_ANSWER);
+    const answer = finalAnswerOf(all);
+    const said = outputText(span);
+    const text = answer ?? (said !== undefined ? textOf(said) : undefined);
     return {
       ...base,
       role: "llm",
-      ...(text !== undefined ? { output: textOf(text) } : {}),
-      calls: outputCalls(span),
+      ...(text !== undefined ? { output: text } : {}),
+      calls,
       request: textAttr(a, "llm.input_messages.1.message.role") === "user" ? textAttr(a, "llm.input_messages.1.message.content") : requestText(input),
       ...(model !== undefined ? { model } : {}),
       usage: usageOf(span),
@@ -95,6 +135,7 @@ export const classifyOpenInference = (span: OtlpSpan): Classified | undefined =>
   }
   if (kind === "TOOL") {
     const name = textAttr(a, "tool.name") ?? span.name;
+    if (name === FINAL_ANSWER) return { ...base, role: "other", name, absorbed: true };
     const handoff = /^handoff to (.+)$/.exec(span.name)?.[1];
     const toAgent = handoff !== undefined ? (parseJson(textAttr(a, "output.value")) as { to_agent?: string } | undefined)?.to_agent : undefined;
     const target = toAgent ?? handoff ?? transferTarget(name);
@@ -116,7 +157,7 @@ export const classifyOpenInference = (span: OtlpSpan): Classified | undefined =>
     return {
       ...base,
       role: workflowRoot ? "run" : "agent",
-      name: node ?? textAttr(a, "agent.name") ?? span.name,
+      name: node ?? textAttr(a, "agent.name") ?? span.name.replace(AGENT_METHOD, ""),
       ...(input !== undefined ? { input, request: requestText(input) } : {}),
       output: textOf(textAttr(a, "output.value")) || undefined,
       ...(parent !== undefined ? { parentAgent: parent } : {}),

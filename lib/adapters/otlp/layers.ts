@@ -1,0 +1,59 @@
+import { textAttr } from "../otlp-span";
+import type { SpanNode } from "./classify";
+import { parseJson } from "./content";
+
+/**
+ * What the tree shows once classify.ts has refined it, for runs where two
+ * instrumentations describe one thing, or a tracer types a span by its name:
+ * - a tool span directly inside a tool span of the same tool is the same
+ *   execution seen twice (AutoGen: OpenInference's `<agent>.<tool>` holds
+ *   autogen-core's own `execute_tool <tool>`): the inner one is absorbed and
+ *   lends the outer its `gen_ai.tool.call.id`;
+ * - an agent that absorbed a same-name agent span takes the handover that
+ *   span recorded (AutoGen: the native `invoke_agent <name>` holds
+ *   OpenInference's `<name>.on_messages_stream` with `graph.node.parent_id`);
+ * - LangChain's Python tracer types every run whose name contains "agent"
+ *   as AGENT; a LangGraph node so typed (`metadata.langgraph_node` = its
+ *   name) inside an agent, running no same-name subgraph, is a step of that
+ *   agent's graph (create_react_agent's model node "agent"), not an agent.
+ */
+export function refineLayers(roots: readonly SpanNode[]): void {
+  const visit = (node: SpanNode, insideAgent: boolean) => {
+    const { c } = node;
+    if (c.role === "tool") {
+      const twin = node.children.find((k) => k.c.role === "tool" && k.c.name === c.name);
+      if (twin !== undefined) {
+        twin.c = { ...twin.c, role: "other", absorbed: true };
+        if (c.toolCallId === undefined && twin.c.toolCallId !== undefined) node.c = { ...c, toolCallId: twin.c.toolCallId };
+      }
+    }
+    if (c.role === "agent" && insideAgent && isNamedLangGraphNode(node)) node.c = { ...c, role: "other" };
+    if (node.c.role === "agent" && node.c.parentAgent === undefined) {
+      const parent = absorbedTwin(node)?.c.parentAgent;
+      if (parent !== undefined) node.c = { ...node.c, parentAgent: parent };
+    }
+    const inside = insideAgent || node.c.role === "agent";
+    for (const child of node.children) visit(child, inside);
+  };
+  for (const root of roots) visit(root, false);
+}
+
+function isNamedLangGraphNode(node: SpanNode): boolean {
+  const { span, c } = node;
+  if (c.family !== "openinference" || textAttr(span.attributes, "graph.node.id") !== undefined || !/agent/i.test(span.name)) return false;
+  const metadata = parseJson(textAttr(span.attributes, "metadata"));
+  const langgraphNode = typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? metadata.langgraph_node : undefined;
+  return langgraphNode === span.name && !node.children.some((k) => k.span.name === span.name);
+}
+
+/** The same-name agent span this agent absorbed (looking through plumbing). */
+function absorbedTwin(node: SpanNode): SpanNode | undefined {
+  for (const k of node.children) {
+    if (k.c.absorbed === true && k.c.name === node.c.name) return k;
+    if (k.c.role === "other" && k.c.absorbed !== true) {
+      const found = absorbedTwin(k);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
