@@ -10,7 +10,8 @@
  * - search: a phrase that occurs in 1 event of 100,000 (`text="connection
  *   timeout"`), first page of traces plus the total; target < 1 s.
  * Prints the median of --runs runs of each. Heavy: never part of npm test.
- * `--reuse` measures an already filled database again (same sizes) instead of refilling it.
+ * `--reuse` measures an already filled database again (same sizes) instead of refilling it;
+ * `--explain` also prints each statement's plan (EXPLAIN ANALYZE, with the indexes).
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     events: { type: "string", default: "10000000" },
     runs: { type: "string", default: "5" },
     reuse: { type: "boolean", default: false },
+    explain: { type: "boolean", default: false },
   },
 });
 const TRACES = Number(values.traces);
@@ -93,6 +95,7 @@ async function measure(client: pg.Client, name: string, sqls: Prisma.Sql[], targ
   let withIdx = 0;
   let without = 0;
   for (const sql of sqls) {
+    if (values.explain) console.log((await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values)).rows.map((r) => `    ${r["QUERY PLAN"]}`).join("\n"));
     withIdx += await median(client, sql, true);
     without += await median(client, sql, false);
   }

@@ -48,12 +48,21 @@ export function listConditions(f: ListFilter, readable: string[] | null): Prisma
   return c;
 }
 
-/** One search term occurs in some event's content, agent or tool, or in the trace's metadata. */
+/**
+ * One search term occurs in some event's content, agent or tool, or in the
+ * trace's metadata: the matching trace ids, found first from the three
+ * trigram indexes (one UNION), as an array. Not three ORed `IN`s: PostgreSQL
+ * then guesses that half the traces match and walks the list's sort order
+ * filtering every trace; nor a plain `IN (... UNION ...)`: under the page's
+ * LIMIT it still walks the sort order hoping to meet matches early
+ * (bench:explore, 1,000,000 traces, a phrase in 100 of them: 0.5 s either way,
+ * the array form a few ms).
+ */
 function termMatches(term: string): Prisma.Sql {
   const p = containsPattern(term);
-  return Prisma.sql`(t.id IN (SELECT c.trace_id FROM event_content c WHERE c.content ILIKE ${p})
-    OR t.id IN (SELECT e.trace_id FROM events e WHERE e.agent ILIKE ${p} OR e.tool ILIKE ${p})
-    OR t.metadata::text ILIKE ${p})`;
+  return Prisma.sql`t.id = ANY(ARRAY(SELECT c.trace_id FROM event_content c WHERE c.content ILIKE ${p}
+    UNION SELECT e.trace_id FROM events e WHERE e.agent ILIKE ${p} OR e.tool ILIKE ${p}
+    UNION SELECT m.id FROM traces m WHERE m.metadata::text ILIKE ${p}))`;
 }
 
 export function whereOf(conditions: Prisma.Sql[]): Prisma.Sql {
