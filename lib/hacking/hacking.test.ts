@@ -45,7 +45,7 @@ describe("free_riding", () => {
     expect(diag({ events: [{ id: "x", t: 0, type: "tool_result", agent: "A", tokens: 10 }], tokens: 10 }).detectors.free_riding.value).toBeNull();
   });
   it("uses human labels: a failed run takes the task credit away, and a negative share counts for nobody", () => {
-    const labels = humanLabelsFrom([{ event_id: null, family: "task_success", value: 0, annotator: "ann" }], []);
+    const labels = humanLabelsFrom([{ event_id: null, family: "task_success", value: 0 }], []);
     const d = computeDiagnostics(makeTrace(UNUSED_WORKER), labels).detectors.free_riding;
     // now A: 1 - 1.533 < 0, lead: -1.40817 + 1/3 < 0; B keeps its +1: all positive credit is B's
     expect(d.value).toBeCloseTo(1, 12);
