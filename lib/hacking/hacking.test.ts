@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { demoTraces } from "../demo";
 import { makeTrace } from "../graph/fixtures";
 import { humanLabelsFrom } from "../rewards";
 import { ALL_USED, LEAN_TALK, ONE_OF_THREE_UNUSED, PADDED_TALK, SPAMMED_TOOLS, UNUSED_WORKER } from "./fixtures";
@@ -92,5 +93,16 @@ describe("computeDiagnostics", () => {
   it("lists the flagged detectors in order", () => {
     expect(diag(SPAMMED_TOOLS).flags).toEqual(["pseudo_parallelism", "free_riding", "tool_spam"]);
     expect(diag(ALL_USED).flags).toEqual([]);
+  });
+});
+
+describe("the demo's reward-hacking runs (scenario e)", () => {
+  it("each show their patterns; of the others only the redundant debate pads", () => {
+    const flagged = demoTraces().flatMap((t) => { const { flags } = computeDiagnostics(t); return flags.length > 0 ? [[t.trace_id, flags]] : []; });
+    expect(flagged).toEqual([
+      ["demo-debate-webhooks-late-stop", ["communication_padding"]],
+      ["demo-hacking-fanout-for-show", ["pseudo_parallelism", "free_riding", "tool_spam"]],
+      ["demo-hacking-padding-for-judge", ["free_riding", "communication_padding"]],
+    ]);
   });
 });
