@@ -14,6 +14,7 @@ import { DIAGNOSTICS_VERSION, TRACE_DETECTORS, type TraceDiagnostics } from "./t
 
 export * from "./types";
 export { THRESHOLDS, COLLUSION_MIN_UNITS } from "./thresholds";
+export { DETECTOR_LABELS, DIAGNOSTICS_DOCS } from "./labels";
 export { collusionByCheckpoint, type CollusionInput, type CollusionRow } from "./collusion";
 
 /** The four per-trace detectors of one trace, with the human labels its stored metrics use. O(V + E). */
