@@ -1,14 +1,22 @@
 import Link from "next/link";
 import { DETECTOR_LABELS, DIAGNOSTICS_DOCS, TRACE_DETECTORS, type TraceDiagnostics } from "@/lib/hacking";
 import { formatValue } from "@/lib/format";
+import { MAX_HIGHLIGHTED } from "@/lib/graph-view/view-state";
 
 /** Events listed per detector before "and N more" (the API lists them all). */
 const SHOWN_EVENTS = 40;
 
+/** Opens the graph with `id` selected and the detector's other events highlighted (repeated `sel`, lib/graph-view/view-state). */
+function graphLink(graph: string, id: string, all: readonly string[]): string {
+  const params = new URLSearchParams();
+  for (const e of [id, ...all.filter((x) => x !== id)].slice(0, MAX_HIGHLIGHTED)) params.append("sel", e);
+  return `${graph}?${params.toString()}`;
+}
+
 /**
  * The hacking diagnostics of one trace: each detector's value against its
  * threshold, and for a flagged one the events that triggered it, each a link
- * that opens the event in the graph view.
+ * that opens the event in the graph view (the detector's other events highlighted).
  */
 export function HackingFlags({ traceId, diagnostics }: { traceId: string; diagnostics: TraceDiagnostics }) {
   const graph = `/traces/${encodeURIComponent(traceId)}/graph`;
@@ -39,7 +47,7 @@ export function HackingFlags({ traceId, diagnostics }: { traceId: string; diagno
                   {r.events.slice(0, SHOWN_EVENTS).map((id, i) => (
                     <span key={id}>
                       {i > 0 && ", "}
-                      <Link href={`${graph}?event=${encodeURIComponent(id)}`} className="font-mono text-blue-700 hover:underline" data-testid="flag-event">{id}</Link>
+                      <Link href={graphLink(graph, id, r.events)} className="font-mono text-blue-700 hover:underline" data-testid="flag-event">{id}</Link>
                     </span>
                   ))}
                   {r.events.length > SHOWN_EVENTS && <span className="text-slate-600"> and {r.events.length - SHOWN_EVENTS} more (GET /api/traces/…/diagnostics lists all)</span>}
