@@ -106,3 +106,10 @@ describe("the demo's reward-hacking runs (scenario e)", () => {
     ]);
   });
 });
+
+describe("labels", () => {
+  it("read only the trace-level task_success label, as the stored metrics do", () => {
+    const eventLabel = humanLabelsFrom([{ event_id: "b1", family: "tool_use_correctness", value: -1 }], []);
+    expect(computeDiagnostics(makeTrace(UNUSED_WORKER), eventLabel)).toEqual(diag(UNUSED_WORKER));
+  });
+});

@@ -17,9 +17,20 @@ export { THRESHOLDS, COLLUSION_MIN_UNITS } from "./thresholds";
 export { DETECTOR_LABELS, DIAGNOSTICS_DOCS } from "./labels";
 export { collusionByCheckpoint, type CollusionInput, type CollusionRow } from "./collusion";
 
-/** The four per-trace detectors of one trace, with the human labels its stored metrics use. O(V + E). */
+/**
+ * The labels the diagnostics read: exactly those the stored metrics read
+ * (trace-level task_success, through E1; lib/annotate/recompute.ts), so that
+ * they are recomputed with the stored metrics and never go stale. Event-level
+ * labels change credit on read, not the stored flags.
+ */
+export function storedMetricLabels(labels: HumanLabels): HumanLabels {
+  const taskSuccess = labels.trace.task_success;
+  return taskSuccess ? { trace: { task_success: taskSuccess }, events: new Map() } : NO_LABELS;
+}
+
+/** The four per-trace detectors of one trace, given its human labels (only the stored metrics' are read). O(V + E). */
 export function computeDiagnostics(trace: Trace, labels: HumanLabels = NO_LABELS): TraceDiagnostics {
-  const p = prepareTrace(trace, labels);
+  const p = prepareTrace(trace, storedMetricLabels(labels));
   const a = p.analysis;
   const detectors = {
     pseudo_parallelism: pseudoParallelism(a),

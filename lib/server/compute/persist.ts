@@ -1,5 +1,4 @@
 import "server-only";
-import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
 import { computeMetrics, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
 import { recomputeDiagnostics } from "../hacking/store";
@@ -21,19 +20,9 @@ export async function recomputeMetrics(traceDbId: number): Promise<TraceMetrics>
   const names = Object.keys(columns);
   const sets = names.map((name, i) => `"${name}" = $${i + 2}::${computedType(name)}`).join(", ");
   await pool().query(`UPDATE traces SET ${sets}, updated_at = now() WHERE id = $1`, [traceDbId, ...names.map((n) => columns[n])]);
-  // the hacking diagnostics read the same labels (E1, and credit for free-riding)
+  // the hacking diagnostics read the same labels as these columns (trace-level task_success)
   await recomputeDiagnostics(traceDbId, { trace, labels });
   return metrics;
-}
-
-/**
- * After a label write: the stored metrics change only for trace-level
- * task_success labels, but free-riding (through credit) reads every
- * label, so any other label recomputes the diagnostics alone.
- */
-export async function recomputeAfterLabel(traceDbId: number, unit: { event_id?: string | null; family: string }): Promise<void> {
-  if (labelChangesStoredMetrics(unit)) await recomputeMetrics(traceDbId);
-  else await recomputeDiagnostics(traceDbId);
 }
 
 /** Recomputes every trace whose stored metrics are missing or of another spec version; returns how many. */

@@ -5,7 +5,6 @@ import type { submitInput } from "@/lib/api/queues";
 import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
 import type { Actor } from "../auth/access";
 import { recomputeMetrics } from "../compute/persist";
-import { recomputeDiagnostics } from "../hacking/store";
 import { pool, prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { saveAnnotation } from "../queries/annotations";
@@ -68,9 +67,8 @@ export async function submitItem(queueId: number, itemId: number, actor: Actor, 
     await saveAnnotation(item.trace_key, trace.id, actor, { event_id: item.event_id || null, family: label.family, value: label.value, comment: label.comment });
   }
   await finish(itemId, actor, "done");
-  // credit is computed on read: only a trace-level task_success label changes stored metrics; any label can change free-riding
+  // credit is computed on read: only a trace-level task_success label changes stored metrics
   if (input.labels.some((l) => labelChangesStoredMetrics({ event_id: item.event_id || null, family: l.family }))) await recomputeMetrics(trace.id);
-  else if (input.labels.length > 0) await recomputeDiagnostics(trace.id);
 }
 
 export async function skipItem(queueId: number, itemId: number, actor: Actor, reason?: string): Promise<void> {

@@ -1,9 +1,10 @@
+import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
 import { z } from "zod";
 import { searchParamsObject } from "@/lib/api/filters";
 import { annotationInput } from "@/lib/api/annotations";
 import { FAMILIES } from "@/lib/trace/types";
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
-import { recomputeAfterLabel } from "@/lib/server/compute/persist";
+import { recomputeMetrics } from "@/lib/server/compute/persist";
 import { parseJsonRequest, parseQuery, route } from "@/lib/server/http";
 import { deleteOwnAnnotation, listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
 import { ApiError } from "@/lib/server/errors";
@@ -32,7 +33,7 @@ export const POST = route(async (request: Request, { params }: Context) => {
   const input = await parseJsonRequest(request, annotationInput);
   const annotation = await saveAnnotation(row.traceId, row.id, actor, input);
   const started = performance.now();
-  await recomputeAfterLabel(row.id, input);
+  if (labelChangesStoredMetrics(input)) await recomputeMetrics(row.id);
   const recompute = performance.now() - started;
   return Response.json(annotation, { status: 201, headers: { "server-timing": `recompute;dur=${recompute.toFixed(2)}` } });
 });
@@ -46,6 +47,6 @@ export const DELETE = route(async (request: Request, { params }: Context) => {
   const query = parseQuery(deleteQuery, searchParamsObject(new URL(request.url).searchParams));
   const unit = { event_id: query.event_id ?? null, family: query.family };
   if (!(await deleteOwnAnnotation(row.traceId, actor, unit))) throw new ApiError(404, "not_found", "you have no label on this unit and family");
-  await recomputeAfterLabel(row.id, unit);
+  if (labelChangesStoredMetrics(unit)) await recomputeMetrics(row.id);
   return Response.json({ deleted: unit });
 });
