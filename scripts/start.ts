@@ -11,6 +11,7 @@ import { readConfig } from "@/lib/server/config";
 import { readyDatabase } from "@/lib/server/db/bootstrap";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { recomputeStaleMetrics } from "@/lib/server/compute/persist";
+import { recomputeStaleDiagnostics } from "@/lib/server/hacking/store";
 import { ensureAdminFromEnv, setupLinkIfNeeded } from "@/lib/server/auth/bootstrap";
 import { loadDemoIfEmpty } from "./lib/demo-load";
 import { isOpenMode } from "@/lib/server/auth/access";
@@ -30,6 +31,8 @@ async function main() {
 
   const recomputed = await recomputeStaleMetrics();
   if (recomputed > 0) console.log(`Baton: recomputed the metrics of ${recomputed} trace(s) for ${SPEC_VERSION}`);
+  const diagnosed = await recomputeStaleDiagnostics();
+  if (diagnosed > 0) console.log(`Baton: computed the hacking diagnostics of ${diagnosed} trace(s) stored before them`);
 
   if (config.BATON_DEMO === "1") {
     const loaded = await loadDemoIfEmpty();

@@ -1,5 +1,6 @@
 import { Field } from "@/components/field";
 import { VERDICTS } from "@/lib/api/filters";
+import { DETECTOR_LABELS, TRACE_DETECTORS } from "@/lib/hacking";
 import { EVENT_TYPES, TOPOLOGIES } from "@/lib/trace/types";
 
 export interface Facets {
@@ -50,6 +51,9 @@ export function TraceFilters({ values, facets }: { values: Record<string, string
         </Field>
         <Field label="Stop verdict">
           <Select name="verdict" value={values.verdict} options={VERDICTS} />
+        </Field>
+        <Field label="Hacking flag">
+          <Select name="flag" value={values.flag} options={TRACE_DETECTORS} labels={Object.fromEntries(TRACE_DETECTORS.map((d) => [d, DETECTOR_LABELS[d].name]))} />
         </Field>
       </div>
       <details open={moreOpen} className="text-sm">

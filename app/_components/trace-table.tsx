@@ -2,6 +2,7 @@ import Link from "next/link";
 import { E1Badge } from "@/components/e1-badge";
 import type { ListSort } from "@/lib/api/filters";
 import { formatCost, formatDuration, formatTokens } from "@/lib/format";
+import { DETECTOR_LABELS, isTraceDetector } from "@/lib/hacking";
 import type { TraceHits } from "@/lib/server/queries/search-snippets";
 import type { TraceListItem } from "@/lib/server/queries/traces";
 import { SearchHits } from "./search-hits";
@@ -76,6 +77,9 @@ function Row({ t, receiving, hits, terms }: { t: TraceListItem; receiving: boole
           <Link href={`/traces/${encodeURIComponent(t.trace_id)}`} className="text-blue-700 hover:underline">
             {t.trace_id}
           </Link>
+          {t.flags.filter(isTraceDetector).map((f) => (
+            <span key={f} className="ml-2 rounded bg-rose-100 px-1.5 py-0.5 font-sans text-xs text-rose-800" title={DETECTOR_LABELS[f].explain} data-testid="row-flag">{DETECTOR_LABELS[f].name}</span>
+          ))}
           {receiving && <span className="ml-2 rounded bg-sky-100 px-1.5 py-0.5 font-sans text-xs text-sky-800" title="more spans are arriving; this is an earlier version">receiving</span>}
         </td>
         <td className="px-3 py-2">{t.project}</td>

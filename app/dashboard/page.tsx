@@ -6,9 +6,11 @@ import { dashboardPageQuery } from "@/lib/dashboard/query";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { barTraces, dashboardModel } from "@/lib/server/queries/dashboard";
 import { toTraceFilter } from "@/lib/server/queries/dashboard-filter";
+import { flagTrend } from "@/lib/server/hacking/queries";
 import { traceFacets } from "@/lib/server/queries/traces";
 import { BarTraces } from "./_components/bar-traces";
 import { DashboardFilters } from "./_components/dashboard-filters";
+import { FlagTrend } from "./_components/flag-trend";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +26,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const readable = await pageReadableProjects("/dashboard");
   const { bar: barKey, trend, ...filterQuery } = query;
   const filter = toTraceFilter(filterQuery, readable);
-  const [model, facets] = await Promise.all([dashboardModel(filter), traceFacets()]);
+  const [model, facets, flags] = await Promise.all([dashboardModel(filter), traceFacets(), flagTrend(filter)]);
   const bar = parseBar(barKey);
   const list = bar ? await barTraces(filter, bar, model) : null;
   const binLabel = bar?.kind === "bin" ? model.histograms.find((h) => h.metric === bar.metric)?.bars[bar.index]?.label : undefined;
@@ -48,6 +50,13 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       {bar && list && <BarTraces title={describeBar(bar, (m) => metricOf(m)?.label ?? m, binLabel)} total={list.total} traces={list.traces} clearHref={`?${withoutBar.toString()}`} />}
       {barKey && !list && <p role="alert" className="text-sm text-rose-700">No bar “{barKey}” in this dashboard.</p>}
       <DashboardCharts model={model} selected={barKey ?? null} trendMetric={trend} />
+      <FlagTrend points={flags.points} listFilter={listFilterOf(filterQuery)} />
     </div>
   );
+}
+
+/** The dashboard filter as trace-list parameters (both read from/to as inclusive UTC days). */
+function listFilterOf(q: Record<string, unknown>): Record<string, string> {
+  const keys = ["project", "system", "task_id", "group_id", "topology", "from", "to"];
+  return Object.fromEntries(keys.flatMap((k) => (typeof q[k] === "string" && q[k] !== "" ? [[k, q[k]]] : [])));
 }

@@ -2,10 +2,12 @@ import { ProgressBar } from "@/components/progress-bar";
 import { currentSession } from "@/lib/server/auth/current";
 import { requirePageProjectAdmin } from "@/lib/server/auth/page-access";
 import { prisma } from "@/lib/server/db/client";
+import { collusion } from "@/lib/server/hacking/queries";
 import { agreement } from "@/lib/server/judges/labels";
 import { listRuns } from "@/lib/server/judges/runs";
 import { listJudges } from "@/lib/server/judges/store";
 import { AgreementScatter } from "./_components/agreement-scatter";
+import { CollusionTable } from "./_components/collusion-table";
 import { JudgeForm } from "./_components/judge-form";
 import { RunControls } from "./_components/run-controls";
 
@@ -24,7 +26,7 @@ export default async function JudgesPage() {
   const judges = await listJudges(projects);
   const allProjects = (await prisma().project.findMany({ select: { name: true }, orderBy: { name: "asc" } })).map((p) => p.name).filter((p) => projects === null || projects.includes(p));
   const runs = new Map(await Promise.all(judges.map(async (j) => [j.id, await listRuns(j.id)] as const)));
-  const trust = await agreement({}, projects);
+  const [trust, drift] = await Promise.all([agreement({}, projects), collusion({}, projects)]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Judges</h1>
@@ -76,6 +78,7 @@ export default async function JudgesPage() {
           </table>
         )}
       </section>
+      <CollusionTable rows={drift.rows} threshold={drift.threshold} minUnits={drift.min_units} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRACE_DETECTORS } from "@/lib/hacking/types";
 import { EVENT_TYPES, TOPOLOGIES } from "@/lib/trace/types";
 import { decodeListCursor, LIST_CURSOR_PATTERN } from "./list-cursor";
 import { cursorParam, decimalInt, decimalNumber, filterText, PG_INT_MAX } from "./params";
@@ -40,6 +41,8 @@ export const traceListQuery = z.object({
   status: z.enum(["error"]).optional(),
   /** `1`: some event is tainted (SPEC.md section 4, E4); `0`: none */
   tainted: z.enum(["0", "1"]).optional(),
+  /** traces this hacking detector flags (docs/metrics.md, "Hacking diagnostics") */
+  flag: z.enum(TRACE_DETECTORS).optional(),
   /** E1: `1`, `0` or `none` (null) */
   e1: z.enum(["0", "1", "none"]).optional(),
   /** created_at from this day (inclusive) to that day (inclusive), UTC */
@@ -62,7 +65,7 @@ export const traceListQuery = z.object({
 export type TraceListQuery = z.infer<typeof traceListQuery>;
 
 /** The parameters that choose traces (not their order or page): what a dataset export or a queue takes over from the list. */
-export const LIST_FILTER_KEYS = ["project", "system", "task_id", "group_id", "topology", "verdict", "q", "text", "event_type", "agent", "tool", "status", "tainted", "e1", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max", "ids"] as const;
+export const LIST_FILTER_KEYS = ["project", "system", "task_id", "group_id", "topology", "verdict", "q", "text", "event_type", "agent", "tool", "status", "tainted", "flag", "e1", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max", "ids"] as const;
 
 export const eventPageQuery = z.object({
   cursor: cursorParam.optional(),

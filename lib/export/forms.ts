@@ -51,13 +51,20 @@ export function strictForm(trace: Trace, resolved: ResolvedRewards, humanE1: 0 |
  * sorted by unit, family and annotator, so the text does not depend on row
  * ids of the database it came from.
  */
-export function extendedForm(trace: Trace, annotations: readonly ExtendedAnnotation[], adjudications: readonly ExtendedAdjudication[]): Record<string, unknown> {
+export function extendedForm(
+  trace: Trace,
+  annotations: readonly ExtendedAnnotation[],
+  adjudications: readonly ExtendedAdjudication[],
+  hackingFlags: readonly string[] = [],
+): Record<string, unknown> {
   const { events, ...head } = trace;
   return {
     ...head,
     events: events.map(({ extra, ...e }) => ({ ...e, ...extra })),
     annotations: [...annotations].sort(byUnit((a) => a.annotator)),
     adjudications: [...adjudications].sort(byUnit(() => "")),
+    // the detectors that flag the run (docs/metrics.md "Hacking diagnostics"), so a trainer can down-weight it; recomputed on import
+    hacking_flags: [...hackingFlags],
   };
 }
 

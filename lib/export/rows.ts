@@ -29,6 +29,8 @@ export interface ExportRow {
   tokens: number | null;
   /** with `content=1` only: the event's text, null when it has none */
   content?: string | null;
+  /** the trace's flagged hacking detectors (docs/metrics.md), the same on every row of a trace; [] when none */
+  hacking_flags: string[];
 }
 
 export interface ExportOptions {
@@ -39,6 +41,8 @@ export interface ExportOptions {
   annotationsAsOf: string | null;
   /** add each event's text (`content=1`) */
   content?: boolean;
+  /** the trace's flagged hacking detectors */
+  hackingFlags?: readonly string[];
 }
 
 /** The rows of one trace, one at a time (a big trace's rows are never all in memory). */
@@ -74,6 +78,7 @@ export function* exportRows(p: PreparedTrace, opts: ExportOptions): Generator<Ex
       annotations_as_of: opts.annotationsAsOf,
       tokens: event.tokens ?? null,
       ...(opts.content && { content: event.content ?? null }),
+      hacking_flags: [...(opts.hackingFlags ?? [])],
     };
   }
 }

@@ -82,6 +82,8 @@ export const traceSchema = z.strictObject({
   // the extended form's human labels (SPEC.md section 6), restored on import
   annotations: z.array(extendedAnnotationSchema).optional(),
   adjudications: z.array(extendedAdjudicationSchema).optional(),
+  // the extended form's hacking flags (docs/metrics.md): derived, so accepted and recomputed on import, never trusted
+  hacking_flags: z.array(z.string().max(64)).max(64).optional(),
 });
 
 export type TraceInput = z.infer<typeof traceSchema>;

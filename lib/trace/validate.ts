@@ -56,7 +56,7 @@ export function validateTrace(raw: unknown, base = "$"): ValidationResult {
   problems.push(...structural.problems);
   if (!parsed.success || problems.length > 0) return { ok: false, problems: dedupe(problems) };
 
-  const { annotations, adjudications, ...data } = parsed.data;
+  const { annotations, adjudications, hacking_flags: _derived, ...data } = parsed.data;
   const labels = annotations !== undefined || adjudications !== undefined ? { annotations: annotations ?? [], adjudications: adjudications ?? [] } : undefined;
   if (labels) {
     const labelled = labelProblems(labels, new Set(data.events.map((e) => e.id)), base);

@@ -16,6 +16,8 @@ import * as signin from "@/app/api/auth/signin/route";
 import * as signout from "@/app/api/auth/signout/route";
 import * as dashboard from "@/app/api/dashboard/route";
 import * as dashboardTraces from "@/app/api/dashboard/traces/route";
+import * as diagnosticsCollusion from "@/app/api/diagnostics/collusion/route";
+import * as diagnosticsTrend from "@/app/api/diagnostics/trend/route";
 import * as exportAll from "@/app/api/export/route";
 import * as heatmapAll from "@/app/api/heatmap/route";
 import * as importRoute from "@/app/api/import/route";
@@ -46,6 +48,7 @@ import * as traceExport from "@/app/api/traces/[id]/export/route";
 import * as graph from "@/app/api/traces/[id]/graph/route";
 import * as traceHeatmap from "@/app/api/traces/[id]/heatmap/route";
 import * as traceMetrics from "@/app/api/traces/[id]/metrics/route";
+import * as traceDiagnostics from "@/app/api/traces/[id]/diagnostics/route";
 import * as trace from "@/app/api/traces/[id]/route";
 import * as traces from "@/app/api/traces/route";
 import { FAMILIES } from "@/lib/trace/types";
@@ -140,6 +143,7 @@ export const ROUTES: Row[] = [
   { route: "GET /api/traces/[id]/graph", variant: "?part=credit", call: onTrace(graph.GET, "GET", "/graph?part=credit"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/heatmap", call: onTrace(traceHeatmap.GET, "GET", "/heatmap"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/metrics", call: onTrace(traceMetrics.GET, "GET", "/metrics"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/diagnostics", call: onTrace(traceDiagnostics.GET, "GET", "/diagnostics"), expect: READ, idRoute: true },
   { route: "POST /api/adjudications", call: call(adjudications.POST, "POST", () => "/api/adjudications", { body: (fx, u) => ({ trace_id: tid(fx, u), event_id: null, family: "step_quality", value: 0.5 }) }), expect: ADMIN_OF_P("201"), idRoute: true },
   { route: "GET /api/traces", call: call(traces.GET, "GET", () => "/api/traces"), expect: LIST },
   { route: "POST /api/traces", call: call(traces.POST, "POST", () => "/api/traces", { body: () => exampleTrace(unique("i").slice(10), "p") }), expect: INGEST_P },
@@ -162,6 +166,8 @@ export const ROUTES: Row[] = [
   { route: "GET /api/judges", call: call(judges.GET, "GET", () => "/api/judges"), expect: "401 200 403 403 200 200 403 401 401" },
   { route: "POST /api/judges", call: call(judges.POST, "POST", () => "/api/judges", { body: judgeBody }), expect: "401 403 403 403 201 201 403 401 401" },
   { route: "GET /api/judges/agreement", call: call(judgeAgreement.GET, "GET", () => "/api/judges/agreement"), expect: LIST },
+  { route: "GET /api/diagnostics/collusion", call: call(diagnosticsCollusion.GET, "GET", () => "/api/diagnostics/collusion"), expect: LIST },
+  { route: "GET /api/diagnostics/trend", call: call(diagnosticsTrend.GET, "GET", () => "/api/diagnostics/trend"), expect: LIST },
   { route: "GET /api/judges/[id]", call: onJudge(judge.GET, "GET", ""), expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "PATCH /api/judges/[id]", call: onJudge(judge.PATCH, "PATCH", "", () => ({ temperature: 0.5 })), expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "DELETE /api/judges/[id]", call: onJudge(judge.DELETE, "DELETE", ""), expect: ADMIN_OF_P("204"), idRoute: true },

@@ -9,9 +9,11 @@ import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces
 import { searchTerms } from "@/lib/api/search-terms";
 import { clockOf } from "@/lib/format";
 import { conversationPage } from "@/lib/server/queries/conversation";
+import { storedDiagnostics } from "@/lib/server/hacking/store";
 import { Conversation } from "./_components/conversation";
 import { EventTable } from "./_components/event-table";
 import { EdgeTable } from "./_components/edge-table";
+import { HackingFlags } from "./_components/hacking-flags";
 import { MetricsPanel } from "./_components/metrics-panel";
 import { ReceivingNotice } from "./_components/receiving-notice";
 import { UnmappedSpans } from "./_components/unmapped-spans";
@@ -42,11 +44,12 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
     return <ReceivingNotice state={receiving} stored={false} />;
   }
   await requirePageRead(`/traces/${id}`, row.project.name);
-  const [events, edges, metrics, talk] = await Promise.all([
+  const [events, edges, metrics, talk, diagnostics] = await Promise.all([
     listEvents(traceId, { cursor: page.cursor, limit: page.limit, content: false }),
     listEdges(row.id),
     traceMetrics(traceId),
     conversationPage(row.id, row.eventCount, { at: conversation.at, from: conversation.from, limit: 100 }),
+    storedDiagnostics(row.id),
   ]);
   const clock = clockOf(row.metadata);
   const warnings = row.warnings as { path: string; message: string }[];
@@ -84,6 +87,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
           </ul>
         </details>
       )}
+      <HackingFlags traceId={row.traceId} diagnostics={diagnostics} />
       <MetricsPanel metrics={metrics} reported={reported} clock={clock} />
       <Conversation traceId={row.traceId} page={talk} clock={clock} terms={conversation.terms} target={conversation.at} values={values} />
       <EventTable traceId={row.traceId} events={events.events} total={row.eventCount} from={page.cursor ? Number(page.cursor) : 0} nextCursor={events.next_cursor} limit={page.limit} />

@@ -7,6 +7,7 @@ import { resolvePreset, type WeightPreset } from "@/lib/rewards";
 import type { ExtendedAdjudication, ExtendedAnnotation } from "@/lib/trace/extended-labels";
 import type { Problem } from "@/lib/trace/validate";
 import { prisma } from "../db/client";
+import { storedDiagnostics } from "../hacking/store";
 import { ApiError } from "../errors";
 import { humanLabels, listAnnotations } from "../queries/annotations";
 import { loadGroup, loadTrace } from "../queries/load-trace";
@@ -56,20 +57,21 @@ export async function exportTrace(traceId: string, req: ExportRequest): Promise<
   const trace = await loadTrace(traceId, { content: format === "extended" || req.content ? "all" : "messages" });
   const { labels, asOf } = await humanLabels(trace.trace_id, req.credit.judges);
   const prepared = prepareTrace(trace, labels);
+  const hackingFlags = (await storedDiagnostics(await traceDbId(trace.trace_id))).flags;
   if (format === "strict") {
     const humanE1 = labels.trace.task_success ? computeE1(trace, labels) : null;
     return jsonChunks(strictForm(trace, prepared.rewards(preset.token_budget), humanE1));
   }
   if (format === "extended") {
     const [annotations, adjudications] = await Promise.all([exportedAnnotations(trace.trace_id), exportedAdjudications(trace.trace_id)]);
-    return jsonChunks(extendedForm(trace, annotations, adjudications));
+    return jsonChunks(extendedForm(trace, annotations, adjudications, hackingFlags));
   }
   const { method, normalize } = req.credit;
   const needsGroup = method === "grpo" || method === "gigpo";
   const group = needsGroup && trace.group_id
     ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, req.credit.judges)).labels })))
     : [];
-  const rows = exportRows(prepared, { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content });
+  const rows = exportRows(prepared, { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content, hackingFlags });
   // the first row is computed here, so that an unusable group is an error before streaming
   const first = rows.next();
   return (function* () {
@@ -132,4 +134,9 @@ export function textStream(chunks: Iterator<string> | AsyncIterator<string>, onE
       }
     },
   });
+}
+
+async function traceDbId(traceId: string): Promise<number> {
+  const row = await prisma().trace.findUniqueOrThrow({ where: { traceId }, select: { id: true } });
+  return row.id;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { computeMetrics, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
+import { recomputeDiagnostics } from "../hacking/store";
 import { metricsToColumns } from "../ingest/computed";
 import { computedType } from "../ingest/store";
 import { humanLabels } from "../queries/annotations";
@@ -19,6 +20,8 @@ export async function recomputeMetrics(traceDbId: number): Promise<TraceMetrics>
   const names = Object.keys(columns);
   const sets = names.map((name, i) => `"${name}" = $${i + 2}::${computedType(name)}`).join(", ");
   await pool().query(`UPDATE traces SET ${sets}, updated_at = now() WHERE id = $1`, [traceDbId, ...names.map((n) => columns[n])]);
+  // the hacking diagnostics read the same labels as these columns (trace-level task_success)
+  await recomputeDiagnostics(traceDbId, { trace, labels });
   return metrics;
 }
 

@@ -1,5 +1,6 @@
 import type { PoolClient } from "pg";
 import type { TraceRecord } from "@/lib/ingest/parse";
+import { computeDiagnostics } from "@/lib/hacking";
 import { prepareTrace } from "@/lib/ingest/prepare";
 import { humanLabelsFrom } from "@/lib/rewards";
 import { validateTrace, type Problem } from "@/lib/trace/validate";
@@ -33,7 +34,10 @@ export function validateRecords(records: readonly TraceRecord[]): { items: Store
     const prepared = prepareTrace(result.trace);
     // an extended trace's labels enter its metrics at once, as they will every later recompute
     const labels = result.labels ? humanLabelsFrom(result.labels.annotations, result.labels.adjudications) : undefined;
-    items.push({ prepared, warnings: result.warnings, computed: computedColumns(prepared, labels), ...(result.labels && { labels: result.labels }) });
+    items.push({
+      prepared, warnings: result.warnings, computed: computedColumns(prepared, labels), diagnostics: computeDiagnostics(prepared.trace, labels),
+      ...(result.labels && { labels: result.labels }),
+    });
   }
   return { items, problems };
 }

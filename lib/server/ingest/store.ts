@@ -2,6 +2,8 @@ import type pg from "pg";
 import type { PreparedTrace } from "@/lib/ingest/prepare";
 import type { ExtendedLabels } from "@/lib/trace/extended-labels";
 import type { Problem } from "@/lib/trace/validate";
+import type { TraceDiagnostics } from "@/lib/hacking";
+import { writeDiagnostics } from "../hacking/store";
 import { restoreLabels } from "./restore-labels";
 import { copyLines, copyValue as v, jsonText } from "../db/copy";
 
@@ -52,6 +54,8 @@ export interface StoreItem {
   warnings: Problem[];
   /** computed metric columns (SPEC.md section 4), column name -> value */
   computed: ComputedColumns;
+  /** hacking diagnostics (lib/hacking), stored beside the trace row; absent only in benchmarks of the raw write path */
+  diagnostics?: TraceDiagnostics;
 }
 
 /**
@@ -84,6 +88,7 @@ export async function storeTraces(client: pg.PoolClient, items: readonly StoreIt
   await copyLines(client, "events", EVENT_COLUMNS, eventLines(items, ids));
   await copyLines(client, "event_content", CONTENT_COLUMNS, contentLines(items, ids));
   await copyLines(client, "edges", EDGE_COLUMNS, edgeLines(items, ids));
+  await writeDiagnostics(client, items.flatMap((i) => (i.diagnostics ? [{ traceDbId: ids.get(i.prepared.trace.trace_id)!, diagnostics: i.diagnostics }] : [])));
   const dropped = opts.upsert ? await dropOrphanedLabels(client, traceIds) : new Map<string, Problem[]>();
   await restoreLabels(client, items.flatMap((i) => (i.labels ? [{ traceKey: i.prepared.trace.trace_id, labels: i.labels }] : [])));
   return items.map((item) => ({

@@ -28,6 +28,8 @@ export interface TraceListItem {
   agents: number | null;
   errors: number | null;
   tainted_events: number | null;
+  /** the hacking detectors that flag the trace (docs/metrics.md), [] when none or not computed yet */
+  flags: string[];
 }
 
 export interface TraceListPage {
@@ -69,6 +71,7 @@ interface Row {
   agent_count: number | null;
   error_count: number | null;
   tainted_events: number | null;
+  flags: string[] | null;
   sort_value: number | null;
 }
 
@@ -90,6 +93,7 @@ export function listPageSql(query: TraceListQuery, readable: string[] | null = n
     SELECT t.id, t.trace_id, p.name AS project, t.task_id, t.system, t.topology::text AS topology, t.group_id,
            t.event_count, t.edge_count, t.e1, t.reported_e1, t.verdict::text AS verdict, t.created_at,
            t.total_tokens, t.total_cost, t.makespan, t.metadata->>'clock' AS clock, t.agent_count, t.error_count, t.tainted_events,
+           (SELECT d.flags FROM trace_diagnostics d WHERE d.trace_id = t.id) AS flags,
            ${column === null ? Prisma.sql`NULL` : Prisma.sql`t.${Prisma.raw(column)}`}::float8 AS sort_value
     FROM traces t JOIN projects p ON p.id = t.project_id
     ${whereOf(conditions)} ${order} LIMIT ${query.limit + 1}`;
@@ -155,6 +159,7 @@ function item(r: Row): TraceListItem {
     agents: r.agent_count,
     errors: r.error_count,
     tainted_events: r.tainted_events,
+    flags: r.flags ?? [],
   };
 }
 

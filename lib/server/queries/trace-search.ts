@@ -36,6 +36,7 @@ export function listConditions(f: ListFilter, readable: string[] | null): Prisma
   if (f.status === "error") c.push(Prisma.sql`t.error_count > 0`);
   if (f.tainted === "1") c.push(Prisma.sql`t.tainted_events > 0`);
   if (f.tainted === "0") c.push(Prisma.sql`t.tainted_events = 0`);
+  if (f.flag) c.push(Prisma.sql`t.id IN (SELECT d.trace_id FROM trace_diagnostics d WHERE d.flags @> ARRAY[${f.flag}]::text[])`);
   if (f.e1 === "none") c.push(Prisma.sql`t.e1 IS NULL`);
   else if (f.e1) c.push(Prisma.sql`t.e1 = ${Number(f.e1)}`);
   if (f.from) c.push(Prisma.sql`t.created_at >= ${new Date(`${f.from}T00:00:00Z`)}`);
