@@ -11,6 +11,7 @@ import { readConfig } from "@/lib/server/config";
 import { readyDatabase } from "@/lib/server/db/bootstrap";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { recomputeStaleMetrics } from "@/lib/server/compute/persist";
+import { backfillDecisions } from "@/lib/server/decisions/store";
 import { ensureAdminFromEnv, setupLinkIfNeeded } from "@/lib/server/auth/bootstrap";
 import { loadDemoIfEmpty } from "./lib/demo-load";
 import { isOpenMode } from "@/lib/server/auth/access";
@@ -29,6 +30,8 @@ async function main() {
   process.env.DATABASE_URL = db.url;
 
   const recomputed = await recomputeStaleMetrics();
+  const backfilled = await backfillDecisions();
+  if (backfilled > 0) console.log(`Baton: stored the decision features of ${backfilled} trace(s)`);
   if (recomputed > 0) console.log(`Baton: recomputed the metrics of ${recomputed} trace(s) for ${SPEC_VERSION}`);
 
   if (config.BATON_DEMO === "1") {

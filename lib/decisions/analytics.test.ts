@@ -3,7 +3,7 @@ import { wilsonInterval } from "../stats/wilson";
 import { decisionReport, tallyRows, type DecisionRow } from "./analytics";
 
 const none = { spawn: false, delegate: false, communicate: false, aggregate: false, stop: false };
-const row = (over: Partial<DecisionRow> & { taken?: Partial<DecisionRow["taken"]> }): DecisionRow => ({
+const row = (over: Omit<Partial<DecisionRow>, "taken"> & { taken?: Partial<DecisionRow["taken"]> }): DecisionRow => ({
   group_id: "g1", e1: null, r_total: 0, policy_version: null, stop_reason: null, verdict: null,
   buckets: { agents_spawned: "0", delegate_roles: ["(no delegation)"], messages_per_agent: "0", aggregate_fan_in: "none" },
   ...over,

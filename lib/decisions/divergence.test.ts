@@ -3,7 +3,7 @@ import { contrastChoices, traceChoices } from "./choices";
 import { ENDED, groupDivergence, readableKey, type DivergenceRollout } from "./divergence";
 import { orch, rollout } from "./fixtures";
 
-const ev = (type: DivergenceRollout["events"][number]["type"], agent: string, extra: { role?: string; tool?: string; content_ref?: string } = {}, id = type) => ({ id, type, agent, ...extra });
+const ev = (type: DivergenceRollout["events"][number]["type"], agent: string, extra: { role?: string; tool?: string; content_ref?: string } = {}, id: string = type) => ({ id, type, agent, ...extra });
 
 describe("groupDivergence", () => {
   // step 0 and 1 agree on both sides; at step 2 the successes call sql.run, one failure answers, one calls sql.run too

@@ -18,7 +18,7 @@ describe("decisionFeatures", () => {
     { type: "orchestrator_decision", ...orch, decision: "stop", reason: "complete" }, // e9
   ], {
     edges: [
-      { src: "e1", dst: "e2", type: "delegation" },
+      { src: "e1", dst: "e2", type: "causal" },
       { src: "e2", dst: "e3", type: "spawn" },
       { src: "e1", dst: "e4", type: "spawn" },
       { src: "e4", dst: "e5", type: "spawn" },

@@ -5,3 +5,5 @@ export * from "./choices";
 export * from "./difference";
 export * from "./divergence";
 export * from "./features";
+export * from "./record";
+export * from "./query";

@@ -2,6 +2,7 @@ import "server-only";
 import { computeMetrics, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
 import { metricsToColumns } from "../ingest/computed";
+import { writeDecisionRow } from "../decisions/store";
 import { computedType } from "../ingest/store";
 import { humanLabels } from "../queries/annotations";
 import { loadTraceById } from "../queries/load-trace";
@@ -19,6 +20,8 @@ export async function recomputeMetrics(traceDbId: number): Promise<TraceMetrics>
   const names = Object.keys(columns);
   const sets = names.map((name, i) => `"${name}" = $${i + 2}::${computedType(name)}`).join(", ");
   await pool().query(`UPDATE traces SET ${sets}, updated_at = now() WHERE id = $1`, [traceDbId, ...names.map((n) => columns[n])]);
+  // R_total and the decision features live beside the metrics and change with the same labels
+  await writeDecisionRow(traceDbId, trace, labels);
   return metrics;
 }
 

@@ -1,6 +1,7 @@
 import type { PoolClient } from "pg";
 import type { TraceRecord } from "@/lib/ingest/parse";
 import { prepareTrace } from "@/lib/ingest/prepare";
+import { decisionRecord } from "@/lib/decisions";
 import { humanLabelsFrom } from "@/lib/rewards";
 import { validateTrace, type Problem } from "@/lib/trace/validate";
 import { recomputeMetrics } from "../compute/persist";
@@ -33,7 +34,7 @@ export function validateRecords(records: readonly TraceRecord[]): { items: Store
     const prepared = prepareTrace(result.trace);
     // an extended trace's labels enter its metrics at once, as they will every later recompute
     const labels = result.labels ? humanLabelsFrom(result.labels.annotations, result.labels.adjudications) : undefined;
-    items.push({ prepared, warnings: result.warnings, computed: computedColumns(prepared, labels), ...(result.labels && { labels: result.labels }) });
+    items.push({ prepared, warnings: result.warnings, computed: computedColumns(prepared, labels), decisions: decisionRecord(prepared.trace, labels), ...(result.labels && { labels: result.labels }) });
   }
   return { items, problems };
 }

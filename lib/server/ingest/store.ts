@@ -2,6 +2,8 @@ import type pg from "pg";
 import type { PreparedTrace } from "@/lib/ingest/prepare";
 import type { ExtendedLabels } from "@/lib/trace/extended-labels";
 import type { Problem } from "@/lib/trace/validate";
+import type { DecisionRecord } from "@/lib/decisions";
+import { writeDecisionRows } from "../decisions/store";
 import { restoreLabels } from "./restore-labels";
 import { copyLines, copyValue as v, jsonText } from "../db/copy";
 
@@ -52,6 +54,8 @@ export interface StoreItem {
   warnings: Problem[];
   /** computed metric columns (SPEC.md section 4), column name -> value */
   computed: ComputedColumns;
+  /** the trace_decisions row (lib/decisions), written beside the trace row */
+  decisions?: DecisionRecord;
 }
 
 /**
@@ -80,6 +84,7 @@ export async function storeTraces(client: pg.PoolClient, items: readonly StoreIt
   }
   const projectIds = await ensureProjects(client, [...new Set(items.map((i) => i.prepared.project))]);
   const ids = await insertTraceRows(client, items, projectIds);
+  await writeDecisionRows(client, items.flatMap((i) => (i.decisions ? [{ id: ids.get(i.prepared.trace.trace_id)!, record: i.decisions }] : [])));
 
   await copyLines(client, "events", EVENT_COLUMNS, eventLines(items, ids));
   await copyLines(client, "event_content", CONTENT_COLUMNS, contentLines(items, ids));
