@@ -7,3 +7,4 @@ export * from "./divergence";
 export * from "./features";
 export * from "./record";
 export * from "./query";
+export * from "./lanes";
