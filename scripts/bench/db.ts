@@ -3,8 +3,11 @@ import { readConfig } from "@/lib/server/config";
 import { startEmbeddedPostgres, type EmbeddedServer } from "@/lib/server/db/embedded";
 import { applyMigrations } from "@/lib/server/db/migrate";
 
-/** A fresh, migrated database `<name>` for a benchmark (embedded unless DATABASE_URL is set). */
-export async function benchDatabase(name: string): Promise<{ url: string; close: () => Promise<void> }> {
+/**
+ * A fresh, migrated database `<name>` for a benchmark (embedded unless DATABASE_URL is set);
+ * `embedded` gives a benchmark its own data dir and port instead of the shared .baton-bench.
+ */
+export async function benchDatabase(name: string, embeddedAt: { dataDir: string; port: number } = { dataDir: ".baton-bench", port: Number(process.env.BATON_BENCH_PG_PORT ?? 54333) }): Promise<{ url: string; close: () => Promise<void> }> {
   const config = readConfig();
   let embedded: EmbeddedServer | null = null;
   let adminUrl: string;
@@ -13,7 +16,7 @@ export async function benchDatabase(name: string): Promise<{ url: string; close:
     u.pathname = "/postgres";
     adminUrl = u.toString();
   } else {
-    embedded = await startEmbeddedPostgres({ dataDir: ".baton-bench", port: Number(process.env.BATON_BENCH_PG_PORT ?? 54333), database: "postgres" });
+    embedded = await startEmbeddedPostgres({ ...embeddedAt, database: "postgres" });
     adminUrl = embedded.url;
   }
   const admin = new pg.Client({ connectionString: adminUrl });
