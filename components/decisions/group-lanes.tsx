@@ -1,7 +1,7 @@
 import { laneLayout, type LaneLayout } from "@/lib/decisions/lanes";
 import { EVENT_VISUALS, SHAPE_PATHS } from "@/lib/graph-view/visual";
 import type { EventType } from "@/lib/trace/types";
-import type { GroupRollout, GroupView } from "@/lib/server/decisions/group";
+import type { GroupRollout, GroupView } from "@/lib/decisions/view";
 import { formatValue } from "@/lib/format";
 
 const GLYPH = 14;

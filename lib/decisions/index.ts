@@ -8,3 +8,4 @@ export * from "./features";
 export * from "./record";
 export * from "./query";
 export * from "./lanes";
+export * from "./view";

@@ -7,7 +7,7 @@ import { humanLabels } from "@/lib/server/queries/annotations";
 import { loadTrace } from "@/lib/server/queries/load-trace";
 import { prisma } from "@/lib/server/db/client";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
-import type { GroupView } from "@/lib/server/decisions/group";
+import type { GroupView } from "@/lib/decisions/view";
 import { GET as credit } from "../traces/[id]/credit/route";
 import { POST as annotate } from "../traces/[id]/annotations/route";
 import { POST } from "../traces/route";

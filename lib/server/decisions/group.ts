@@ -1,11 +1,12 @@
 import "server-only";
 import { standardize } from "@/lib/credit/group";
 import { prepareTrace } from "@/lib/credit/prepare";
-import { contrastChoices, DECISION_PRESET, groupDivergence, policyVersion, readableKey, traceChoices, traceRTotal, type ChoiceContrast, type Divergence } from "@/lib/decisions";
+import { contrastChoices, DECISION_PRESET, groupDivergence, policyVersion, readableKey, traceChoices, traceRTotal } from "@/lib/decisions";
 import { stepKey } from "@/lib/credit/group";
-import { SPEC_VERSION, type SpecVersion } from "@/lib/metrics";
-import { successRate, type SuccessRate } from "@/lib/stats/wilson";
-import type { EventType } from "@/lib/trace/types";
+import { SPEC_VERSION } from "@/lib/metrics";
+import type { GroupEvent, GroupRollout, GroupView } from "@/lib/decisions/view";
+export type { GroupEvent, GroupRollout, GroupView } from "@/lib/decisions/view";
+import { successRate } from "@/lib/stats/wilson";
 import { prisma } from "../db/client";
 import { notFound } from "../errors";
 import { humanLabels } from "../queries/annotations";
@@ -13,48 +14,6 @@ import { loadTraceById } from "../queries/load-trace";
 
 /** A group larger than this is shown by its first rollouts (by id): the view draws one lane each. */
 export const MAX_ROLLOUTS = 64;
-
-export interface GroupEvent {
-  id: string;
-  /** Event order index. */
-  step: number;
-  t: number;
-  t_end: number | null;
-  type: EventType;
-  agent: string;
-  role: string | null;
-  /** The GiGPO key as people read it: role · type · ref. */
-  key: string;
-  status: string | null;
-}
-
-export interface GroupRollout {
-  trace_id: string;
-  task_id: string;
-  system: string | null;
-  project: string;
-  policy_version: string | null;
-  e1: 0 | 1 | null;
-  r_total: number;
-  /** GRPO advantage: (R_total - mean) / (population std + 1e-6) over the rollouts shown; null below 2. */
-  advantage: number | null;
-  /** Earliest t, so that lanes share one axis of time since each rollout's start. */
-  start: number;
-  choices: string[];
-  events: GroupEvent[];
-}
-
-export interface GroupView {
-  version: SpecVersion;
-  group_id: string;
-  preset: string;
-  /** Rollouts in the group that the caller may read, and how many are shown. */
-  rollouts_total: number;
-  e1: SuccessRate;
-  rollouts: GroupRollout[];
-  divergence: Divergence | null;
-  decisions: ChoiceContrast;
-}
 
 /** The group view of `groupId` over the rollouts the caller may read (`readable` null: all); 404 when none. */
 export async function groupView(groupId: string, readable: string[] | null): Promise<GroupView> {
