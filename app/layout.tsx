@@ -51,6 +51,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <Link href="/dashboard" className="text-sm text-slate-600 hover:text-slate-900">
                 Dashboard
               </Link>
+              <Link href="/decisions" className="text-sm text-slate-600 hover:text-slate-900">
+                Decisions
+              </Link>
               <Link href="/heatmaps" className="text-sm text-slate-600 hover:text-slate-900">
                 Heatmaps
               </Link>

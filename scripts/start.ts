@@ -12,6 +12,7 @@ import { readyDatabase } from "@/lib/server/db/bootstrap";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { recomputeStaleMetrics } from "@/lib/server/compute/persist";
 import { recomputeStaleDiagnostics } from "@/lib/server/hacking/store";
+import { backfillDecisions } from "@/lib/server/decisions/store";
 import { ensureAdminFromEnv, setupLinkIfNeeded } from "@/lib/server/auth/bootstrap";
 import { loadDemoIfEmpty } from "./lib/demo-load";
 import { isOpenMode } from "@/lib/server/auth/access";
@@ -31,6 +32,8 @@ async function main() {
 
   const recomputed = await recomputeStaleMetrics();
   if (recomputed > 0) console.log(`Baton: recomputed the metrics of ${recomputed} trace(s) for ${SPEC_VERSION}`);
+  const backfilled = await backfillDecisions();
+  if (backfilled > 0) console.log(`Baton: stored the decision features of ${backfilled} trace(s)`);
   const diagnosed = await recomputeStaleDiagnostics();
   if (diagnosed > 0) console.log(`Baton: computed the hacking diagnostics of ${diagnosed} trace(s) stored before them`);
 

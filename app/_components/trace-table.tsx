@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { groupHref } from "@/lib/decisions/query";
 import { E1Badge } from "@/components/e1-badge";
 import type { ListSort } from "@/lib/api/filters";
 import { formatCost, formatDuration, formatTokens } from "@/lib/format";
@@ -85,7 +86,7 @@ function Row({ t, receiving, hits, terms }: { t: TraceListItem; receiving: boole
         <td className="px-3 py-2">{t.project}</td>
         <td className="px-3 py-2">{t.system ?? "—"}</td>
         <td className="px-3 py-2 font-mono text-xs">{t.task_id}</td>
-        <td className="px-3 py-2 font-mono text-xs">{t.group_id ?? "—"}</td>
+        <td className="px-3 py-2 font-mono text-xs">{t.group_id === null ? "—" : <Link href={groupHref(t.group_id)} className="text-blue-700 hover:underline" data-testid="group-link">{t.group_id}</Link>}</td>
         <td className={num}>{t.events.toLocaleString("en")}</td>
         <td className={num}>{formatTokens(t.tokens)}</td>
         <td className={num}>{formatCost(t.cost)}</td>

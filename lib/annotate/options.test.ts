@@ -36,11 +36,12 @@ describe("label options", () => {
 });
 
 describe("labelChangesStoredMetrics", () => {
-  it("only trace-level task_success labels change stored metrics", () => {
+  it("trace-level labels change stored values, event-level ones do not", () => {
     expect(labelChangesStoredMetrics({ event_id: null, family: "task_success" })).toBe(true);
     expect(labelChangesStoredMetrics({ family: "task_success" })).toBe(true);
     expect(labelChangesStoredMetrics({ event_id: "e8", family: "task_success" })).toBe(false);
-    expect(labelChangesStoredMetrics({ event_id: null, family: "step_quality" })).toBe(false);
+    expect(labelChangesStoredMetrics({ event_id: null, family: "step_quality" })).toBe(true); // R_total of the decision analytics
+    expect(labelChangesStoredMetrics({ event_id: "e8", family: "step_quality" })).toBe(false);
   });
 });
 

@@ -6,9 +6,14 @@ import { applyMigrations } from "@/lib/server/db/migrate";
 /**
  * A fresh, migrated database `<name>` for a benchmark (embedded unless DATABASE_URL is set);
  * with `reuse`, an existing one is kept as it is (a benchmark that fills for many minutes can
- * then be measured again, e.g. on a quieter machine).
+ * then be measured again, e.g. on a quieter machine); `embedded` gives a benchmark its own data
+ * dir and port instead of the shared .baton-bench.
  */
-export async function benchDatabase(name: string, opts: { reuse?: boolean } = {}): Promise<{ url: string; reused: boolean; close: () => Promise<void> }> {
+export async function benchDatabase(
+  name: string,
+  opts: { reuse?: boolean; embedded?: { dataDir: string; port: number } } = {},
+): Promise<{ url: string; reused: boolean; close: () => Promise<void> }> {
+  const embeddedAt = opts.embedded ?? { dataDir: ".baton-bench", port: Number(process.env.BATON_BENCH_PG_PORT ?? 54333) };
   const config = readConfig();
   let embedded: EmbeddedServer | null = null;
   let adminUrl: string;
@@ -17,7 +22,7 @@ export async function benchDatabase(name: string, opts: { reuse?: boolean } = {}
     u.pathname = "/postgres";
     adminUrl = u.toString();
   } else {
-    embedded = await startEmbeddedPostgres({ dataDir: ".baton-bench", port: Number(process.env.BATON_BENCH_PG_PORT ?? 54333), database: "postgres" });
+    embedded = await startEmbeddedPostgres({ ...embeddedAt, database: "postgres" });
     adminUrl = embedded.url;
   }
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -22,6 +22,8 @@ import * as exportAll from "@/app/api/export/route";
 import * as heatmapAll from "@/app/api/heatmap/route";
 import * as importRoute from "@/app/api/import/route";
 import * as metricsAll from "@/app/api/metrics/route";
+import * as decisionsAll from "@/app/api/decisions/route";
+import * as groupRoute from "@/app/api/groups/[group_id]/route";
 import * as otelFlush from "@/app/api/otel/v1/flush/route";
 import * as otelTraces from "@/app/api/otel/v1/traces/route";
 import * as presets from "@/app/api/presets/route";
@@ -126,6 +128,13 @@ const onRubrics = (handler: unknown, method: string, body?: unknown): Call =>
   call(handler, method, (_fx, u) => `/api/projects/${u ? "auth-test-no-such-project" : "p"}/rubrics`, { params: (_fx, u) => ({ project: u ? "auth-test-no-such-project" : "p" }), ...(body !== undefined && { body: () => body }) });
 const judgeBody = () => ({ project: "p", name: unique("judge"), base_url: "http://127.0.0.1:9/v1", model: "m", families: ["step_quality"] });
 
+/** The fixture trace's group (the example trace has none: it is given one), or a group nobody has. */
+const onGroup: Call = async (fx, creds, unknown) => {
+  const groupId = unknown ? "auth-test-no-such-group" : "auth-test-group";
+  if (!unknown) await prisma().trace.update({ where: { traceId: fx.traceId }, data: { groupId } });
+  return groupRoute.GET(authRequest("GET", `/api/groups/${groupId}`, creds), { params: Promise.resolve({ group_id: groupId }) });
+};
+
 const userTarget = async () => String((await makeUser("target", { roles: { p: "viewer" } })).id);
 
 export const ROUTES: Row[] = [
@@ -149,6 +158,10 @@ export const ROUTES: Row[] = [
   { route: "POST /api/traces", call: call(traces.POST, "POST", () => "/api/traces", { body: () => exampleTrace(unique("i").slice(10), "p") }), expect: INGEST_P },
   { route: "POST /api/import", call: call(importRoute.POST, "POST", () => "/api/import?name=t.json", { body: () => exampleTrace(unique("i").slice(10), "p") }), expect: INGEST_P },
   { route: "GET /api/metrics", call: call(metricsAll.GET, "GET", () => "/api/metrics"), expect: LIST },
+  { route: "GET /api/decisions", call: call(decisionsAll.GET, "GET", () => "/api/decisions"), expect: LIST },
+  // a group id is a filter value like ?group_id= of the lists: 401/403 before it is looked at, 404 when no rollout is readable
+  { route: "GET /api/groups/[group_id]", call: onGroup, expect: { "0": "401 404 200 200 200 200 403 401 401", "1": "200 200 200 200 200 200 403 401 401" } },
+  { route: "GET /api/groups/[group_id]", variant: "unknown group", call: (fx, creds) => onGroup(fx, creds, true), expect: { "0": "401 404 404 404 404 404 403 401 401", "1": "404 404 404 404 404 404 403 401 401" } },
   { route: "GET /api/dashboard", call: call(dashboard.GET, "GET", () => "/api/dashboard"), expect: LIST },
   { route: "GET /api/dashboard/traces", call: call(dashboardTraces.GET, "GET", () => "/api/dashboard/traces?bar=e1:1"), expect: LIST },
   { route: "GET /api/heatmap", call: call(heatmapAll.GET, "GET", () => "/api/heatmap"), expect: LIST },
@@ -201,6 +214,8 @@ export const ROUTES: Row[] = [
 export const PAGES: Record<string, "trace" | "queue" | "list" | "project-admin" | "site-admin" | "public"> = {
   "/": "list",
   "/dashboard": "list",
+  "/decisions": "list",
+  "/groups/[id]": "list",
   "/heatmaps": "list",
   "/queues": "list",
   "/traces/[id]": "trace",

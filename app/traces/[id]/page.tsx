@@ -8,6 +8,7 @@ import { traceMetrics } from "@/lib/server/queries/metrics";
 import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces";
 import { searchTerms } from "@/lib/api/search-terms";
 import { clockOf } from "@/lib/format";
+import { groupHref } from "@/lib/decisions/query";
 import { conversationPage } from "@/lib/server/queries/conversation";
 import { storedDiagnostics } from "@/lib/server/hacking/store";
 import { Conversation } from "./_components/conversation";
@@ -71,7 +72,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
           <Meta label="Project">{row.project.name}</Meta>
           <Meta label="System">{row.system ?? "—"}</Meta>
           <Meta label="Topology">{row.topology ?? "—"}</Meta>
-          <Meta label="Group">{row.groupId ?? "—"}</Meta>
+          <Meta label="Group">{row.groupId === null ? "—" : <Link href={groupHref(row.groupId)} className="text-blue-700 hover:underline" data-testid="group-link">{row.groupId}</Link>}</Meta>
           <Meta label="Events / edges">{`${row.eventCount.toLocaleString("en")} / ${row.edgeCount.toLocaleString("en")}`}</Meta>
           <Meta label="E1 task success"><E1Badge value={row.e1} /></Meta>
         </dl>

@@ -3,6 +3,7 @@ import { computeMetrics, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
 import { recomputeDiagnostics } from "../hacking/store";
 import { metricsToColumns } from "../ingest/computed";
+import { writeDecisionRow } from "../decisions/store";
 import { computedType } from "../ingest/store";
 import { humanLabels } from "../queries/annotations";
 import { loadTraceById } from "../queries/load-trace";
@@ -22,6 +23,8 @@ export async function recomputeMetrics(traceDbId: number): Promise<TraceMetrics>
   await pool().query(`UPDATE traces SET ${sets}, updated_at = now() WHERE id = $1`, [traceDbId, ...names.map((n) => columns[n])]);
   // the hacking diagnostics read the same labels as these columns (trace-level task_success)
   await recomputeDiagnostics(traceDbId, { trace, labels });
+  // R_total and the decision features live beside the metrics and change with the same labels
+  await writeDecisionRow(traceDbId, trace, labels);
   return metrics;
 }
 

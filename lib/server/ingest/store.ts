@@ -4,6 +4,8 @@ import type { ExtendedLabels } from "@/lib/trace/extended-labels";
 import type { Problem } from "@/lib/trace/validate";
 import type { TraceDiagnostics } from "@/lib/hacking";
 import { writeDiagnostics } from "../hacking/store";
+import type { DecisionRecord } from "@/lib/decisions";
+import { writeDecisionRows } from "../decisions/store";
 import { restoreLabels } from "./restore-labels";
 import { copyLines, copyValue as v, jsonText } from "../db/copy";
 
@@ -56,6 +58,8 @@ export interface StoreItem {
   computed: ComputedColumns;
   /** hacking diagnostics (lib/hacking), stored beside the trace row; absent only in benchmarks of the raw write path */
   diagnostics?: TraceDiagnostics;
+  /** the trace_decisions row (lib/decisions), written beside the trace row */
+  decisions?: DecisionRecord;
 }
 
 /**
@@ -84,6 +88,7 @@ export async function storeTraces(client: pg.PoolClient, items: readonly StoreIt
   }
   const projectIds = await ensureProjects(client, [...new Set(items.map((i) => i.prepared.project))]);
   const ids = await insertTraceRows(client, items, projectIds);
+  await writeDecisionRows(client, items.flatMap((i) => (i.decisions ? [{ id: ids.get(i.prepared.trace.trace_id)!, record: i.decisions }] : [])));
 
   await copyLines(client, "events", EVENT_COLUMNS, eventLines(items, ids));
   await copyLines(client, "event_content", CONTENT_COLUMNS, contentLines(items, ids));

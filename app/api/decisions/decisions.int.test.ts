@@ -1,0 +1,172 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { DECISIONS, decisionRecord, decisionReport, tallyRows, type DecisionReport, type DecisionRow } from "@/lib/decisions";
+import { orch, rollout } from "@/lib/decisions/fixtures";
+import { sqlRolloutGroup, SQL_GROUP_ID } from "@/lib/demo/scenarios/sql-rollout-group";
+import { computeMetrics } from "@/lib/metrics";
+import { humanLabels } from "@/lib/server/queries/annotations";
+import { loadTrace } from "@/lib/server/queries/load-trace";
+import { prisma } from "@/lib/server/db/client";
+import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
+import type { GroupView } from "@/lib/decisions/view";
+import { GET as credit } from "../traces/[id]/credit/route";
+import { POST as annotate } from "../traces/[id]/annotations/route";
+import { POST } from "../traces/route";
+import { GET as group } from "../groups/[group_id]/route";
+import { GET as decisions } from "./route";
+
+/*
+ * Group "dg" (task-1), by hand: s1 and s2 succeed: plan, spawn a coder, the coder runs sql, returns,
+ * aggregate, stop (complete). f1 fails the same way except that the coder sends a message instead of
+ * running sql and the stop is budget_exhausted; f2 fails without spawning: plan, aggregate, stop (max_turns).
+ */
+const succeed = (id: string) => rollout(id, true, [
+  { type: "orchestrator_decision", ...orch, decision: "spawn" },
+  { type: "spawn", ...orch, to: "w1" },
+  { type: "tool_call", agent: "w1", role: "coder", tool: "sql" },
+  { type: "return", agent: "w1", role: "coder", from: "w1", to: "orch" },
+  { type: "aggregate", ...orch },
+  { type: "orchestrator_decision", ...orch, decision: "stop", reason: "complete" },
+], { group: "dg", policy: "ckpt-1" });
+const hand = [
+  succeed("dg-s1"),
+  succeed("dg-s2"),
+  rollout("dg-f1", false, [
+    { type: "orchestrator_decision", ...orch, decision: "spawn" },
+    { type: "spawn", ...orch, to: "w1" },
+    { type: "message", agent: "w1", role: "coder" },
+    { type: "aggregate", ...orch },
+    { type: "orchestrator_decision", ...orch, decision: "stop", reason: "budget_exhausted" },
+  ], { group: "dg", policy: "ckpt-1" }),
+  rollout("dg-f2", false, [
+    { type: "orchestrator_decision", ...orch, decision: "continue" },
+    { type: "aggregate", ...orch },
+    { type: "orchestrator_decision", ...orch, decision: "stop", reason: "max_turns" },
+  ], { group: "dg", policy: "ckpt-2" }),
+];
+
+async function get<T>(handler: (r: Request, c: { params: Promise<never> }) => Promise<Response>, url: string, p: Record<string, string> = {}) {
+  const response = await handler(getRequest(url), params(p) as { params: Promise<never> });
+  return { status: response.status, body: (await response.json()) as T & ErrorBody };
+}
+
+/** Numbers rounded to 1e-9 (SQL and JS add in different orders), for a deep comparison. */
+const rounded = (x: unknown) => JSON.parse(JSON.stringify(x, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1e9) / 1e9 : v))) as unknown;
+
+beforeAll(async () => {
+  await prisma().trace.deleteMany();
+  await prisma().annotation.deleteMany({ where: { traceKey: { in: hand.map((t) => t.trace_id) } } });
+  expect((await POST(jsonRequest("/api/traces", [...hand, ...sqlRolloutGroup()]), params({}))).status).toBe(201);
+});
+
+describe("GET /api/groups/{group_id}", () => {
+  it("gives each rollout's E1, R_total and the grpo advantage of the credit API", async () => {
+    const { status, body } = await get<GroupView>(group, "/api/groups/dg", { group_id: "dg" });
+    expect(status).toBe(200);
+    expect(body.version).toBe("baton-spec-2");
+    expect(Object.fromEntries(body.rollouts.map((r) => [r.trace_id, r.e1]))).toEqual({ "dg-s1": 1, "dg-s2": 1, "dg-f1": 0, "dg-f2": 0 });
+    expect(body.rollouts.slice(0, 2).map((r) => r.trace_id)).toEqual(["dg-s1", "dg-s2"]); // successes first
+    for (const r of body.rollouts) {
+      const c = await get<{ r_total: number; events: { total: number }[] }>(credit, `/api/traces/${r.trace_id}/credit?method=grpo`, { id: r.trace_id });
+      expect(r.r_total).toBeCloseTo(c.body.r_total, 12);
+      expect(r.advantage).toBeCloseTo(c.body.events[0]!.total, 12);
+    }
+    expect(body.e1).toMatchObject({ rate: 0.5, n: 4 });
+  });
+
+  it("marks where the rollouts part ways and the choices only one side made", async () => {
+    const { body } = await get<GroupView>(group, "/api/groups/dg", { group_id: "dg" });
+    // step 0: every rollout plans (orchestrator_decision); step 1: the successes spawn, f1 spawns too, f2 aggregates
+    expect(body.divergence).toEqual({
+      step: 1,
+      success_keys: ["orchestrator · spawn"],
+      failure_keys: ["orchestrator · aggregate", "orchestrator · spawn"],
+      marks: [
+        { trace_id: "dg-s1", side: "success", event_id: "e2", key: "orchestrator · spawn", distinct: false },
+        { trace_id: "dg-s2", side: "success", event_id: "e2", key: "orchestrator · spawn", distinct: false },
+        { trace_id: "dg-f1", side: "failure", event_id: "e2", key: "orchestrator · spawn", distinct: false },
+        { trace_id: "dg-f2", side: "failure", event_id: "e2", key: "orchestrator · aggregate", distinct: true },
+      ],
+    });
+    expect(body.decisions).toEqual({
+      success_only: [{ choice: "stop: complete", rollouts: 2 }],
+      failure_only: [{ choice: "decision continue", rollouts: 1 }, { choice: "stop: budget_exhausted", rollouts: 1 }, { choice: "stop: max_turns", rollouts: 1 }],
+    });
+    const lane = body.rollouts.find((r) => r.trace_id === "dg-f2")!;
+    expect(lane.events.map((e) => [e.step, e.key])).toEqual([[0, "orchestrator · orchestrator_decision"], [1, "orchestrator · aggregate"], [2, "orchestrator · orchestrator_decision"]]);
+  });
+
+  it("the demo group parts ways and shows its checkpoint", async () => {
+    const { status, body } = await get<GroupView>(group, `/api/groups/${SQL_GROUP_ID}`, { group_id: SQL_GROUP_ID });
+    expect(status).toBe(200);
+    expect(body.rollouts).toHaveLength(4);
+    expect(body.rollouts.every((r) => r.policy_version === "ckpt-1840")).toBe(true);
+    expect(body.divergence).not.toBeNull();
+  });
+
+  it("answers 404 for an unknown group and 400 for an empty id", async () => {
+    const missing = await get(group, "/api/groups/nope", { group_id: "nope" });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe("not_found");
+    const empty = await get(group, "/api/groups/%20", { group_id: " " });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.details[0]!.path).toBe("group_id");
+  });
+});
+
+describe("GET /api/decisions", () => {
+  it("over group dg: taken vs not, buckets and the within-group difference, by hand", async () => {
+    const { status, body } = await get<DecisionReport>(decisions, "/api/decisions?group_id=dg");
+    expect(status).toBe(200);
+    expect(body.traces).toBe(4);
+    const spawn = body.decisions.find((d) => d.key === "spawn")!;
+    expect(spawn.taken.e1).toMatchObject({ rate: 2 / 3, n: 3 });
+    expect(spawn.not_taken.e1).toMatchObject({ rate: 0, n: 1 });
+    // one stratum: with 2/3, without 0/1; RD = 2/3, Var = 2/3*1/3/3 + 0 = 2/27
+    expect(spawn.within_group.estimate).toBeCloseTo(2 / 3, 12);
+    expect(spawn.within_group.low).toBeCloseTo(2 / 3 - 1.959963984540054 * Math.sqrt(2 / 27), 12);
+    expect(spawn.within_group).toMatchObject({ groups: 1, with: 3, without: 1, high: 1 });
+    expect(spawn.buckets[0]!.rows.map((r) => [r.bucket, r.traces])).toEqual([["0", 1], ["1", 3]]);
+    const stop = body.decisions.find((d) => d.key === "stop")!;
+    expect(stop.buckets[0]!.rows.map((r) => [r.bucket, r.traces, r.e1.rate])).toEqual([["budget_exhausted", 1, 0], ["complete", 2, 1], ["max_turns", 1, 0]]);
+    // every rollout stops: no mixed group, no estimate
+    expect(stop.within_group).toMatchObject({ estimate: null, low: null, high: null, groups: 0 });
+    expect(body.checkpoints.map((c) => [c.policy_version, c.traces, c.taken.spawn])).toEqual([["ckpt-1", 3, 3], ["ckpt-2", 1, 0]]);
+    expect(body.caveat).toMatch(/^Observational/);
+  });
+
+  it("SQL over the stored columns equals the same report computed in JS from the traces", async () => {
+    const { body } = await get<DecisionReport>(decisions, "/api/decisions");
+    const rows: DecisionRow[] = [];
+    for (const t of [...hand, ...sqlRolloutGroup()]) {
+      const trace = await loadTrace(t.trace_id);
+      const { labels } = await humanLabels(t.trace_id);
+      const m = computeMetrics(trace, labels);
+      const r = decisionRecord(trace, labels);
+      rows.push({
+        group_id: trace.group_id ?? null, e1: m.e1, r_total: r.r_total, policy_version: r.features.policy_version, stop_reason: m.stop.stop_reason, verdict: m.stop.verdict,
+        taken: { spawn: r.features.spawn_taken, delegate: r.features.delegate_taken, communicate: r.features.communicate_taken, aggregate: r.features.aggregate_taken, stop: r.features.stop_taken },
+        buckets: r.buckets,
+      });
+    }
+    expect(rounded(body)).toEqual(rounded(decisionReport(tallyRows(rows))));
+    expect(body.decisions.map((d) => d.key)).toEqual(DECISIONS.map((d) => d.key));
+  });
+
+  it("filters by checkpoint; validates every parameter", async () => {
+    expect((await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-1840")).body.traces).toBe(4);
+    expect((await get<DecisionReport>(decisions, "/api/decisions?group_id=dg&policy_version=ckpt-2")).body.traces).toBe(1);
+    const bad = await get(decisions, `/api/decisions?from=2026-02-01&to=2026-01-01&policy_version=${"x".repeat(513)}&colour=red`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((d) => d.path)).toEqual(expect.arrayContaining(["$", "policy_version"]));
+    expect((await get(decisions, "/api/decisions?from=2026-02-01&to=2026-01-01")).body.error.details.map((d) => d.path)).toEqual(["to"]);
+  });
+
+  it("a trace-level label changes the stored R_total", async () => {
+    const before = (await get<DecisionReport>(decisions, "/api/decisions?group_id=dg&policy_version=ckpt-2")).body.overall.mean_r_total!;
+    const response = await annotate(jsonRequest("/api/traces/dg-f2/annotations", { family: "step_quality", value: 1 }), params({ id: "dg-f2" }));
+    expect(response.status).toBe(201);
+    const after = (await get<DecisionReport>(decisions, "/api/decisions?group_id=dg&policy_version=ckpt-2")).body.overall.mean_r_total!;
+    // step_quality had no value (no automatic one, no reward channel): the label makes R = 1, weight 1 under uniform
+    expect(after - before).toBeCloseTo(1, 12);
+  });
+});
