@@ -21,7 +21,7 @@ export default async function TraceGraphPage({ params, searchParams }: Props) {
   await requirePageRead(`/traces/${id}/graph`, row?.project.name ?? null);
   const [meta, presets, query] = await Promise.all([graphMeta(traceId), listPresets(), searchParams]);
   return (
-    <div className="relative left-1/2 w-screen -translate-x-1/2 px-4">
+    <div className="graph-page relative left-1/2 w-screen -translate-x-1/2 px-4">
       <div className="mb-2 flex flex-wrap items-baseline gap-x-4 gap-y-1">
         <Link href={`/traces/${encodeURIComponent(traceId)}`} prefetch={false} className="text-sm text-blue-700 hover:underline">
           ← Trace
