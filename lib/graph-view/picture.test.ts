@@ -8,6 +8,8 @@ import { graphPicture, type PictureInput } from "./picture";
 import { axisTicks, xml } from "./picture-parts";
 import { OVERLAY_BIT } from "./emphasis";
 import { DEFAULT_EDGE_MASK } from "./visual";
+import { DEFAULT_SCENE_OPTIONS } from "./scene-types";
+import { syntheticTrace } from "../demo";
 
 /** Elements a pure SVG picture may hold: no foreignObject, script, style, image or HTML. */
 const ALLOWED = new Set(["svg", "title", "rect", "g", "text", "line", "path", "circle", "defs", "clipPath"]);
@@ -94,6 +96,9 @@ describe("graphPicture with the view's marks", () => {
     expect(texts(svg)).toContain("STOP · correct");
     const badge = svg.match(/<rect x="([\d.]+)" y="([\d.-]+)" width="[\d.]+" height="16" rx="3"/)!;
     expect(Number(badge[2])).toBeGreaterThanOrEqual(92); // below the header and axis (62 + 30): never clipped
+    const plot = svg.match(/<clipPath id="plot"><rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"/)!;
+    const badgeWidth = Number(svg.match(/data-part="stop-badge"><rect x="[\d.]+" y="[\d.-]+" width="([\d.]+)"/)![1]);
+    expect(Number(badge[1]) + badgeWidth).toBeLessThanOrEqual(Number(plot[1]) + Number(plot[3])); // nor cut on the right
     expect(svg).toContain(`<g data-legend="mark">`);
     expect(texts(svg)).toContain("tainted by untrusted input");
     expect(texts(svg)).toContain("the stop event (verdict correct)");
@@ -106,6 +111,21 @@ describe("graphPicture with the view's marks", () => {
 
   it("has a dark variant on a dark background", () => {
     expect(graphPicture(input({ theme: "dark" })).svg).toContain(`fill="#0f172a"/>`);
+  });
+});
+
+describe("size", () => {
+  it("stays proportionate: a 24-event trace well under 200 KB, 1,000 events drawn whole under 1.5 MB", () => {
+    for (const [events, limit] of [[24, 60_000], [1000, 1_500_000]] as const) {
+      const trace = syntheticTrace({ events, seed: 7 });
+      const engine = engineOf(modelOf(trace));
+      const { layout } = engine.layout("time");
+      const scene = engine.scene("time", { view: { x0: 0, y0: 0, x1: layout.width, y1: layout.height }, zoom: 1, edgeMask: DEFAULT_EDGE_MASK }, { ...DEFAULT_SCENE_OPTIONS, wholeTraceMax: 1000 });
+      expect(scene.events).toHaveLength(events);
+      const { svg } = graphPicture({ ...input(), traceId: trace.trace_id, lanes: engine.meta.lanes, layout, scene, totalEvents: events });
+      expect(count(svg, /<g data-event="/g)).toBe(events);
+      expect(svg.length, `${events} events`).toBeLessThan(limit);
+    }
   });
 });
 

@@ -58,7 +58,7 @@ const HEADER = 62;
 const AXIS = 30;
 /** Room above the top lane (a STOP badge) and right of the last event (its caption). */
 const PAD_TOP = 24;
-const PAD_RIGHT = 64;
+const PAD_RIGHT = 128;
 /** Wider worlds are compressed along x (glyphs keep their size): a slide is at most this wide. */
 const MAX_PLOT_WIDTH = 1800;
 const MIN_WIDTH = 720;
@@ -221,16 +221,21 @@ function drawing(input: PictureInput, palette: Palette, X: (x: number) => number
     if (box.w >= 22 && box.h >= 14) out.push(`<text x="${n(box.x + box.w / 2)}" y="${n(box.y + box.h / 2 + 4)}" font-size="11" text-anchor="middle" fill="${palette.ink}">${c.count}</text>`);
   }
   out.push(`</g><g data-part="events">`);
+  const badges: string[] = [];
   for (const ev of input.scene.events) {
     const box = boxes.get(eventNodeId(ev.seq))!;
     const look = eventLooks.get(ev.seq)!;
     const type = EVENT_TYPES[ev.type]!;
     types.add(type);
     looks |= look;
-    if ((look & LOOK.stop) !== 0) stop = true;
     out.push(eventMark(input, palette, ev, box, look, type));
+    if ((look & LOOK.stop) !== 0) {
+      stop = true;
+      badges.push(stopBadge(box, input.verdict, palette));
+    }
   }
-  out.push("</g>");
+  // on top of everything and never faded: the stop is what a slide about a run's end points at
+  out.push(`</g>${badges.join("")}`);
   return { svg: out.join(""), types, looks, stop };
 }
 
@@ -258,12 +263,13 @@ function eventMark(input: PictureInput, palette: Palette, ev: SceneEvent, box: {
   if ((look & LOOK.errorSource) !== 0) {
     out.push(`<circle cx="${n(box.x + box.w)}" cy="${n(box.y)}" r="7" fill="#b91c1c"/><text x="${n(box.x + box.w)}" y="${n(box.y + 3.5)}" font-size="10" font-weight="700" text-anchor="middle" fill="#ffffff">!</text>`);
   }
-  if ((look & LOOK.stop) !== 0) {
-    const label = `STOP${input.verdict ? ` · ${input.verdict}` : ""}`;
-    out.push(`<rect x="${n(box.x)}" y="${n(box.y - 20)}" width="${n(textWidth(label, 10) + 10)}" height="16" rx="3" fill="${palette.badge}"/><text x="${n(box.x + 5)}" y="${n(box.y - 8)}" font-size="10" font-weight="700" fill="${palette.badgeInk}">${xml(label)}</text>`);
-  }
   out.push("</g>");
   return out.join("");
+}
+
+function stopBadge(box: { x: number; y: number }, verdict: string | null, palette: Palette): string {
+  const label = `STOP${verdict ? ` · ${verdict}` : ""}`;
+  return `<g data-part="stop-badge"><rect x="${n(box.x)}" y="${n(box.y - 20)}" width="${n(textWidth(label, 10) * 1.1 + 10)}" height="16" rx="3" fill="${palette.badge}"/><text x="${n(box.x + 5)}" y="${n(box.y - 8)}" font-size="10" font-weight="700" fill="${palette.badgeInk}">${xml(label)}</text></g>`;
 }
 
 function legendSections(input: PictureInput, drawn: Drawn, palette: Palette): LegendSection[] {
