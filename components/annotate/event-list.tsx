@@ -48,6 +48,10 @@ export function EventList() {
       ref={scroller}
       onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}
       className="relative h-[70vh] overflow-y-auto rounded border border-slate-200 bg-white text-sm"
+      // scrollable, so reachable by keyboard (axe scrollable-region-focusable)
+      tabIndex={0}
+      role="region"
+      aria-label="Trace and events to label"
       data-testid="label-list"
       data-total={total}
     >
@@ -68,7 +72,7 @@ function TraceRow({ selected }: { selected: boolean }) {
   const label = useLabeling((s) => s.labels[labelKey(null, "task_success")]);
   return (
     <div className={`flex h-full cursor-pointer items-center gap-2 border-b border-slate-200 px-2 font-medium ${selected ? SELECTED : ""}`} data-testid="label-row" data-unit="trace" data-selected={selected}>
-      <span className="w-12 text-slate-500">—</span>
+      <span className="w-12 text-slate-600">—</span>
       <span className="flex-1">The whole trace</span>
       <span className="text-xs" data-testid="trace-label">task success: <strong>{label === undefined ? "not labelled" : label.value === 1 ? "success" : "fail"}</strong>{label && <span className="ml-1" data-status={label.status}>({label.status})</span>}</span>
     </div>
@@ -81,9 +85,9 @@ const EventRow = memo(function EventRow({ seq, selected }: { seq: number; select
   if (!row) return <div className="flex h-full items-center px-2 text-slate-400" data-testid="label-row-loading">{seq + 1} …</div>;
   return (
     <div className={`flex h-full cursor-pointer items-center gap-2 border-b border-slate-100 px-2 ${selected ? SELECTED : ""}`} data-testid="label-row" data-selected={selected} data-event-id={row.id}>
-      <span className="w-12 shrink-0 tabular-nums text-slate-500">{seq + 1}</span>
+      <span className="w-12 shrink-0 tabular-nums text-slate-600">{seq + 1}</span>
       <span className="w-28 shrink-0 truncate">{row.agent}</span>
-      <span className="min-w-0 flex-1 truncate"><span className="font-mono text-xs text-slate-500">{row.id}</span> {row.summary}</span>
+      <span className="min-w-0 flex-1 truncate"><span className="font-mono text-xs text-slate-600">{row.id}</span> {row.summary}</span>
       <span className="w-16 shrink-0 text-right font-mono text-xs tabular-nums" data-testid={`credit-${row.id}`} data-value={credit ?? ""}>{formatValue(credit)}</span>
       <Chips row={row} />
     </div>

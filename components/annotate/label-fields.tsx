@@ -98,7 +98,7 @@ function FieldRow({ field, index, focused, drafts, saved, comments, commenting, 
           <dd>{rubric.positive}</dd>
         </dl>
       )}
-      <p className="mt-0.5 text-xs text-slate-500" data-testid={`effect-${field.family}`}>{creditEffect(field.family, weights[field.family] ?? 1)}</p>
+      <p className="mt-0.5 text-xs text-slate-600" data-testid={`effect-${field.family}`}>{creditEffect(field.family, weights[field.family] ?? 1)}</p>
       {commenting === field.family ? (
         <textarea
           autoFocus

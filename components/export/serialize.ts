@@ -1,9 +1,10 @@
 /**
  * Export of what is on screen, in the browser: an SVG chart is cloned with
  * its computed styles inlined (so it looks the same outside the page, in
- * either theme), and rasterised to PNG through a canvas. Any other element
- * (the graph's React Flow viewport, HTML nodes over SVG edges) is wrapped in
- * an SVG <foreignObject> with the same inlined styles.
+ * either theme); a view that is not one SVG (the graph: HTML nodes over SVG
+ * edges) builds its own pure-SVG picture from its model and hands it over
+ * (`[data-picture-source]`, PICTURE_EVENT). Either is rasterised to PNG at
+ * 2x through a canvas. Nothing is ever wrapped in a <foreignObject>.
  */
 
 /** Properties that decide how SVG marks and text look. */
@@ -33,16 +34,33 @@ export function svgToString(svg: SVGSVGElement): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(clone)}`;
 }
 
-/** An SVG document showing an HTML element (and any SVG inside it) as it is drawn now. */
-export function elementToSvgString(element: HTMLElement, background: string): string {
-  const { width, height } = element.getBoundingClientRect();
-  const clone = element.cloneNode(true) as HTMLElement;
-  inlineStyles(element, clone, null);
-  clone.setAttribute("xmlns", "http://www.w3.org/1999/xhtml");
-  const body = new XMLSerializer().serializeToString(clone);
-  const w = Math.ceil(width);
-  const h = Math.ceil(height);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}"><rect width="100%" height="100%" fill="${background}"/><foreignObject x="0" y="0" width="${w}" height="${h}">${body}</foreignObject></svg>`;
+/** The event a view that draws its own picture (the graph) answers, on its `[data-picture-source]` element. */
+export const PICTURE_EVENT = "baton:picture";
+
+/** What a picture source fills in: the SVG text, or an error saying why there is none yet. */
+export interface PictureRequest {
+  svg: string | null;
+  error: string | null;
+}
+
+/**
+ * Asks a picture source for its SVG. The event is dispatched synchronously,
+ * also into a same-origin frame (presentation mode), so the answer is there
+ * when dispatchEvent returns.
+ */
+export function requestPicture(source: Element): string {
+  const detail: PictureRequest = { svg: null, error: null };
+  const view = source.ownerDocument.defaultView;
+  const Event = view?.CustomEvent ?? CustomEvent;
+  source.dispatchEvent(new Event(PICTURE_EVENT, { detail }));
+  if (detail.svg === null) throw new Error(detail.error ?? "this view has no picture yet");
+  return detail.svg;
+}
+
+function svgOf(element: Element): SVGSVGElement {
+  // instanceof fails across frames (each has its own SVGSVGElement), so the name decides
+  if (element.namespaceURI === "http://www.w3.org/2000/svg" && element.localName === "svg") return element as SVGSVGElement;
+  throw new Error("only SVG charts and the graph can be exported");
 }
 
 function svgSize(svg: SVGSVGElement): { width: number; height: number } {
@@ -96,14 +114,14 @@ export function fileName(title: string, extension: string): string {
 }
 
 /**
- * Exports the first element matching `selector` in `doc`: an <svg> as it
- * is, anything else through <foreignObject>.
+ * Exports the first element matching `selector` in `doc`: a picture source
+ * through its own picture, an <svg> as it is drawn.
  */
 export async function exportElement(doc: Document, selector: string, format: "svg" | "png", title: string): Promise<void> {
   const element = doc.querySelector(selector);
   if (!element) throw new Error(`nothing to export (${selector})`);
   const background = pageBackground(doc);
-  const text = element instanceof SVGSVGElement ? svgToString(element) : elementToSvgString(element as HTMLElement, background);
+  const text = element.hasAttribute("data-picture-source") ? requestPicture(element) : svgToString(svgOf(element));
   const blob = format === "svg" ? new Blob([text], { type: "image/svg+xml" }) : await svgStringToPng(text, background);
   download(blob, fileName(title, format));
 }

@@ -22,7 +22,7 @@ export function Presenter({ items, start }: { items: AgendaItem[]; start: number
   );
 }
 
-const SLIDE_SELECTOR = "svg[data-export-root], .react-flow";
+const SLIDE_SELECTOR = "svg[data-export-root], [data-picture-source]";
 
 function Slides({ items }: { items: AgendaItem[] }) {
   const index = useSlideIndex();

@@ -1,12 +1,9 @@
 "use client";
-import { Controls, MiniMap, ReactFlow, type Edge, type OnMove, type ReactFlowInstance } from "@xyflow/react";
+import { Controls, ReactFlow, type Edge, type OnMove, type ReactFlowInstance } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useMemo, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
-import { DEFAULT_SCENE_OPTIONS } from "@/lib/graph-view/scene-types";
 import { initialViewport, MAX_ZOOM, minZoomFor } from "@/lib/graph-view/viewport";
-import { EVENT_VISUALS } from "@/lib/graph-view/visual";
-import { EVENT_TYPES } from "@/lib/trace/types";
 import { FlowNodePool, toFlowEdges } from "./flow-elements";
 import { LaneStripes } from "./lane-stripes";
 import { nodeTypes } from "./nodes/node-types";
@@ -19,11 +16,6 @@ const NO_NODES: GraphNode[] = [];
 const NO_EDGES: Edge[] = [];
 const selectPane = (s: GraphState) => s.pane;
 const selectStatus = (s: GraphState) => s.status;
-const selectEventCount = (s: GraphState) => s.meta.events;
-
-function minimapColour(node: GraphNode): string {
-  return node.type === "event" ? EVENT_VISUALS[EVENT_TYPES[node.data.ev.type]!].colour : "#94a3b8";
-}
 
 /**
  * The graph: React Flow drawing the worker's current scene. It reports
@@ -60,7 +52,6 @@ function FlowView() {
   const scene = useScene();
   const layout = useLayoutSummary()!;
   const pane = useGraphStore(selectPane)!;
-  const events = useGraphStore(selectEventCount);
   const emphasis = useGraphStore(useShallow(emphasisInput));
   const dark = useDarkTheme();
   const world = { width: layout.width, height: layout.height };
@@ -111,7 +102,6 @@ function FlowView() {
         style={{ background: "transparent" }}
       >
         <Controls showInteractive={false} onFitView={actions.fitAll} position="bottom-left" />
-        {events <= DEFAULT_SCENE_OPTIONS.wholeTraceMax ? <MiniMap<GraphNode> pannable zoomable nodeColor={minimapColour} position="bottom-right" ariaLabel="Minimap" /> : null}
       </ReactFlow>
     </div>
   );

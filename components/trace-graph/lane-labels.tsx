@@ -31,7 +31,7 @@ export function LaneLabels() {
                 {lane.depth > 0 ? <span className="text-slate-400">└ </span> : null}
                 {lane.agent}
               </span>
-              {lane.role && l.height >= 34 ? <span className="truncate text-xs leading-tight text-slate-500">{lane.role}</span> : null}
+              {lane.role && l.height >= 34 ? <span className="truncate text-xs leading-tight text-slate-600">{lane.role}</span> : null}
             </div>
           );
         })

@@ -41,9 +41,14 @@ describe("sceneCovers", () => {
 });
 
 describe("first viewport", () => {
-  it("fits a small trace, centred across, from the top, never above 1:1", () => {
+  it("fits a small trace with the marks that stick out of it (112 px of captions right), centred across, from the top, never above 1:1", () => {
     const v = initialViewport({ width: 400, height: 200 }, { width: 1000, height: 500 });
-    expect(v).toEqual({ x: 300, y: 16, zoom: 1 });
+    expect(v).toEqual({ x: 244, y: 16, zoom: 1 });
+    // a pane 300 px wide: (400 + 112) * 1.1 fits at zoom 300 / 563.2; the drawing is centred, its right end inside the pane
+    const narrow = initialViewport({ width: 400, height: 200 }, { width: 300, height: 500 });
+    expect(narrow.zoom).toBeCloseTo(300 / 563.2);
+    expect(narrow.x + (400 + 112) * narrow.zoom).toBeLessThanOrEqual(300);
+    expect(narrow.x).toBeGreaterThanOrEqual(0);
   });
 
   it("starts a long trace at its beginning, single events drawn, all lanes in view if they fit at up to 1:1", () => {

@@ -60,6 +60,18 @@ export const MAX_ZOOM = 2.5;
 /** Screen pixels above the first lane in the first view (room for a stop badge). */
 const TOP_MARGIN = 16;
 
+/**
+ * World units that marks stick out of the world's box: the STOP badge above
+ * its event (and wider than it), the id captions to the right of the last
+ * events. A fitted view includes them, so nothing is cut at the pane's edge.
+ */
+export const MARK_OVERHANG = { top: 24, right: 112 } as const;
+
+/** The world's box with the marks that stick out of it, for fitting. */
+export function drawnBounds(world: Size): { x: number; y: number; width: number; height: number } {
+  return { x: 0, y: -MARK_OVERHANG.top, width: world.width + MARK_OVERHANG.right, height: world.height + MARK_OVERHANG.top };
+}
+
 /** The zoom a long trace opens at: single events, glyphs a little smaller than 1:1. */
 export const START_ZOOM = 0.6;
 
@@ -69,10 +81,11 @@ export const START_ZOOM = 0.6;
  * events drawn, at START_ZOOM or closer when all lanes fit at up to 1:1.
  */
 export function initialViewport(world: Size, pane: Size): Viewport {
-  const fit = fitZoom(world, pane);
+  const drawn = drawnBounds(world);
+  const fit = fitZoom(drawn, pane);
   if (fit >= READABLE_FIT_ZOOM) {
     const zoom = Math.min(1, fit);
-    return { x: (pane.width - world.width * zoom) / 2, y: TOP_MARGIN, zoom };
+    return { x: (pane.width - drawn.width * zoom) / 2, y: TOP_MARGIN, zoom };
   }
   const zoom = Math.min(1, Math.max(START_ZOOM, pane.height / Math.max(1, world.height)));
   return { x: 16, y: TOP_MARGIN, zoom };

@@ -11,8 +11,11 @@
  * --baseline-timeout ms; past that it is reported as "did not finish".
  *
  * Without --url it starts its own server (`scripts/start.ts`: embedded
- * PostgreSQL in .baton-bench/render, port 3390, no demo traces; builds into
- * BATON_DIST_DIR when stale) and stops it at the end.
+ * PostgreSQL in .baton-bench/render, port 3390, no demo traces, and a build
+ * with BATON_BENCH_PAGES=1 in .next-bench, or BATON_BENCH_DIST_DIR, made when
+ * stale) and stops it at the end. A server given by --url must have been
+ * built and started with BATON_BENCH_PAGES=1: other builds have no
+ * /bench/baseline route at all.
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -147,7 +150,13 @@ function printTable(rows: Row[]) {
 }
 
 function startServer(): Promise<ChildProcess> {
-  return startBenchServer(values.port, { BATON_DATA_DIR: ".baton-bench/render", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54334", BATON_BENCH_PAGES: "1" });
+  // the baseline page exists only in a build made with BATON_BENCH_PAGES=1: a dist dir of its own keeps it out of `npm start`'s build
+  return startBenchServer(values.port, {
+    BATON_DATA_DIR: ".baton-bench/render",
+    BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54334",
+    BATON_BENCH_PAGES: "1",
+    BATON_DIST_DIR: process.env.BATON_BENCH_DIST_DIR ?? ".next-bench",
+  });
 }
 
 main().catch((error: unknown) => {

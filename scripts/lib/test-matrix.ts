@@ -16,7 +16,7 @@ export type ActorName = (typeof ACTORS)[number];
 export type Actors = Record<ActorName, Credentials>;
 
 /** Every `route.ts` under app/api and every `page.tsx` under app, as paths relative to the repository root. */
-export function appFiles(name: "route.ts" | "page.tsx", dir = "app"): string[] {
+export function appFiles(name: "route.ts" | "page.tsx" | "page.bench.tsx", dir = "app"): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) return entry === "node_modules" ? [] : appFiles(name, path);
@@ -24,8 +24,8 @@ export function appFiles(name: "route.ts" | "page.tsx", dir = "app"): string[] {
   });
 }
 
-/** `app/api/traces/[id]/route.ts` -> `/api/traces/[id]` */
-export const routePath = (file: string) => file.replace(/^app/, "").replace(/\/(route\.ts|page\.tsx)$/, "") || "/";
+/** `app/api/traces/[id]/route.ts` -> `/api/traces/[id]` (`page.bench.tsx`: a benchmark page, built only with BATON_BENCH_PAGES=1) */
+export const routePath = (file: string) => file.replace(/^app/, "").replace(/\/(route\.ts|page\.tsx|page\.bench\.tsx)$/, "") || "/";
 
 export interface Fixtures {
   actors: Actors;

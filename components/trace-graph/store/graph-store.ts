@@ -6,6 +6,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { overlayMask } from "@/lib/graph-view/emphasis";
 import type { Spacing } from "@/lib/graph-view/layout";
+import { drawnBounds } from "@/lib/graph-view/viewport";
 import { EDGE_TYPES } from "@/lib/trace/types";
 import { GraphWorkerClient } from "../worker/graph-worker-client";
 import { prefetchEventPages } from "./fetchers";
@@ -113,7 +114,10 @@ export function createGraphStore(init: GraphStoreInit, options: GraphStoreOption
 
         fitAll() {
           const layout = get().layout;
-          if (layout) fitBounds(0, 0, layout.width, layout.height, 0.04);
+          if (layout) {
+            const b = drawnBounds(layout);
+            fitBounds(b.x, b.y, b.width, b.height, 0.04);
+          }
         },
         showWindow: (r) => fitBounds(r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, 0, 0),
         focusCluster: (c) => fitBounds(c.x, c.y, c.w, c.h, 0.3, 250),

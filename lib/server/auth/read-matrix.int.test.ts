@@ -44,10 +44,11 @@ describe("every route and page has a row", () => {
   });
 
   it("page.tsx files, each calling the guard its row names", () => {
-    const pages = appFiles("page.tsx").map(routePath);
+    const files = [...appFiles("page.tsx"), ...appFiles("page.bench.tsx")];
+    const pages = files.map(routePath);
     expect(pages.filter((p) => !(p in PAGES)), "pages without a matrix row").toEqual([]);
     for (const [page, kind] of Object.entries(PAGES)) {
-      const file = `app${page === "/" ? "" : page}/page.tsx`;
+      const file = files.find((f) => routePath(f) === page)!;
       const source = readFileSync(file, "utf8");
       const guard = { trace: "requirePageRead(", queue: "requirePageRead(", list: "pageReadableProjects(", "project-admin": "requirePageProjectAdmin(", "site-admin": "session.user.is_admin", public: null }[kind];
       if (guard === null) expect([page, /@\/lib\/server\/(db|queries|queues|compute)/.test(source)], "a public page reads no data").toEqual([page, false]);

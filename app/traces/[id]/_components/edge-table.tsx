@@ -8,7 +8,7 @@ export function EdgeTable({ edges }: { edges: { seq: number; src: string; dst: s
       <h2 className="mb-2 text-lg font-semibold">
         Edges <span className="text-sm font-normal text-slate-500">{edges.length.toLocaleString("en")}</span>
       </h2>
-      <div className="max-h-96 overflow-auto rounded border border-slate-200 bg-white">
+      <div className="max-h-96 overflow-auto rounded border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Edges">
         <table className="w-full text-sm" data-testid="edge-table">
           <thead className="sticky top-0 bg-slate-100 text-left text-xs uppercase tracking-wide text-slate-600">
             <tr>

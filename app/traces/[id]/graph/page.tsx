@@ -17,10 +17,11 @@ interface Props {
 export default async function TraceGraphPage({ params, searchParams }: Props) {
   const { id } = await params;
   const traceId = decodeURIComponent(id);
-  await requirePageRead(`/traces/${id}/graph`, (await findTraceRowOrNull(traceId))?.project.name ?? null);
+  const row = await findTraceRowOrNull(traceId);
+  await requirePageRead(`/traces/${id}/graph`, row?.project.name ?? null);
   const [meta, presets, query] = await Promise.all([graphMeta(traceId), listPresets(), searchParams]);
   return (
-    <div className="relative left-1/2 w-screen -translate-x-1/2 px-4">
+    <div className="graph-page relative left-1/2 w-screen -translate-x-1/2 px-4">
       <div className="mb-2 flex flex-wrap items-baseline gap-x-4 gap-y-1">
         <Link href={`/traces/${encodeURIComponent(traceId)}`} prefetch={false} className="text-sm text-blue-700 hover:underline">
           ← Trace
@@ -30,7 +31,7 @@ export default async function TraceGraphPage({ params, searchParams }: Props) {
           {meta.events.toLocaleString("en")} events · {meta.edges.toLocaleString("en")} edges · {meta.lanes.length.toLocaleString("en")} agents
         </span>
       </div>
-      <GraphView key={traceId} traceId={traceId} meta={meta} view={parseViewState(query)} presets={presets.map((p) => p.name)} />
+      <GraphView key={traceId} traceId={traceId} meta={meta} view={parseViewState(query)} presets={presets.map((p) => p.name)} subject={{ task: row?.taskId ?? null, system: row?.system ?? null }} />
     </div>
   );
 }

@@ -1,9 +1,11 @@
 "use client";
 import { ReactFlowProvider } from "@xyflow/react";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { PICTURE_EVENT, type PictureRequest } from "@/components/export/serialize";
 import { GraphCanvas } from "@/components/trace-graph/graph-canvas";
 import { LaneLabels } from "@/components/trace-graph/lane-labels";
 import { OverviewStrip } from "@/components/trace-graph/overview-strip";
+import { pictureOfView, type GraphSubject } from "@/components/trace-graph/picture-source";
 import { GraphStoreProvider } from "@/components/trace-graph/store/context";
 import { createGraphStore } from "@/components/trace-graph/store/graph-store";
 import { TimeAxis } from "@/components/trace-graph/time-axis";
@@ -18,19 +20,41 @@ interface Props {
   meta: GraphMeta;
   view: ViewState;
   presets: string[];
+  subject: GraphSubject;
 }
 
 /** The graph view of one trace: its own store, worker and React Flow instance. */
-export function GraphView({ traceId, meta, view, presets }: Props) {
+export function GraphView({ traceId, meta, view, presets, subject }: Props) {
   // In the browser the store starts downloading the event pages at once, before hydration ends and the worker starts.
   const [store] = useState(() => createGraphStore({ traceId, meta, view, presets }, { prefetch: typeof window !== "undefined" }));
   useEffect(() => store.getState().actions.start(window.location.origin), [store]);
   useEffect(() => syncUrl(store), [store]);
   useEffect(() => listenToKeys(store), [store]);
+  // the export buttons (here or in presentation mode's frame) ask this element for the picture
+  const pictureSource = useCallback(
+    (element: HTMLDivElement | null) => {
+      if (!element) return;
+      const answer = (event: Event) => {
+        const detail = (event as CustomEvent<PictureRequest>).detail;
+        const theme = element.ownerDocument.documentElement.classList.contains("dark") ? "dark" : "light";
+        const picture = pictureOfView(store.getState(), subject, theme);
+        if (picture) detail.svg = picture.svg;
+        else detail.error = "the graph is still loading";
+      };
+      element.addEventListener(PICTURE_EVENT, answer);
+      return () => element.removeEventListener(PICTURE_EVENT, answer);
+    },
+    [store, subject],
+  );
   return (
     <GraphStoreProvider store={store}>
       <ReactFlowProvider>
-        <div className="flex h-[calc(100vh-10.5rem)] min-h-[520px] flex-col overflow-hidden rounded border border-slate-300 bg-white" data-testid="graph-view">
+        <div
+          ref={pictureSource}
+          data-picture-source=""
+          className="graph-frame flex h-[calc(100vh-10.5rem)] min-h-[520px] flex-col overflow-hidden rounded border border-slate-300 bg-white"
+          data-testid="graph-view"
+        >
           <Toolbar />
           <div className="flex min-h-0 flex-1">
             <div className="flex w-48 shrink-0 flex-col">

@@ -16,7 +16,7 @@ function Content({ text }: { text: string }) {
       <summary className="cursor-pointer bg-slate-50 px-2 py-1 text-xs font-semibold uppercase tracking-wide text-slate-500">
         Content ({text.length.toLocaleString("en")} characters)
       </summary>
-      <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-words p-2 font-mono text-xs text-slate-800" data-testid="event-content">
+      <pre tabIndex={0} className="max-h-96 overflow-auto whitespace-pre-wrap break-words p-2 font-mono text-xs text-slate-800" data-testid="event-content">
         {cut ? text.slice(0, PREVIEW_CHARS) : text}
       </pre>
       {cut ? (

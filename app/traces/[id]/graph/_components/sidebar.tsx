@@ -1,4 +1,5 @@
 "use client";
+import { GraphMinimap } from "@/components/trace-graph/graph-minimap";
 import { Legend } from "@/components/trace-graph/legend";
 import { useGraphStore } from "@/components/trace-graph/store/context";
 import type { GraphState } from "@/components/trace-graph/store/state";
@@ -10,7 +11,8 @@ const selectSelected = (s: GraphState) => s.selected;
 export function Sidebar() {
   const selected = useGraphStore(selectSelected);
   return (
-    <aside className="w-[23rem] shrink-0 overflow-y-auto border-l border-slate-200 bg-white p-3" aria-label="Details">
+    <aside className="graph-sidebar w-[23rem] shrink-0 overflow-y-auto border-l border-slate-200 bg-white p-3" aria-label="Details" data-inspecting={selected !== null ? "" : undefined}>
+      <GraphMinimap />
       {selected !== null ? (
         <>
           <Inspector seq={selected} key={selected} />

@@ -75,7 +75,7 @@ export function Toolbar() {
           <button type="button" onClick={actions.fitAll} className="rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-100" data-testid="fit-view">
             Fit
           </button>
-          <ExportButtons selector=".react-flow" title={traceId} />
+          <ExportButtons selector="[data-picture-source]" title={traceId} />
           <AddToAgenda title={`Graph ${traceId}`} />
         </div>
       </div>

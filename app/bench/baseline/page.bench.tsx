@@ -7,9 +7,11 @@ export const dynamic = "force-dynamic";
  * Benchmark baseline for `npm run bench:render`: the same events as the
  * graph view, at the same positions, drawn by React Flow in its default
  * configuration (every node and edge in the DOM, default node and edge
- * types, fitView). Not linked from the app, and a 404 unless the server was
- * started with BATON_BENCH_PAGES=1 (bench:render does), so a deployment
- * never serves it.
+ * types, fitView). Not linked from the app. Its `.bench.tsx` name keeps it
+ * out of every build made without BATON_BENCH_PAGES=1 (next.config.mjs
+ * pageExtensions; bench:render builds with it, in a dist dir of its own),
+ * and a build that has it still answers 404 unless the server runs with
+ * BATON_BENCH_PAGES=1.
  */
 export default async function BaselinePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   if (process.env.BATON_BENCH_PAGES !== "1") notFound();

@@ -1,0 +1,65 @@
+import AxeBuilder from "@axe-core/playwright";
+import { readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+/** components/meeting/theme.ts THEME_STORAGE_KEY */
+const THEME_STORAGE_KEY = "baton.theme";
+const TRACE = "taubench-gpt-4o-airline-task0-trial0";
+const DEMO = "demo-research-na-ion-vs-lfp";
+
+/** Every page of the interface (GitHub issue 14), each waited for until it has drawn what it loads. */
+const PAGES: { path: string; ready?: (page: Page) => Promise<void> }[] = [
+  { path: "/" },
+  { path: "/?text=%22975+Sunset+Drive%22" },
+  { path: `/traces/${TRACE}` },
+  { path: `/traces/${DEMO}/graph?ov=stop`, ready: (p) => expect(p.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true", { timeout: 30_000 }) },
+  { path: `/traces/${DEMO}/heatmap` },
+  { path: `/traces/${DEMO}/label` },
+  { path: "/heatmaps" },
+  { path: "/dashboard" },
+  { path: "/queues" },
+  { path: "/queues/new" },
+  { path: `/compare?a=${TRACE}&b=taubench-gpt-4o-airline-task0-trial1` },
+  { path: "/judges" },
+  { path: "/rubrics" },
+  { path: "/docs" },
+  { path: "/docs/metrics" },
+  { path: "/upload" },
+  { path: "/admin" },
+  { path: "/signin" },
+  { path: "/present" },
+  { path: `/present?agenda=${encodeURIComponent(`/traces/${DEMO}/graph`)}` },
+];
+
+test.beforeAll(async ({ request }) => {
+  const body = readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8");
+  const r = await request.post("/api/import?format=taubench&name=gpt-4o-airline.json&upsert=1", { headers: { "content-type": "text/plain" }, data: body });
+  expect(r.status()).toBe(201);
+});
+
+/** axe-core's serious and critical findings on the page as it is now (frames included), one line each. */
+async function seriousProblems(page: Page, path: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const problems: string[] = [];
+  for (const v of result.violations.filter((x) => x.impact === "serious" || x.impact === "critical")) {
+    for (const node of v.nodes) problems.push(`${path}: [${v.id}] ${node.target.join(" ")} ${node.failureSummary?.split("\n")[1] ?? ""}`);
+  }
+  return problems;
+}
+
+for (const theme of ["light", "dark"] as const) {
+  test(`axe-core finds no serious or critical problem on any page in the ${theme} theme`, async ({ page }) => {
+    test.setTimeout(240_000);
+    await page.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_STORAGE_KEY, theme]);
+    const problems: string[] = [];
+    for (const { path, ready } of PAGES) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBeLessThan(400);
+      await page.waitForLoadState("networkidle");
+      await ready?.(page);
+      // the theme really is the one under test
+      await expect(page.locator("html")).toHaveClass(theme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b).*$/);
+      problems.push(...(await seriousProblems(page, path)));
+    }
+    expect(problems).toEqual([]);
+  });
+}
