@@ -12,6 +12,20 @@ import { ContentText } from "./content-text";
  * timeline.
  */
 const contextCache = new Map<string, UnitContext>();
+
+/** Resolves once some unit of the trace has its content drawn (the label view then asks for credit, which costs the server seconds on a big trace). */
+const shown = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+function shownEntry(traceId: string) {
+  let entry = shown.get(traceId);
+  if (!entry) {
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => (resolve = r));
+    entry = { promise, resolve };
+    shown.set(traceId, entry);
+  }
+  return entry;
+}
+export const contextShown = (traceId: string): Promise<void> => shownEntry(traceId).promise;
 const fail = z.object({ error: z.object({ message: z.string() }) });
 
 export function useUnitContext(traceId: string, eventId: string | null): { context: UnitContext | null; error: string | null } {
@@ -32,6 +46,7 @@ export function useUnitContext(traceId: string, eventId: string | null): { conte
         contextCache.set(key, body as UnitContext);
         if (contextCache.size > 200) contextCache.delete(contextCache.keys().next().value!);
         setState({ key, context: body as UnitContext, error: null });
+        shownEntry(traceId).resolve();
       })
       .catch((error: unknown) => !cancelled && setState({ key, context: null, error: String(error) }));
     return () => {

@@ -13,6 +13,8 @@ export function UnitCredit({ traceId, seq, preset }: { traceId: string; seq: num
   const [byFamily, setByFamily] = useState<{ key: string; values: [string, number][] } | null>(null);
   const key = `${seq}:${version}:${preset}`;
   useEffect(() => {
+    // only once the trace's credit has arrived: before that the graph API is still analysing the whole trace
+    if (version === 0) return;
     let cancelled = false;
     void fetch(graphUrl(traceId, `part=credit&families=1&method=ccp&preset=${encodeURIComponent(preset)}&from=${seq}&limit=1`))
       .then((r) => (r.ok ? (r.json() as Promise<GraphCreditPage>) : null))
@@ -24,7 +26,7 @@ export function UnitCredit({ traceId, seq, preset }: { traceId: string; seq: num
     return () => {
       cancelled = true;
     };
-  }, [traceId, seq, preset, key]);
+  }, [traceId, seq, preset, key, version]);
   return (
     <p className="text-xs text-slate-600" data-testid="unit-credit" data-value={total ?? ""}>
       Credit (CCP, {preset}): <strong className="font-mono">{formatValue(total)}</strong>

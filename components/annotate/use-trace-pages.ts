@@ -2,19 +2,28 @@
 
 import { useEffect } from "react";
 import { labelFamilies } from "@/lib/annotate/families";
-import type { GraphCreditPage, GraphEventsPage, GraphMeta } from "@/lib/graph-view/wire";
+import type { LabelRowsPage } from "@/lib/annotate/rows";
+import type { GraphCreditPage } from "@/lib/graph-view/wire";
+import type { EventType } from "@/lib/trace/types";
 import type { LabelRow, LabelingState } from "./store";
+import { contextShown } from "./unit-context";
 import type { StoreApi } from "zustand";
 
 /**
- * Feeds the label view from the paged graph API (`GET /api/traces/{id}/graph`,
- * columns cached server-side): a small first page so the view is usable at
- * once, then the rest in big pages; credit in pages of 50,000 numbers. A
- * 100,000-event trace never travels as one document.
+ * Feeds the label view: rows from `GET /api/traces/{id}/annotations/rows`
+ * (read straight from the stored events, no graph build), a small page
+ * around the start event first so the view is usable at once, then the
+ * rest in big pages; credit from the paged graph API
+ * (`GET /api/traces/{id}/graph?part=credit`) in pages of 50,000 numbers.
+ * Credit needs the whole trace analysed (seconds on 100,000 events, on
+ * the server's one thread), so it is asked for only once the first unit's
+ * content is drawn (or after CREDIT_DELAY_MS): the first open never waits
+ * for it. A 100,000-event trace never travels as one document.
  */
 const FIRST_PAGE = 1_000;
 const PAGE = 20_000;
 const CREDIT_PAGE = 50_000;
+const CREDIT_DELAY_MS = 1_500;
 
 async function getJson<T>(url: string): Promise<T> {
   const response = await fetch(url);
@@ -35,30 +44,34 @@ export async function loadCredit(store: StoreApi<LabelingState>, preset: string)
   }
 }
 
+export function rowsUrl(traceId: string, from: number, limit: number): string {
+  return `/api/traces/${encodeURIComponent(traceId)}/annotations/rows?from=${from}&limit=${limit}`;
+}
+
 export function useTracePages(store: StoreApi<LabelingState>, preset: string, onError: (message: string) => void): void {
   useEffect(() => {
     let cancelled = false;
     const { traceId } = store.getState();
     void (async () => {
-      const meta = await getJson<GraphMeta>(graphUrl(traceId, "part=meta"));
-      if (cancelled) return;
-      store.getState().setTotal(meta.events);
-      const stopAnchor = meta.stop ?? meta.terminal;
-      const toRows = (page: GraphEventsPage): LabelRow[] =>
-        page.id.map((id, i) => {
+      const toRows = (page: LabelRowsPage): LabelRow[] =>
+        page.rows.map((r, i) => {
           const seq = page.from + i;
-          const type = meta.event_types[page.type[i]!]!;
-          return { id, seq, type, agent: meta.lanes[page.lane[i]!]?.agent ?? "?", summary: page.label[i]!, families: labelFamilies({ type }, { terminal: seq === meta.terminal, stopAnchor: seq === stopAnchor }) };
+          const type = r.type as EventType;
+          return { id: r.id, seq, type, agent: r.agent, summary: r.summary, families: labelFamilies({ type }, { terminal: seq === page.terminal, stopAnchor: seq === (page.stop ?? page.terminal) }) };
         });
       const start = Math.max(0, store.getState().index);
       // the page holding the start event first, so that `?event=` deep links are usable at once
-      const firstFrom = Math.max(0, Math.min(start - FIRST_PAGE / 2, meta.events - FIRST_PAGE));
-      const first = await getJson<GraphEventsPage>(graphUrl(traceId, `part=events&from=${firstFrom}&limit=${FIRST_PAGE}`));
+      const total = store.getState().total;
+      const firstFrom = Math.max(0, Math.min(start - FIRST_PAGE / 2, total - FIRST_PAGE));
+      const first = await getJson<LabelRowsPage>(rowsUrl(traceId, firstFrom, FIRST_PAGE));
       if (cancelled) return;
+      store.getState().setTotal(first.total);
       store.getState().addRows(first.from, toRows(first));
-      void loadCredit(store, preset).catch((e: unknown) => onError(String(e)));
-      for (let from = 0; from < meta.events; from += PAGE) {
-        const page = await getJson<GraphEventsPage>(graphUrl(traceId, `part=events&from=${from}&limit=${PAGE}`));
+      void Promise.race([contextShown(traceId), new Promise((r) => setTimeout(r, CREDIT_DELAY_MS))])
+        .then(() => (cancelled ? undefined : loadCredit(store, preset)))
+        .catch((e: unknown) => onError(String(e)));
+      for (let from = 0; from < first.total; from += PAGE) {
+        const page = await getJson<LabelRowsPage>(rowsUrl(traceId, from, PAGE));
         if (cancelled) return;
         store.getState().addRows(page.from, toRows(page));
       }

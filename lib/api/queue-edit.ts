@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FAMILIES } from "@/lib/trace/types";
-import { queueFilter } from "./queues";
+import { QUEUE_ORDERS, queueFilter } from "./queues";
 
 /** Body of `POST /api/queues/preview`: how many items a filter would give, before creating the queue. */
 export const queuePreviewInput = z.strictObject({ project: z.string().min(1).default("default"), filter: queueFilter });
@@ -12,6 +12,8 @@ export const queuePatchInput = z.strictObject({
   annotators_per_item: z.number().int().min(1).max(20).optional(),
   blind: z.boolean().optional(),
   closed: z.boolean().optional(),
+  /** re-orders the items (lib/api/queues.ts QUEUE_ORDERS) */
+  order: z.enum(QUEUE_ORDERS).optional(),
 });
 
 /** Body of `POST /api/queues/{id}/items/{itemId}/skip` (optional): why the item was skipped. */

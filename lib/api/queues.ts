@@ -22,6 +22,15 @@ export const queueFilter = z.strictObject({
 });
 export type QueueFilter = z.infer<typeof queueFilter>;
 
+/**
+ * How a queue hands out its items: `trace` (oldest trace first, in event
+ * order) or `judge_disagreement` (units where the project's judges disagree
+ * most, then where they are least certain, first; units no judge labelled
+ * last). See docs/judges.md.
+ */
+export const QUEUE_ORDERS = ["trace", "judge_disagreement"] as const;
+export type QueueOrder = (typeof QUEUE_ORDERS)[number];
+
 export const queueInput = z.strictObject({
   project: z.string().min(1).max(512).default("default"),
   name: z.string().trim().min(1).max(200),
@@ -32,6 +41,7 @@ export const queueInput = z.strictObject({
   /** e-mail addresses of the annotators */
   assignees: z.array(z.string().min(1).max(254)).min(1).max(1000),
   filter: queueFilter,
+  order: z.enum(QUEUE_ORDERS).default("trace"),
 });
 export type QueueInput = z.infer<typeof queueInput>;
 

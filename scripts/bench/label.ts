@@ -67,7 +67,8 @@ async function benchSize(browser: Browser, base: string, size: number): Promise<
 }
 
 async function measure(browser: Browser, url: string) {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+  // bypassCSP: the ready probe is a string Playwright evaluates, which the app's CSP (no unsafe-eval) refuses
+  const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, bypassCSP: true });
   await context.addInitScript(LONG_TASK_RECORDER);
   const page = await context.newPage();
   try {

@@ -35,6 +35,7 @@ import * as queue from "@/app/api/queues/[id]/route";
 import * as queues from "@/app/api/queues/route";
 import * as annotations from "@/app/api/traces/[id]/annotations/route";
 import * as annotationContext from "@/app/api/traces/[id]/annotations/context/route";
+import * as annotationRows from "@/app/api/traces/[id]/annotations/rows/route";
 import * as judgeRun from "@/app/api/judge-runs/[id]/route";
 import * as judgeRunCancel from "@/app/api/judge-runs/[id]/cancel/route";
 import * as judgeRunResume from "@/app/api/judge-runs/[id]/resume/route";
@@ -144,6 +145,7 @@ export const ROUTES: Row[] = [
   { route: "POST /api/traces/[id]/annotations", call: onTrace(annotations.POST, "POST", "/annotations", () => ({ family: "step_quality", value: 0.5 })), expect: ANNOTATE, idRoute: true },
   { route: "DELETE /api/traces/[id]/annotations", call: undoLabel, expect: { "0": "404 404 403 200 200 200 403 401 401", "1": "401 403 403 200 200 200 403 401 401" }, idRoute: true },
   { route: "GET /api/traces/[id]/annotations/context", call: onTrace(annotationContext.GET, "GET", "/annotations/context"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/annotations/rows", call: onTrace(annotationRows.GET, "GET", "/annotations/rows"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/credit", call: onTrace(credit.GET, "GET", "/credit"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/events", call: onTrace(events.GET, "GET", "/events"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/export", call: onTrace(traceExport.GET, "GET", "/export"), expect: READ, idRoute: true },

@@ -2,7 +2,7 @@ import "server-only";
 import { CSRF_HEADER } from "@/lib/api/auth";
 import { readCookie } from "@/lib/api/csrf";
 import { publicReadEnabled } from "../config";
-import { prisma } from "../db/client";
+import { pool } from "../db/client";
 import { ApiError } from "../errors";
 import { findApiKey, type LiveKey } from "./api-keys";
 import { SESSION_COOKIE } from "./cookies";
@@ -35,21 +35,33 @@ const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** The single local user of open local mode, created on first use. */
 export async function localUser(): Promise<Actor> {
-  // INSERT ... ON CONFLICT, not Prisma's upsert: concurrent first requests must not race on the unique e-mail
-  const user =
-    (await prisma().user.findUnique({ where: { email: LOCAL_EMAIL } })) ??
-    (await prisma().$executeRaw`INSERT INTO users (email, name, local) VALUES (${LOCAL_EMAIL}, 'local', true) ON CONFLICT (email) DO NOTHING`,
-    await prisma().user.findUniqueOrThrow({ where: { email: LOCAL_EMAIL } }));
+  // one indexed read on the hot path (every write in open mode); the INSERT ... ON CONFLICT only once,
+  // not Prisma's upsert: concurrent first requests must not race on the unique e-mail
+  const select = () => pool().query<LocalRow>("SELECT id, email, name FROM users WHERE email = $1", [LOCAL_EMAIL]);
+  let user = (await select()).rows[0];
+  if (!user) {
+    // a separate SELECT afterwards: the INSERT's own snapshot cannot see the row a concurrent first request committed
+    await pool().query("INSERT INTO users (email, name, local) VALUES ($1, 'local', true) ON CONFLICT (email) DO NOTHING", [LOCAL_EMAIL]);
+    user = (await select()).rows[0]!;
+  }
   return { userId: user.id, email: user.email, name: user.name, via: "open" };
+}
+
+interface LocalRow {
+  id: number;
+  email: string;
+  name: string;
 }
 
 /** True while no site admin exists: everything is allowed and the banner says so. */
 export async function isOpenMode(): Promise<boolean> {
-  return (await prisma().user.findFirst({ where: { isAdmin: true }, select: { id: true } })) === null;
+  // raw SQL: asked on every request, and Prisma's query engine costs more CPU than the index probe
+  const { rows } = await pool().query<{ admin: boolean }>("SELECT EXISTS (SELECT 1 FROM users WHERE is_admin) AS admin");
+  return !rows[0]!.admin;
 }
 
 export type Principal =
-  | { kind: "open" }
+  | { kind: "open"; local: Actor | null }
   | { kind: "anonymous" }
   | { kind: "session"; user: UserRow; csrfToken: string }
   | { kind: "api_key"; user: UserRow; key: LiveKey };
@@ -59,8 +71,26 @@ export type Principal =
  * 401 (a script should hear that its key is wrong); a stale session cookie
  * only makes the request anonymous.
  */
-export async function identify(request: Request): Promise<Principal> {
-  if (await isOpenMode()) return { kind: "open" };
+export function identify(request: Request): Promise<Principal> {
+  // once per request: authorizeInProject asks for the read scope and then authorizes the action
+  let principal = identified.get(request);
+  if (!principal) {
+    principal = identifyUncached(request);
+    identified.set(request, principal);
+  }
+  return principal;
+}
+
+const identified = new WeakMap<Request, Promise<Principal>>();
+
+async function identifyUncached(request: Request): Promise<Principal> {
+  // one round trip for the mode and, in open mode, the local user (every request asks)
+  const { rows } = await pool().query<{ admin: boolean; id: number | null; email: string; name: string }>(
+    "SELECT EXISTS (SELECT 1 FROM users WHERE is_admin) AS admin, l.id, l.email, l.name FROM (SELECT 1) one LEFT JOIN users l ON l.email = $1",
+    [LOCAL_EMAIL],
+  );
+  const mode = rows[0]!;
+  if (!mode.admin) return { kind: "open", local: mode.id === null ? null : { userId: mode.id, email: mode.email, name: mode.name, via: "open" } };
   const authorization = request.headers.get("authorization");
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
@@ -80,7 +110,7 @@ export async function identify(request: Request): Promise<Principal> {
  */
 export async function authorize(request: Request, action: Action, project?: string): Promise<Actor> {
   const principal = await identify(request);
-  if (principal.kind === "open") return localUser();
+  if (principal.kind === "open") return principal.local ?? localUser();
   checkCsrf(request, principal);
   const publicRead = publicReadEnabled();
   if (principal.kind === "anonymous") {

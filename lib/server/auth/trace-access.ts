@@ -1,5 +1,5 @@
 import "server-only";
-import { findTraceRowOrNull, traceNotFound, type findTraceRow } from "../queries/traces";
+import { findTraceRefOrNull, findTraceRowOrNull, traceNotFound, type findTraceRow, type TraceRef } from "../queries/traces";
 import { authorizeInProject, type Action, type Actor } from "./access";
 
 type TraceRow = Awaited<ReturnType<typeof findTraceRow>>;
@@ -11,6 +11,13 @@ type TraceRow = Awaited<ReturnType<typeof findTraceRow>>;
  */
 export async function authorizeTrace(request: Request, traceId: string, action: Action): Promise<{ row: TraceRow; actor: Actor }> {
   const row = await findTraceRowOrNull(traceId);
+  const actor = await authorizeInProject(request, row?.project.name ?? null, action, () => traceNotFound(traceId));
+  return { row: row!, actor };
+}
+
+/** authorizeTrace for the label write path: the same policy and answers, with only the trace's key, row id and project read. */
+export async function authorizeTraceRef(request: Request, traceId: string, action: Action): Promise<{ row: TraceRef; actor: Actor }> {
+  const row = await findTraceRefOrNull(traceId);
   const actor = await authorizeInProject(request, row?.project.name ?? null, action, () => traceNotFound(traceId));
   return { row: row!, actor };
 }

@@ -5,6 +5,8 @@ import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { POST as ingest } from "@/app/api/traces/route";
 import { GET as credit } from "@/app/api/traces/[id]/credit/route";
 import { GET as agreementRoute } from "@/app/api/judges/agreement/route";
+import { GET as metricsRoute } from "@/app/api/metrics/route";
+import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
 import { localUser } from "../auth/access";
 
 /** judges= against hand-computed credit, and agreement against hand-computed alpha (SPEC.md section 5). */
@@ -16,8 +18,8 @@ async function judge(name: string, project = "default") {
   return prisma().judge.create({ data: { projectId: p.id, name, baseUrl: "http://127.0.0.1:1/v1", model: "m", families: ["step_quality", "task_success"] } });
 }
 
-async function value(judgeId: number, eventId: string, family: string, v: number, current = true) {
-  await prisma().judgeLabel.create({ data: { judgeId, traceKey: ID, eventId, family, value: v, reason: "r", current, model: "m", promptHash: "h", latencyMs: 1 } });
+async function value(judgeId: number, eventId: string, family: string, v: number, current = true, traceKey = ID) {
+  await prisma().judgeLabel.create({ data: { judgeId, traceKey, eventId, family, value: v, reason: "r", current, model: "m", promptHash: "h", latencyMs: 1 } });
 }
 
 async function creditOf(judges: string | null) {
@@ -112,5 +114,42 @@ describe("agreement with people", () => {
     expect(g).toMatchObject({ judge: "alpha", family: "step_quality", units: 3 });
     expect(g!.alpha).toBeCloseTo(5 / 6, 12);
     expect(g!.mean_signed_difference).toBeCloseTo(0, 12);
+  });
+});
+
+describe("judges= on GET /api/metrics (E1)", () => {
+  async function e1(judges: string) {
+    const res = await metricsRoute(getRequest(`/api/metrics?project=default${judges === "" ? "" : `&judges=${judges}`}`), params({}));
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { traces: number; e1: { rate: number | null; n: number } }).e1;
+  }
+
+  it("judge task_success decides E1 only where no person labelled the trace; a judge tie is null; other projects' judges never count", async () => {
+    // three runs that all report task_success 1: A (judged only), B (a person says 0), C (two judges disagree)
+    for (const id of ["judged-b", "judged-c"]) expect((await ingest(jsonRequest("/api/traces", { ...example, trace_id: id }), params({}))).status).toBe(201);
+    const labelled = await annotate(jsonRequest("/api/traces/judged-b/annotations", { family: "task_success", value: 0 }), params({ id: "judged-b" }));
+    expect(labelled.status).toBe(201);
+    const alpha = await judge("alpha");
+    const beta = await judge("beta");
+    const gamma = await judge("gamma", "other");
+    await value(alpha.id, "", "task_success", 0); // A: failure by alpha
+    await value(gamma.id, "", "task_success", 1); // another project's judge: ignored
+    await value(alpha.id, "", "task_success", 1, true, "judged-b"); // B: loses to the person's 0
+    await value(alpha.id, "", "task_success", 1, true, "judged-c"); // C: alpha 1, beta 0: a tie
+    await value(beta.id, "", "task_success", 0, true, "judged-c");
+    await value(beta.id, "", "task_success", 1, false); // history: never used
+
+    // people only: A 1 (reported), B 0 (the person), C 1 (reported)
+    expect(await e1("")).toMatchObject({ n: 3, rate: 2 / 3 });
+    expect(await e1("none")).toMatchObject({ n: 3, rate: 2 / 3 });
+    // all judges: A 0 (alpha), B 0 (the person wins), C null (tie): 0 of 2
+    expect(await e1("all")).toMatchObject({ n: 2, rate: 0 });
+    // beta only: A 1 (no beta value: reported), B 0, C 0 (beta): 1 of 3
+    expect((await e1("beta")).n).toBe(3);
+    expect((await e1("beta")).rate).toBeCloseTo(1 / 3, 12);
+    const bad = await metricsRoute(getRequest("/api/metrics?judges=a,,b"), params({}));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toBe("judges");
+    await prisma().annotation.deleteMany({ where: { traceKey: "judged-b" } });
   });
 });

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_RUBRICS } from "@/lib/rubrics";
 import { prisma } from "@/lib/server/db/client";
+import { saveRubrics } from "@/lib/server/queries/rubrics";
 import { startScriptedLlm, type ScriptedLlm } from "@/scripts/lib/scripted-llm";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { POST as ingest } from "@/app/api/traces/route";
@@ -146,6 +148,27 @@ describe("judge runs", () => {
     const rows = await labels(id);
     expect(rows.map((r) => [r.value, r.current])).toEqual([[0.25, false], [-0.5, true]]);
     expect(rows[0]!.promptHash).not.toBe(rows[1]!.promptHash);
+  });
+
+  it("the project's rubric is in the prompt: editing it changes the system message and the prompt hash", async () => {
+    const id = await newJudge("r", "good:0.25", { families: ["tool_use_correctness"] });
+    await prisma().rubric.deleteMany({ where: { project: { name: "default" } } });
+    const systemOf = () => llm.requests.at(-1)!.body.messages.find((m) => m.role === "system")!.content;
+    await finished((await run(id)).id);
+    const before = systemOf();
+    expect(before).toContain(DEFAULT_RUBRICS.tool_use_correctness.negative);
+    await saveRubrics("default", { userId: 0, email: "", name: "test", via: "open" }, {
+      rubrics: [{ family: "tool_use_correctness", negative: "Called a tool that does not exist.", neutral: "Harmless but useless call.", positive: "The right tool with the right arguments." }],
+      reset: [],
+    });
+    await finished((await run(id)).id);
+    const after = systemOf();
+    expect(after).toContain("-1 means: Called a tool that does not exist. 0 means: Harmless but useless call. +1 means: The right tool with the right arguments.");
+    expect(after).not.toContain(DEFAULT_RUBRICS.tool_use_correctness.negative);
+    const rows = await labels(id);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.promptHash).not.toBe(rows[1]!.promptHash);
+    await prisma().rubric.deleteMany({ where: { project: { name: "default" } } });
   });
 
   it("cancel stops new units; a crashed worker's unit is taken again after its lease; resume finishes the run", async () => {

@@ -110,7 +110,7 @@ async function ask(u: UnitJob, options: WorkerOptions): Promise<Outcome> {
   const trace = await prisma().trace.findUniqueOrThrow({ where: { traceId: u.traceKey }, select: { id: true, traceId: true, taskId: true, system: true, metadata: true, eventCount: true } });
   const unit = u.eventId === "" ? "trace" : "event";
   const ctx = unit === "trace" ? await traceContext(trace) : await eventContext(trace, u.eventId);
-  const rubric = rubricFor(judge.projectId, u.family as Family);
+  const rubric = await rubricFor(judge.projectId, u.family as Family);
   const system = systemPrompt(rubric, unit, (judge.prompts as Record<string, string>)[u.family] ?? "");
   const hash = promptHash(system, judge.model, judge.temperature, judge.maxTokens);
   const range = rangeOf(u.family, unit);
@@ -144,7 +144,8 @@ async function ask(u: UnitJob, options: WorkerOptions): Promise<Outcome> {
   }
 }
 
-function rubricFor(_projectId: number, family: Family): Rubric {
-  // the defaults of lib/rubrics; per-project overrides (labeling's rubrics table) when it lands
-  return DEFAULT_RUBRICS[family];
+/** The project's rubric of the family (its own text, else lib/rubrics' default): an edited rubric changes the prompt and so its hash. */
+async function rubricFor(projectId: number, family: Family): Promise<Rubric> {
+  const own = await prisma().rubric.findUnique({ where: { projectId_family: { projectId, family } } });
+  return own ? { family, negative: own.negative, neutral: own.neutral, positive: own.positive } : DEFAULT_RUBRICS[family];
 }

@@ -4,7 +4,9 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import { wilsonInterval } from "@/lib/stats";
 import { recomputeMetrics } from "../compute/persist";
+import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
 import { prisma } from "../db/client";
+import { e1WithJudges } from "../judges/e1";
 import { traceWhere } from "./trace-filter";
 import { findTraceRow } from "./traces";
 
@@ -43,6 +45,8 @@ export interface MetricsFilter {
   topology?: string;
   /** restrict to these projects (what the caller may read); undefined for all */
   readable?: string[];
+  /** judges whose trace-level task_success values fill E1 where people left it (SPEC.md section 5); default none */
+  judges?: JudgeSelection;
 }
 
 /** Aggregated value columns of `GET /api/metrics`, by section. */
@@ -67,9 +71,10 @@ export async function aggregateMetrics(filter: MetricsFilter) {
     Prisma.sql`${safeMean(value(c))} AS ${Prisma.raw(`"${c}_mean"`)}`,
     Prisma.sql`${safeMedian(value(c))} AS ${Prisma.raw(`"${c}_median"`)}`,
   ]);
+  const judged = e1WithJudges(filter.judges ?? NO_JUDGES);
   const [row] = await prisma().$queryRaw<Record<string, number | bigint | null>[]>`
-    SELECT count(*)::int AS traces, count(t.e1)::int AS e1_n, coalesce(sum(t.e1), 0)::int AS e1_successes, ${Prisma.join(selects)}
-    FROM traces t ${where}`;
+    SELECT count(*)::int AS traces, count(${judged.e1})::int AS e1_n, coalesce(sum(${judged.e1}), 0)::int AS e1_successes, ${Prisma.join(selects)}
+    FROM traces t ${judged.join} ${where}`;
   const verdictRows = await prisma().$queryRaw<{ verdict: string | null; n: number }[]>`
     SELECT t.verdict::text AS verdict, count(*)::int AS n FROM traces t ${where} GROUP BY t.verdict`;
   const r = row!;

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { prisma } from "../db/client";
+import { pool, prisma } from "../db/client";
 import { notFound } from "../errors";
 import { isStorableId } from "@/lib/api/text";
 import { loadTraceById } from "./load-trace";
@@ -22,6 +22,23 @@ export async function findTraceRow(traceId: string) {
 export async function findTraceRowOrNull(traceId: string) {
   if (!isStorableId(traceId)) return null;
   return prisma().trace.findUnique({ where: { traceId }, include: { project: { select: { name: true } } } });
+}
+
+/** The few columns a write needs (its key, row id and project), in one raw-SQL read: the label write path asks on every request. */
+export interface TraceRef {
+  id: number;
+  traceId: string;
+  project: { name: string };
+}
+
+export async function findTraceRefOrNull(traceId: string): Promise<TraceRef | null> {
+  if (!isStorableId(traceId)) return null;
+  const { rows } = await pool().query<{ id: number; trace_id: string; project: string }>(
+    "SELECT t.id, t.trace_id, p.name AS project FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.trace_id = $1",
+    [traceId],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, traceId: row.trace_id, project: { name: row.project } } : null;
 }
 
 export const traceNotFound = (traceId: string) => notFound(`trace ${JSON.stringify(traceId.slice(0, 200))}`);

@@ -4,6 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { Actor } from "../auth/access";
 import { prisma } from "../db/client";
 import { ApiError } from "../errors";
+import { reorderItems } from "./order";
 
 /** Creates a queue and its items from the filter, in one transaction. */
 export async function createQueue(actor: Actor, input: QueueInput) {
@@ -29,6 +30,7 @@ export async function createQueue(actor: Actor, input: QueueInput) {
         annotatorsPerItem: input.annotators_per_item,
         blind: input.blind,
         reservationSeconds: input.reservation_seconds,
+        itemOrder: input.order,
         createdById: actor.userId,
         assignees: { create: users.map((u) => ({ userId: u.id })) },
       },
@@ -37,6 +39,7 @@ export async function createQueue(actor: Actor, input: QueueInput) {
       INSERT INTO queue_items (queue_id, position, trace_key, event_id)
       SELECT ${queue.id}, (row_number() OVER (ORDER BY u.trace_db_id, u.seq))::int - 1, u.trace_key, u.event_id
       FROM (${unitsQuery(project.id, input.filter)}) u`;
+    if (input.order !== "trace") await reorderItems(tx, queue.id, project.id, input.families, input.order);
     return { ...queue, items };
   });
 }

@@ -1,10 +1,11 @@
 import "server-only";
 import type { z } from "zod";
 import type { queuePatchInput } from "@/lib/api/queue-edit";
-import type { QueueFilter } from "@/lib/api/queues";
+import type { QueueFilter, QueueOrder } from "@/lib/api/queues";
 import { prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { countUnits } from "./create";
+import { reorderItems } from "./order";
 
 /** Items a filter would give in a project (the create form's preview). */
 export async function previewQueue(projectName: string, filter: QueueFilter): Promise<number> {
@@ -22,14 +23,23 @@ export async function editQueue(queueId: number, input: z.infer<typeof queuePatc
   if (input.annotators_per_item !== undefined && input.annotators_per_item > queue.assignees.length) {
     throw new ApiError(400, "invalid_input", "more annotators per item than assignees", [{ path: "$.annotators_per_item", message: `at most ${queue.assignees.length}` }]);
   }
-  return prisma().queue.update({
-    where: { id: queueId },
-    data: {
-      ...(input.name !== undefined && { name: input.name }),
-      ...(input.families !== undefined && { families: input.families }),
-      ...(input.annotators_per_item !== undefined && { annotatorsPerItem: input.annotators_per_item }),
-      ...(input.blind !== undefined && { blind: input.blind }),
-      ...(input.closed !== undefined && { closedAt: input.closed ? (queue.closedAt ?? new Date()) : null }),
-    },
-  });
+  const families = input.families ?? queue.families;
+  const order = input.order ?? (queue.itemOrder as QueueOrder);
+  // a new order, or new families under the judges' order, re-numbers the items
+  const reorder = (input.order !== undefined && input.order !== queue.itemOrder) || (order === "judge_disagreement" && input.families !== undefined);
+  const [updated] = await prisma().$transaction([
+    prisma().queue.update({
+      where: { id: queueId },
+      data: {
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.families !== undefined && { families: input.families }),
+        ...(input.annotators_per_item !== undefined && { annotatorsPerItem: input.annotators_per_item }),
+        ...(input.blind !== undefined && { blind: input.blind }),
+        ...(input.closed !== undefined && { closedAt: input.closed ? (queue.closedAt ?? new Date()) : null }),
+        ...(input.order !== undefined && { itemOrder: input.order }),
+      },
+    }),
+    ...(reorder ? [reorderItems(prisma(), queueId, queue.projectId, families, order)] : []),
+  ]);
+  return updated;
 }

@@ -42,6 +42,34 @@ beforeEach(async () => {
 });
 
 describe("queues", () => {
+  it("judge disagreement first: units where judges disagree, then where they are least certain; unjudged last; trace order again on edit", async () => {
+    await prisma().judge.deleteMany();
+    const a = await annotator("ann");
+    const judge = async (name: string, project = "default") => {
+      const p = await prisma().project.upsert({ where: { name: project }, create: { name: project }, update: {} });
+      return (await prisma().judge.create({ data: { projectId: p.id, name, baseUrl: "http://127.0.0.1:1/v1", model: "m", families: ["step_quality"] } })).id;
+    };
+    const value = (judgeId: number, eventId: string, v: number) =>
+      prisma().judgeLabel.create({ data: { judgeId, traceKey: ID, eventId, family: "step_quality", value: v, reason: "r", current: true, model: "m", promptHash: "h", latencyMs: 1 } });
+    const [alpha, beta, other] = [await judge("alpha"), await judge("beta"), await judge("other", "elsewhere")];
+    await value(alpha, "e4", 0.9); // agree and are sure: last of the judged
+    await value(beta, "e4", 0.9);
+    await value(other, "e4", -1); // another project's judge: ignored
+    await value(alpha, "e7", 1); // disagree (sd 1): first
+    await value(beta, "e7", -1);
+    await value(alpha, "e8", 0.1); // one judge, unsure (|mean| 0.1): second
+    const filter = { event_types: ["orchestrator_decision", "message", "return", "aggregate"] }; // e1 has no judge value: last
+    const q = await createQueue(await localUser(), queueInput.parse({ name: "judged", families: ["step_quality"], assignees: [a.email], filter, order: "judge_disagreement" }));
+    const order = async () => (await prisma().queueItem.findMany({ where: { queueId: q.id }, orderBy: { position: "asc" } })).map((i) => i.eventId);
+    expect(await order()).toEqual(["e7", "e8", "e4", "e1"]);
+    expect((await nextItem(q.id, a))!.event_id).toBe("e7");
+    expect((await editQueue(q.id, { order: "trace" })).itemOrder).toBe("trace");
+    expect(await order()).toEqual(["e1", "e4", "e7", "e8"]);
+    await editQueue(q.id, { order: "judge_disagreement" });
+    expect(await order()).toEqual(["e7", "e8", "e4", "e1"]);
+    await prisma().judge.deleteMany();
+  });
+
   it("previews the item count, closes (nothing handed out, 409) and reopens; a skip keeps its reason", async () => {
     const a = await annotator("ann");
     expect(await previewQueue("default", queueInput.shape.filter.parse({ event_types: ["message", "return", "aggregate"] }))).toBe(3);

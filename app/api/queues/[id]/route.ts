@@ -18,6 +18,7 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     annotators_per_item: queue.annotatorsPerItem,
     blind: queue.blind,
     closed: queue.closedAt !== null,
+    order: queue.itemOrder,
     filter: queue.filter,
     items: progress.items,
     complete: progress.complete,
@@ -30,5 +31,5 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
 export const PATCH = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { queue } = await authorizeQueue(request, (await params).id, "admin");
   const updated = await editQueue(queue.id, await parseJsonRequest(request, queuePatchInput));
-  return Response.json({ queue: { id: updated.id, name: updated.name, families: updated.families, annotators_per_item: updated.annotatorsPerItem, blind: updated.blind, closed: updated.closedAt !== null } });
+  return Response.json({ queue: { id: updated.id, name: updated.name, families: updated.families, annotators_per_item: updated.annotatorsPerItem, blind: updated.blind, closed: updated.closedAt !== null, order: updated.itemOrder } });
 });

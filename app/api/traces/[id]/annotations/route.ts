@@ -3,7 +3,7 @@ import { z } from "zod";
 import { searchParamsObject } from "@/lib/api/filters";
 import { annotationInput } from "@/lib/api/annotations";
 import { FAMILIES } from "@/lib/trace/types";
-import { authorizeTrace } from "@/lib/server/auth/trace-access";
+import { authorizeTraceRef } from "@/lib/server/auth/trace-access";
 import { recomputeMetrics } from "@/lib/server/compute/persist";
 import { parseJsonRequest, parseQuery, route } from "@/lib/server/http";
 import { deleteOwnAnnotation, listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
@@ -16,7 +16,7 @@ type Context = { params: Promise<{ id: string }> };
 /** GET /api/traces/{id}/annotations: current values of every annotator (`?mine=1`: only the caller's). */
 export const GET = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
-  const { row, actor } = await authorizeTrace(request, id, "read");
+  const { row, actor } = await authorizeTraceRef(request, id, "read");
   const mine = new URL(request.url).searchParams.get("mine") === "1";
   return Response.json({ annotations: await listAnnotations(row.traceId, mine ? actor.userId : undefined) });
 });
@@ -29,7 +29,7 @@ export const GET = route(async (request: Request, { params }: Context) => {
  */
 export const POST = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
-  const { row, actor } = await authorizeTrace(request, id, "annotate");
+  const { row, actor } = await authorizeTraceRef(request, id, "annotate");
   const input = await parseJsonRequest(request, annotationInput);
   const annotation = await saveAnnotation(row.traceId, row.id, actor, input);
   const started = performance.now();
@@ -43,7 +43,7 @@ const deleteQuery = z.object({ family: z.enum(FAMILIES), event_id: z.string().mi
 /** DELETE /api/traces/{id}/annotations?family=&event_id=: removes the caller's own current value (undo); 404 when there is none. */
 export const DELETE = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
-  const { row, actor } = await authorizeTrace(request, id, "annotate");
+  const { row, actor } = await authorizeTraceRef(request, id, "annotate");
   const query = parseQuery(deleteQuery, searchParamsObject(new URL(request.url).searchParams));
   const unit = { event_id: query.event_id ?? null, family: query.family };
   if (!(await deleteOwnAnnotation(row.traceId, actor, unit))) throw new ApiError(404, "not_found", "you have no label on this unit and family");
