@@ -16,7 +16,8 @@ describe("password hashes", () => {
     expect(await verifyPassword("s3cret-pass", b)).toBe(true);
     expect(await verifyPassword("s3cret-pasS", a)).toBe(false);
     expect(await verifyPassword("", a)).toBe(false);
-  });
+    // six scrypt derivations: seconds on a loaded 2-core machine, not a speed assertion
+  }, 30_000);
 
   it("treat Unicode-equivalent spellings as one password (NFKC)", async () => {
     const hash = await hashPassword("caf\u00e9-latte");
