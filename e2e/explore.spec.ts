@@ -32,14 +32,14 @@ test("the list sorts by a column, pages forward and back, and filters on stored 
   await page.goto("/?q=taubench&limit=20");
   await page.getByTestId("sort-tokens").click();
   await expect(page).toHaveURL(/sort=tokens&dir=desc/);
-  const firstIds = await page.getByTestId("trace-row").getByRole("link").allTextContents();
+  const firstIds = await page.getByTestId("trace-row").getByTestId("trace-link").allTextContents();
   expect(firstIds).toHaveLength(20);
   await page.getByTestId("next-page").click();
   await expect(page).toHaveURL(/cursor=/);
-  const secondIds = await page.getByTestId("trace-row").getByRole("link").allTextContents();
+  const secondIds = await page.getByTestId("trace-row").getByTestId("trace-link").allTextContents();
   expect(secondIds.some((id) => firstIds.includes(id))).toBe(false);
   await page.getByTestId("prev-page").click();
-  await expect(page.getByTestId("trace-row").getByRole("link")).toHaveText(firstIds);
+  await expect(page.getByTestId("trace-row").getByTestId("trace-link")).toHaveText(firstIds);
 
   await page.goto("/?q=taubench&e1=1");
   await expect(page.getByTestId("trace-total")).toHaveText("84 traces");

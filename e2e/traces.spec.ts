@@ -15,7 +15,7 @@ test("the list shows the demo traces, filters them and opens one", async ({ page
   await expect(page).toHaveURL(/q=rollout/);
   await expect(rows).toHaveCount(4);
 
-  const first = rows.first().getByRole("link");
+  const first = rows.first().getByTestId("trace-link"); // the row also links its group
   const traceId = (await first.textContent())!;
   await first.click();
   await expect(page.getByTestId("trace-title")).toHaveText(traceId);

@@ -75,7 +75,7 @@ function Row({ t, receiving, hits, terms }: { t: TraceListItem; receiving: boole
       <tr className="border-t border-slate-100 hover:bg-slate-50" data-testid="trace-row">
         <td className="px-2 py-2"><RowCheckbox traceId={t.trace_id} /></td>
         <td className="px-3 py-2 font-mono text-xs">
-          <Link href={`/traces/${encodeURIComponent(t.trace_id)}`} className="text-blue-700 hover:underline">
+          <Link href={`/traces/${encodeURIComponent(t.trace_id)}`} className="text-blue-700 hover:underline" data-testid="trace-link">
             {t.trace_id}
           </Link>
           {t.flags.filter(isTraceDetector).map((f) => (

@@ -31,9 +31,9 @@ export function GroupLanes({ view }: { view: GroupView }) {
         return (
           <g key={lane.trace_id} data-testid="group-lane" data-trace-id={lane.trace_id} data-e1={String(rollout.e1)}>
             <rect x={0} y={lane.y - 16} width={layout.width} height={32} className={rollout.e1 === 1 ? "fill-emerald-50" : rollout.e1 === 0 ? "fill-rose-50" : "fill-slate-50"} />
-            <text x={6} y={lane.y - 2} fontSize={11} className="fill-slate-900 font-mono">{lane.trace_id.length > 30 ? `${lane.trace_id.slice(0, 29)}…` : lane.trace_id}</text>
+            <text x={6} y={lane.y - 2} fontSize={11} className="fill-slate-900 font-mono">{/* rollouts of a group share a prefix: the end tells them apart */ lane.trace_id.length > 30 ? `…${lane.trace_id.slice(-29)}` : lane.trace_id}</text>
             <text x={6} y={lane.y + 11} fontSize={10} className="fill-slate-600">
-              {rollout.e1 === 1 ? "success" : rollout.e1 === 0 ? "failure" : "E1 unknown"} · R {formatValue(rollout.r_total)} · A {formatValue(rollout.advantage)}
+              {rollout.e1 === 1 ? "success" : rollout.e1 === 0 ? "failure" : "E1 unknown"} · R {formatValue(rollout.r_total)} · adv {formatValue(rollout.advantage)}
             </text>
             <line x1={layout.left} x2={layout.width - 16} y1={lane.y} y2={lane.y} className="stroke-slate-300" />
             {lane.glyphs.map((g) => {

@@ -10,6 +10,7 @@
  * In the same process, two baselines give the same answer:
  * - rows -> JS: the stored per-trace columns fetched and tallied in JS (lib/decisions tallyRows);
  * - recompute: traces loaded and their features recomputed (timed on a sample, scaled up).
+ * `--reuse` keeps the database of an earlier run when it holds exactly --traces traces.
  * Heavy: never part of npm test.
  */
 import { parseArgs } from "node:util";
@@ -26,7 +27,7 @@ import type { Trace } from "@/lib/trace/types";
 import { benchDatabase, fmt } from "./db";
 import { median } from "./compute/measure";
 
-const { values } = parseArgs({ options: { traces: { type: "string", default: "100000" }, runs: { type: "string", default: "5" }, sample: { type: "string", default: "1000" } } });
+const { values } = parseArgs({ options: { traces: { type: "string", default: "100000" }, runs: { type: "string", default: "5" }, reuse: { type: "boolean", default: false }, sample: { type: "string", default: "1000" } } });
 const TRACES = Number(values.traces);
 const RUNS = Number(values.runs);
 const SAMPLE = Math.min(TRACES, Number(values.sample));
@@ -93,10 +94,15 @@ const rounded = (x: unknown) => JSON.stringify(x, (_k, v: unknown) => (typeof v 
 
 async function main(): Promise<void> {
   console.log(`bench:decisions over ${fmt(TRACES)} synthetic traces, median of ${RUNS} runs after one warm-up; target < ${fmt(TARGET_MS)} ms`);
-  const db = await benchDatabase("baton_bench_decisions", { embedded: { dataDir: ".baton-bench-decisions", port: Number(process.env.BATON_BENCH_PG_PORT ?? 54336) } });
+  const db = await benchDatabase("baton_bench_decisions", { reuse: values.reuse, embedded: { dataDir: ".baton-bench-decisions", port: Number(process.env.BATON_BENCH_PG_PORT ?? 54336) } });
   process.env.DATABASE_URL = db.url;
   try {
-    await ingest();
+    const stored = Number((await pool().query<{ n: string }>("SELECT count(*) AS n FROM traces")).rows[0]!.n);
+    if (stored === TRACES && values.reuse) console.log(`reusing the ${fmt(stored)} traces of an earlier run`);
+    else {
+      if (stored > 0) await pool().query("TRUNCATE traces CASCADE");
+      await ingest();
+    }
     await pool().query("ANALYZE traces; ANALYZE trace_decisions");
     for (const [label, filter] of [["(none)", {}], ["policy_version=ckpt-2", { policy_version: "ckpt-2" }]] as [string, DecisionFilter][]) {
       const sql = await decisionAnalytics(filter, null);
@@ -115,6 +121,8 @@ async function main(): Promise<void> {
     const sqlMs = await timeMs(() => decisionAnalytics({}, null));
     console.log(`  recompute baseline: ${fmt(SAMPLE)} traces loaded and recomputed in ${fmt(sampleMs, 0)} ms -> ~${fmt(fullMs / 1000, 1)} s for ${fmt(TRACES)} (${fmt(fullMs / sqlMs, 0)}x the SQL)`);
   } finally {
+    // a client the pool still holds may hear the server stop: at shutdown that is no error of the benchmark
+    pool().on("error", () => {});
     await closeDatabase();
     await db.close();
   }

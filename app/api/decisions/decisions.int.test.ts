@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DECISIONS, decisionRecord, decisionReport, tallyRows, type DecisionReport, type DecisionRow } from "@/lib/decisions";
 import { orch, rollout } from "@/lib/decisions/fixtures";
@@ -168,5 +169,22 @@ describe("GET /api/decisions", () => {
     const after = (await get<DecisionReport>(decisions, "/api/decisions?group_id=dg&policy_version=ckpt-2")).body.overall.mean_r_total!;
     // step_quality had no value (no automatic one, no reward channel): the label makes R = 1, weight 1 under uniform
     expect(after - before).toBeCloseTo(1, 12);
+  });
+});
+
+describe("any query answers 200 or a 4xx with the error shape, never a 500", () => {
+  const key = fc.constantFrom("project", "system", "task_id", "group_id", "topology", "policy_version", "from", "to", "x");
+  it("GET /api/decisions and GET /api/groups/{group_id}", async () => {
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(key, fc.string({ unit: "binary", maxLength: 20 })), { maxLength: 4 }), fc.string({ unit: "binary", maxLength: 30 }), async (pairs, groupId) => {
+      const q = new URLSearchParams(pairs).toString();
+      const d = await decisions(getRequest(`/api/decisions?${q}`), params({}));
+      const g = await group(getRequest(`/api/groups/${encodeURIComponent(groupId)}`), params({ group_id: groupId }));
+      for (const r of [d, g]) {
+        expect([200, 400, 404]).toContain(r.status);
+        const body = (await r.json()) as Partial<ErrorBody> & { version?: string };
+        if (r.status === 200) expect(body.version).toBe("baton-spec-2");
+        else expect(body.error!.details).toBeInstanceOf(Array);
+      }
+    }), { numRuns: 60 });
   });
 });
