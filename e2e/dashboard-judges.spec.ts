@@ -16,6 +16,8 @@ const traceId = `e2e-dj-${stamp}`;
 const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as object;
 let llm: ScriptedLlm;
 
+test.describe.configure({ mode: "serial" }); // the heatmap test opens the label test's trace
+
 test.beforeAll(async ({ request }) => {
   llm = await startScriptedLlm();
   expect((await request.post("/api/traces", { data: { ...example, trace_id: traceId, project } })).status()).toBe(201);
@@ -78,4 +80,18 @@ test("the dashboard's judges switch changes E1 where no person labelled the run"
   await expect(page.getByTestId("e1-card")).toHaveAttribute("data-rate", "1");
   await page.getByTestId("dashboard-judges").click();
   await expect(page.getByTestId("dashboard-judges")).toHaveAttribute("aria-checked", "false");
+});
+
+test("the heatmaps' judges switch puts judges=all in the URL and stays checked", async ({ page }) => {
+  const steps = `${traceId}-steps`;
+  await page.goto(`/traces/${steps}/heatmap?kind=event-family`);
+  await expect(page.getByTestId("control-judges")).not.toBeChecked();
+  await page.getByTestId("control-judges").check();
+  await expect(page).toHaveURL(/judges=all/);
+  await expect(page.getByTestId("control-judges")).toBeChecked();
+  await expect(page.getByTestId("heatmap-problem")).toHaveCount(0);
+  await page.goto(`/heatmaps?project=${steps}`);
+  await page.getByTestId("control-judges").check();
+  await expect(page).toHaveURL(/judges=all/);
+  await expect(page.getByTestId("control-judges")).toBeChecked();
 });
