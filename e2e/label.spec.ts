@@ -20,7 +20,8 @@ test("labels with the keyboard: content in front, help closes with Esc, credit f
   const traceId = `e2e-label-${Date.now()}`;
   expect((await request.post("/api/traces", { data: withContent(traceId) })).status()).toBe(201);
   await open(page, traceId);
-  await expect.poll(() => credit(page, "e4")).not.toBeNaN();
+  // an empty data-value (credit not arrived yet) reads as Number("") = 0: wait for the number itself
+  await expect.poll(async () => page.getByTestId("credit-e4").getAttribute("data-value")).not.toBe("");
   const before = await credit(page, "e4");
 
   await page.keyboard.press("?");

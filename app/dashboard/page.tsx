@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { DashboardCharts } from "@/components/charts/dashboard-charts";
 import { AddToAgenda } from "@/components/meeting/add-to-agenda";
 import { searchParamsObject } from "@/lib/api/filters";
@@ -24,9 +25,13 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const parsed = dashboardPageQuery.safeParse(values);
   const query = parsed.success ? parsed.data : dashboardPageQuery.parse({});
   const readable = await pageReadableProjects("/dashboard");
-  const { bar: barKey, trend, ...filterQuery } = query;
+  const { bar: barKey, trend, judges, ...filterQuery } = query;
   const filter = toTraceFilter(filterQuery, readable);
-  const [model, facets, flags] = await Promise.all([dashboardModel(filter), traceFacets(), flagTrend(filter)]);
+  const [model, facets, flags] = await Promise.all([dashboardModel(filter, judges), traceFacets(), flagTrend(filter)]);
+  const withJudges = judges.kind !== "none";
+  const judgesToggle = new URLSearchParams(values);
+  if (withJudges) judgesToggle.delete("judges");
+  else judgesToggle.set("judges", "all");
   const bar = parseBar(barKey);
   const list = bar ? await barTraces(filter, bar, model) : null;
   const binLabel = bar?.kind === "bin" ? model.histograms.find((h) => h.metric === bar.metric)?.bars[bar.index]?.label : undefined;
@@ -37,6 +42,17 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <div className="flex flex-wrap items-baseline gap-4">
         <h1 className="text-2xl font-semibold">Metrics dashboard</h1>
         <span className="text-sm text-slate-600" data-testid="dashboard-scope">{model.traces} traces · {model.scope}</span>
+        {/* E1 only: judges' task_success values decide the runs no person labelled (docs/judges.md) */}
+        <Link
+          href={`?${judgesToggle.toString()}`}
+          role="switch"
+          aria-checked={withJudges}
+          data-testid="dashboard-judges"
+          className="hide-when-presenting rounded border border-slate-300 px-2 py-0.5 text-sm hover:bg-slate-100"
+          title="E1 from judges' task_success values where no person labelled the run"
+        >
+          {withJudges ? "☑" : "☐"} with judges{withJudges && judges.kind === "names" ? ` (${judges.names.join(", ")})` : ""}
+        </Link>
         <span className="ml-auto"><AddToAgenda title={`Dashboard: ${model.scope}`} /></span>
       </div>
       <div className="hide-when-presenting">

@@ -27,6 +27,8 @@ export type Overlay = "help" | "skip" | null;
 
 export interface LabelingState {
   traceId: string;
+  /** `judges=` of the credit requests ("" people only, "all"): SPEC.md section 5 */
+  judges: string;
   /** events in the trace; rows arrive page by page (index = event order) */
   total: number;
   rows: (LabelRow | undefined)[];
@@ -75,10 +77,11 @@ export function fieldsOf(s: Pick<LabelingState, "index" | "rows">): LabelField[]
 export const selectUnitEventId = (s: LabelingState): string | null => (s.index < 0 ? null : (s.rows[s.index]?.id ?? null));
 
 /** `startEvent`: the event to start at (e.g. from `?event=`), selected once its page arrives. */
-export function createLabelingStore(init: { traceId: string; total: number; startIndex: number }): StoreApi<LabelingState> {
+export function createLabelingStore(init: { traceId: string; total: number; startIndex: number; judges?: string }): StoreApi<LabelingState> {
   const unitReset = { field: 0, drafts: {}, comments: {}, commenting: null };
   return createStore<LabelingState>()((set) => ({
     traceId: init.traceId,
+    judges: init.judges ?? "",
     total: init.total,
     rows: [],
     loaded: 0,

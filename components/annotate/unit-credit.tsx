@@ -4,19 +4,20 @@ import { useEffect, useState } from "react";
 import type { GraphCreditPage } from "@/lib/graph-view/wire";
 import { formatValue } from "@/lib/format";
 import { useLabeling } from "./store";
-import { graphUrl } from "./use-trace-pages";
+import { graphUrl, judgesQuery } from "./use-trace-pages";
 
 /** The selected event's credit: the total (from the list) and by family (one small page from the graph API), refreshed after each save. */
 export function UnitCredit({ traceId, seq, preset }: { traceId: string; seq: number; preset: string }) {
   const total = useLabeling((s) => s.credit[seq] ?? null);
   const version = useLabeling((s) => s.creditVersion);
+  const judges = useLabeling((s) => s.judges);
   const [byFamily, setByFamily] = useState<{ key: string; values: [string, number][] } | null>(null);
   const key = `${seq}:${version}:${preset}`;
   useEffect(() => {
     // only once the trace's credit has arrived: before that the graph API is still analysing the whole trace
     if (version === 0) return;
     let cancelled = false;
-    void fetch(graphUrl(traceId, `part=credit&families=1&method=ccp&preset=${encodeURIComponent(preset)}&from=${seq}&limit=1`))
+    void fetch(graphUrl(traceId, `part=credit&families=1&method=ccp&preset=${encodeURIComponent(preset)}${judgesQuery(judges)}&from=${seq}&limit=1`))
       .then((r) => (r.ok ? (r.json() as Promise<GraphCreditPage>) : null))
       .then((page) => {
         if (cancelled || !page?.by_family) return;
@@ -26,10 +27,10 @@ export function UnitCredit({ traceId, seq, preset }: { traceId: string; seq: num
     return () => {
       cancelled = true;
     };
-  }, [traceId, seq, preset, key, version]);
+  }, [traceId, seq, preset, key, version, judges]);
   return (
     <p className="text-xs text-slate-600" data-testid="unit-credit" data-value={total ?? ""}>
-      Credit (CCP, {preset}): <strong className="font-mono">{formatValue(total)}</strong>
+      Credit (CCP, {preset}{judges ? ", with judges" : ""}): <strong className="font-mono">{formatValue(total)}</strong>
       {byFamily?.key === key && byFamily.values.length > 0 && <> = {byFamily.values.map(([f, v]) => `${f} ${formatValue(v)}`).join(" + ")} (before weights)</>}
     </p>
   );

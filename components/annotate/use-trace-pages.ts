@@ -31,14 +31,17 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
+/** `&judges=...` for credit requests, nothing for people only. */
+export const judgesQuery = (judges: string): string => (judges ? `&judges=${encodeURIComponent(judges)}` : "");
+
 export function graphUrl(traceId: string, query: string): string {
   return `/api/traces/${encodeURIComponent(traceId)}/graph?${query}`;
 }
 
 export async function loadCredit(store: StoreApi<LabelingState>, preset: string): Promise<void> {
-  const { traceId, total } = store.getState();
+  const { traceId, total, judges } = store.getState();
   for (let from = 0; from < Math.max(total, 1); from += CREDIT_PAGE) {
-    const page = await getJson<GraphCreditPage>(graphUrl(traceId, `part=credit&method=ccp&preset=${encodeURIComponent(preset)}&from=${from}&limit=${CREDIT_PAGE}`));
+    const page = await getJson<GraphCreditPage>(graphUrl(traceId, `part=credit&method=ccp&preset=${encodeURIComponent(preset)}${judgesQuery(judges)}&from=${from}&limit=${CREDIT_PAGE}`));
     store.getState().setCredit(from, page.total);
     if (page.next === null) break;
   }

@@ -86,6 +86,11 @@ export function HeatmapControls({ scope, values, presets, groupTraces = [] }: Pr
         <input type="checkbox" name="normalize" value="1" defaultChecked={values.normalize === "1"} onChange={auto} disabled={method !== "ccp"} data-testid="control-normalize" />
         normalize
       </label>
+      {/* judges' values where no person labelled (SPEC.md section 5); the pages read judges= with the other credit settings */}
+      <label className="flex items-center gap-1.5 pb-1.5 text-sm">
+        <input type="checkbox" name="judges" value="all" defaultChecked={values.judges === "all"} onChange={auto} data-testid="control-judges" />
+        with judges
+      </label>
       <Field label="Compare with method">
         <select name="compare" defaultValue={values.compare ?? ""} onChange={auto} className={input} data-testid="control-compare">
           <option value="">none</option>

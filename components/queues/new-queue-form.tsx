@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { describeFailure, formText, sendJson } from "@/lib/api/send";
 import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
+import { OrderSelect } from "./order-select";
 
 /**
  * An admin builds a queue: a filter choosing the items, families,
@@ -41,6 +42,7 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
       families: form.getAll("families"),
       annotators_per_item: Number(formText(form, "n")),
       blind: form.get("blind") === "on",
+      order: formText(form, "order"),
       assignees: form.getAll("assignees"),
       filter,
     };
@@ -62,6 +64,7 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
         <label className="block">Project <select name="project" className="ml-2 rounded border border-slate-300">{projects.map((p) => <option key={p}>{p}</option>)}</select></label>
         <label className="block">Annotators per item <input name="n" type="number" min={1} max={20} defaultValue={1} className="ml-2 w-16 rounded border border-slate-300 px-1" /></label>
         <label className="block"><input type="checkbox" name="blind" defaultChecked /> Blind: annotators do not see each other&apos;s values</label>
+        <OrderSelect value="trace" />
       </fieldset>
       <fieldset className={box}>
         <legend className="font-semibold">Families to label</legend>

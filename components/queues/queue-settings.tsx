@@ -4,9 +4,10 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { describeFailure, formText, sendJson } from "@/lib/api/send";
 import { FAMILIES } from "@/lib/trace/types";
+import { OrderSelect } from "./order-select";
 
-/** Edit a queue (name, families, blind), close or reopen it (project admins; the API refuses others with a 403 shown here). */
-export function QueueSettings({ queueId, name, families, blind, closed }: { queueId: number; name: string; families: string[]; blind: boolean; closed: boolean }) {
+/** Edit a queue (name, families, blind, item order), close or reopen it (project admins; the API refuses others with a 403 shown here). */
+export function QueueSettings({ queueId, name, families, blind, closed, order }: { queueId: number; name: string; families: string[]; blind: boolean; closed: boolean; order: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const patch = async (body: Record<string, unknown>) => {
@@ -23,12 +24,13 @@ export function QueueSettings({ queueId, name, families, blind, closed }: { queu
         onSubmit={(e) => {
           e.preventDefault();
           const form = new FormData(e.currentTarget);
-          void patch({ name: formText(form, "name"), families: form.getAll("families"), blind: form.get("blind") === "on" });
+          void patch({ name: formText(form, "name"), families: form.getAll("families"), blind: form.get("blind") === "on", order: formText(form, "order") });
         }}
       >
         <label className="block">Name <input name="name" defaultValue={name} className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <div>{FAMILIES.map((f) => <label key={f} className="mr-3 inline-block"><input type="checkbox" name="families" value={f} defaultChecked={families.includes(f)} /> {f}</label>)}</div>
         <label className="block"><input type="checkbox" name="blind" defaultChecked={blind} /> Blind</label>
+        <OrderSelect value={order} />
         <div className="flex gap-2">
           <button type="submit" className="rounded bg-slate-900 px-2 py-1 text-white hover:bg-slate-700">Save changes</button>
           <button type="button" onClick={() => void patch({ closed: !closed })} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100" data-testid="queue-close-toggle">

@@ -15,8 +15,11 @@ describe("dashboard query", () => {
     expect(dashboardFilter.safeParse({ bar: "e1:1" }).success).toBe(false); // the API filter is strict
   });
 
-  it("defaults the trend metric and keeps the bar", () => {
-    expect(dashboardPageQuery.parse({ bar: "e1:1" })).toEqual({ bar: "e1:1", trend: "speedup" });
+  it("defaults the trend metric and keeps the bar; judges default to none", () => {
+    expect(dashboardPageQuery.parse({ bar: "e1:1" })).toEqual({ bar: "e1:1", trend: "speedup", judges: { kind: "none" } });
+    expect(dashboardPageQuery.parse({ judges: "all" }).judges).toEqual({ kind: "all" });
+    expect(dashboardPageQuery.parse({ judges: "a,b" }).judges).toEqual({ kind: "names", names: ["a", "b"] });
+    expect(dashboardPageQuery.safeParse({ judges: "a,," }).success).toBe(false);
     expect(dashboardPageQuery.safeParse({ trend: "nope" }).success).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { filterText } from "../api/params";
+import { judgesParam } from "../judges/selection";
 import { TOPOLOGIES } from "../trace/types";
 import { METRIC_KEYS } from "./metrics";
 
@@ -31,9 +32,9 @@ export type DashboardFilter = z.infer<typeof dashboardFilter>;
 
 export const DEFAULT_TREND_METRIC = "speedup";
 
-/** The page's state: filter, selected bar, trend metric. */
+/** The page's state: filter, selected bar, trend metric, judges (E1 from judges where no person labelled). */
 export const dashboardPageQuery = z
-  .object({ ...dashboardFilterShape, bar: z.string().max(600).optional(), trend: z.enum(METRIC_KEYS).default(DEFAULT_TREND_METRIC) })
+  .object({ ...dashboardFilterShape, bar: z.string().max(600).optional(), trend: z.enum(METRIC_KEYS).default(DEFAULT_TREND_METRIC), judges: judgesParam })
   .refine(fromBeforeTo, rangeIssue);
 export type DashboardPageQuery = z.infer<typeof dashboardPageQuery>;
 

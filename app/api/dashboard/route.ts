@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { searchParamsObject } from "@/lib/api/filters";
+import { judgesParam } from "@/lib/judges/selection";
 import { dashboardFilter } from "@/lib/dashboard/query";
 import { readableProjects } from "@/lib/server/auth/access";
 import { parseQuery, route } from "@/lib/server/http";
@@ -7,9 +9,11 @@ import { toTraceFilter } from "@/lib/server/queries/dashboard-filter";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/dashboard?project=&system=&task_id=&group_id=&topology=&from=&to=: the dashboard's ready-to-draw model. */
+/** GET /api/dashboard?project=&system=&task_id=&group_id=&topology=&from=&to=&judges=: the dashboard's ready-to-draw model (`judges=`: E1 as GET /api/metrics takes it). */
 export const GET = route(async (request: Request) => {
-  const query = parseQuery(dashboardFilter, searchParamsObject(new URL(request.url).searchParams));
+  const { judges: judgesText, ...params } = searchParamsObject(new URL(request.url).searchParams);
+  const query = parseQuery(dashboardFilter, params);
+  const { judges } = parseQuery(z.object({ judges: judgesParam }), judgesText === undefined ? {} : { judges: judgesText });
   const readable = await readableProjects(request);
-  return Response.json(await dashboardModel(toTraceFilter(query, readable)));
+  return Response.json(await dashboardModel(toTraceFilter(query, readable), judges));
 });

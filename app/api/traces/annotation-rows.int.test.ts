@@ -32,10 +32,10 @@ describe("GET /api/traces/{id}/annotations/rows", () => {
     const { status, body } = await get<LabelRowsPage>(rows, id, "/annotations/rows?from=2&limit=3");
     expect(status).toBe(200);
     expect(body).toMatchObject({ total: 8, terminal: 7, stop: null, from: 2, next: 5 });
-    expect(body.rows).toEqual([
-      { id: "e3", type: "spawn", agent: "orchestrator", summary: expect.any(String) },
-      { id: "e4", type: "message", agent: "planner_1", summary: expect.any(String) },
-      { id: "e5", type: "tool_call", agent: "executor_1", summary: expect.any(String) },
+    expect(body.rows.map((r) => [r.id, r.type, r.agent])).toEqual([
+      ["e3", "spawn", "orchestrator"],
+      ["e4", "message", "planner_1"],
+      ["e5", "tool_call", "executor_1"],
     ]);
     expect(body.rows[2]!.summary).toContain("browser.search");
     const last = await get<LabelRowsPage>(rows, id, "/annotations/rows?from=5");

@@ -29,7 +29,7 @@ export default async function QueuePage({ params }: { params: Promise<{ id: stri
           <Link href={`/queues/${id}/adjudicate`} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100">Disagreements</Link>
         </div>
       </div>
-      <QueueSettings queueId={id} name={q.name} families={q.families} blind={q.blind} closed={q.closedAt !== null} />
+      <QueueSettings queueId={id} name={q.name} families={q.families} blind={q.blind} closed={q.closedAt !== null} order={q.itemOrder} />
       <section className="space-y-1">
         <h2 className="text-lg font-semibold">Progress</h2>
         <ProgressBar done={progress.complete} total={progress.items} label="items complete" />

@@ -6,6 +6,7 @@ import { POST as ingest } from "@/app/api/traces/route";
 import { GET as credit } from "@/app/api/traces/[id]/credit/route";
 import { GET as agreementRoute } from "@/app/api/judges/agreement/route";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
+import { GET as dashboardRoute } from "@/app/api/dashboard/route";
 import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
 import { localUser } from "../auth/access";
 
@@ -147,6 +148,17 @@ describe("judges= on GET /api/metrics (E1)", () => {
     // beta only: A 1 (no beta value: reported), B 0, C 0 (beta): 1 of 3
     expect((await e1("beta")).n).toBe(3);
     expect((await e1("beta")).rate).toBeCloseTo(1 / 3, 12);
+    // the dashboard's E1 (and its trend points) the same way
+    const dashboard = async (judges: string) => {
+      const res = await dashboardRoute(getRequest(`/api/dashboard?project=default${judges}`), params({}));
+      expect(res.status).toBe(200);
+      return (await res.json()) as { e1: { rate: number | null; n: number; successes: number }; trends: { day: { points: { e1: { n: number } }[] } } };
+    };
+    expect((await dashboard("")).e1).toMatchObject({ n: 3, successes: 2 });
+    const judgedDashboard = await dashboard("&judges=all");
+    expect(judgedDashboard.e1).toMatchObject({ n: 2, successes: 0, rate: 0 });
+    expect(judgedDashboard.trends.day.points.reduce((sum, p) => sum + p.e1.n, 0)).toBe(2);
+    expect((await dashboardRoute(getRequest("/api/dashboard?judges=,"), params({}))).status).toBe(400);
     const bad = await metricsRoute(getRequest("/api/metrics?judges=a,,b"), params({}));
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toBe("judges");

@@ -13,7 +13,9 @@ import {
   type TrendRow,
 } from "@/lib/dashboard";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
 import { prisma } from "../db/client";
+import { e1WithJudges } from "../judges/e1";
 import { describeFilter, traceWhere, type TraceFilter } from "./trace-filter";
 
 /**
@@ -28,8 +30,8 @@ const column = (key: string) => (key === "terminal_tainted" ? Prisma.raw(`(t.${k
 const alias = (name: string) => Prisma.raw(`"${name}"`);
 const num = (v: Row[string] | undefined): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** Per-group counts and means for the trend rows. */
-const TREND_SELECT = Prisma.sql`count(*)::int AS traces, count(t.e1)::int AS e1_n, coalesce(sum(t.e1), 0)::int AS e1_successes,
+/** Per-group counts and means for the trend rows (`e1`: the stored column, or with judges' values, lib/server/judges/e1.ts). */
+const trendSelect = (e1: Prisma.Sql) => Prisma.sql`count(*)::int AS traces, count(${e1})::int AS e1_n, coalesce(sum(${e1}), 0)::int AS e1_successes,
   ${Prisma.join(DASHBOARD_METRICS.map((m) => Prisma.sql`${safeMean(column(m.key))} AS ${alias(`mean_${m.key}`)}`))}`;
 
 function trendRow(r: Row): TrendRow {
@@ -42,8 +44,11 @@ function trendRow(r: Row): TrendRow {
   };
 }
 
-export async function dashboardModel(filter: TraceFilter): Promise<DashboardModel> {
+/** `judges`: whose trace-level task_success values decide E1 where no person labelled it (SPEC.md section 5); E1 only. */
+export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection = NO_JUDGES): Promise<DashboardModel> {
   const where = traceWhere(filter);
+  const { join, e1 } = e1WithJudges(judges);
+  const from = Prisma.sql`FROM traces t ${join} ${where}`;
   const db = prisma();
   const ranges = DASHBOARD_METRICS.flatMap((m) => [
     Prisma.sql`min(${column(m.key)})::float8 AS ${alias(`${m.key}_min`)}`,
@@ -53,11 +58,11 @@ export async function dashboardModel(filter: TraceFilter): Promise<DashboardMode
     Prisma.sql`percentile_cont(0.98) WITHIN GROUP (ORDER BY ${column(m.key)})::float8 AS ${alias(`${m.key}_p98`)}`,
   ]);
   const [[summary], verdicts, days, policies] = await Promise.all([
-    db.$queryRaw<Row[]>`SELECT count(*)::int AS traces, count(t.e1)::int AS e1_n, coalesce(sum(t.e1), 0)::int AS e1_successes, ${Prisma.join(ranges)} FROM traces t ${where}`,
+    db.$queryRaw<Row[]>`SELECT count(*)::int AS traces, count(${e1})::int AS e1_n, coalesce(sum(${e1}), 0)::int AS e1_successes, ${Prisma.join(ranges)} ${from}`,
     db.$queryRaw<{ verdict: string | null; n: number }[]>`SELECT t.verdict::text AS verdict, count(*)::int AS n FROM traces t ${where} GROUP BY t.verdict`,
-    db.$queryRaw<Row[]>`SELECT to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS key, ${TREND_SELECT} FROM traces t ${where} GROUP BY 1 ORDER BY 1`,
+    db.$queryRaw<Row[]>`SELECT to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS key, ${trendSelect(e1)} ${from} GROUP BY 1 ORDER BY 1`,
     // checkpoints in the order their first trace arrived; traces without one last
-    db.$queryRaw<Row[]>`SELECT t.metadata->>'policy_version' AS key, ${TREND_SELECT} FROM traces t ${where}
+    db.$queryRaw<Row[]>`SELECT t.metadata->>'policy_version' AS key, ${trendSelect(e1)} ${from}
       GROUP BY 1 ORDER BY (t.metadata->>'policy_version') IS NULL, min(t.created_at), 1`,
   ]);
   const s = summary!;

@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 
 interface Props {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ preset?: string | string[]; event?: string | string[] }>;
+  searchParams: Promise<{ preset?: string | string[]; event?: string | string[]; judges?: string | string[] }>;
 }
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -37,6 +37,9 @@ export default async function LabelPage({ params, searchParams }: Props) {
   const start = startEvent ? await prisma().event.findUnique({ where: { traceId_eventId: { traceId: row.id, eventId: startEvent } }, select: { seq: true } }) : null;
   const [{ rubrics }, viewer] = await Promise.all([projectRubrics(project), labelingViewer(project)]);
   const weights = resolvePreset(preset)!.weights;
+  // credit with judges' values where no person labelled (SPEC.md section 5); labels themselves stay people's
+  const judges = first(query.judges) === "all" ? "all" : "";
+  const toggle = new URLSearchParams({ ...(first(query.preset) && { preset }), ...(startEvent && { event: startEvent }), ...(!judges && { judges: "all" }) });
   return (
     <div className="space-y-3">
       <div>
@@ -44,10 +47,20 @@ export default async function LabelPage({ params, searchParams }: Props) {
         <h1 className="mt-1 text-2xl font-semibold">Label rewards</h1>
         <p className="text-sm text-slate-600">
           <kbd>←</kbd> <kbd>→</kbd> units, <kbd>↑</kbd> <kbd>↓</kbd> fields, <kbd>1</kbd>–<kbd>9</kbd> options, <kbd>Enter</kbd> save, <kbd>Ctrl/⌘+Enter</kbd> save and next, <kbd>u</kbd> undo, <kbd>c</kbd> comment, <kbd>?</kbd> all keys; the mouse works too. Credit: CCP, preset {preset}.{" "}
-          <Link className="text-blue-700 underline" href={`/rubrics?project=${encodeURIComponent(project)}`}>Rubrics of {project}</Link>
+          <Link className="text-blue-700 underline" href={`/rubrics?project=${encodeURIComponent(project)}`}>Rubrics of {project}</Link>{" "}
+          <Link
+            href={`?${toggle.toString()}`}
+            role="switch"
+            aria-checked={judges !== ""}
+            data-testid="label-judges"
+            className="ml-2 rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
+            title="Credit with judges' values where no person labelled (your labels stay yours)"
+          >
+            {judges ? "☑" : "☐"} credit with judges
+          </Link>
         </p>
       </div>
-      <LabelingProvider init={{ traceId, total: row.eventCount, startIndex: start?.seq ?? 0 }}>
+      <LabelingProvider key={judges} init={{ traceId, total: row.eventCount, startIndex: start?.seq ?? 0, judges }}>
         <LabelWorkbench preset={preset} weights={weights} rubrics={rubrics} me={viewer.me} cannotLabel={viewer.cannotLabel} />
       </LabelingProvider>
     </div>
