@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { localUser, type Actor } from "@/lib/server/auth/access";
+import { recomputeMetrics } from "@/lib/server/compute/persist";
 import { prisma } from "@/lib/server/db/client";
 import { saveAnnotation } from "@/lib/server/queries/annotations";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
@@ -40,6 +41,26 @@ beforeEach(async () => {
   await prisma().adjudication.deleteMany();
   await prisma().user.deleteMany({ where: { local: false } });
   expect((await post(example)).status).toBe(201);
+});
+
+describe("concurrent trace-level labels", () => {
+  it("leave the stored E1 equal to the majority of the labels as they finally are (a recompute that read older labels never writes last)", async () => {
+    const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
+    const people = await Promise.all(["ann", "bo", "cy", "di", "ed"].map(otherAnnotator));
+    // each round: everyone labels at once, as the route does (save, then recompute)
+    const round = (values: number[]) =>
+      Promise.all(people.map(async (actor, i) => {
+        await saveAnnotation(ID, row.id, actor, { family: "task_success", value: values[i]! });
+        await recomputeMetrics(row.id);
+      }));
+    // in each round the labeller whose save comes last flips the majority, so a recompute that read the labels before it is stale
+    const rounds = Array.from({ length: 12 }, (_, r) => (r % 2 === 0 ? [1, 1, 0, 0, 0] : [0, 0, 1, 1, 1]).map((v, i) => (i === 4 ? 1 - v : v)));
+    for (const values of rounds) {
+      await round(values);
+      const expected = values.filter((v) => v === 1).length * 2 > values.length ? 1 : 0;
+      expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } })).e1).toBe(expected);
+    }
+  });
 });
 
 describe("POST /api/traces/{id}/annotations", () => {

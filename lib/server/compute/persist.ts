@@ -5,6 +5,7 @@ import { recomputeDiagnostics } from "../hacking/store";
 import { metricsToColumns } from "../ingest/computed";
 import { writeDecisionRow } from "../decisions/store";
 import { computedType } from "../ingest/store";
+import type { HumanLabels } from "@/lib/rewards";
 import { humanLabels } from "../queries/annotations";
 import { loadTraceById } from "../queries/load-trace";
 
@@ -12,10 +13,30 @@ import { loadTraceById } from "../queries/load-trace";
  * Keeps the per-trace metric columns true: recomputes one trace (after its
  * labels change, or when it was stored under another spec version) and
  * writes the columns back.
+ *
+ * Two label writes on one trace recompute concurrently, and the one that read
+ * the older labels may write last. So after writing, the labels are read
+ * again: if they changed meanwhile, the trace is recomputed with them (the
+ * last writer has always seen the labels as they were when it finished).
  */
 export async function recomputeMetrics(traceDbId: number): Promise<TraceMetrics> {
   const trace = await loadTraceById(traceDbId);
-  const { labels } = await humanLabels(trace.trace_id);
+  let { labels } = await humanLabels(trace.trace_id);
+  for (let attempt = 0; ; attempt++) {
+    const metrics = await writeComputed(traceDbId, trace, labels);
+    const now = (await humanLabels(trace.trace_id)).labels;
+    if (attempt >= 4 || traceLabelKey(now) === traceLabelKey(labels)) return metrics;
+    labels = now;
+  }
+}
+
+/** The trace-level labels (all the stored values read), in a form that ignores row order. */
+function traceLabelKey(labels: HumanLabels): string {
+  const families = Object.entries(labels.trace).map(([f, set]) => [f, [...(set?.values ?? [])].sort((a, b) => a - b), set?.adjudicated ?? null] as const);
+  return JSON.stringify(families.sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}
+
+async function writeComputed(traceDbId: number, trace: Awaited<ReturnType<typeof loadTraceById>>, labels: HumanLabels): Promise<TraceMetrics> {
   const metrics = computeMetrics(trace, labels);
   const columns = metricsToColumns(metrics);
   const names = Object.keys(columns);
