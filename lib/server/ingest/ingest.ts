@@ -1,13 +1,12 @@
 import type { PoolClient } from "pg";
 import type { TraceRecord } from "@/lib/ingest/parse";
-import { computeDiagnostics } from "@/lib/hacking";
 import { prepareTrace } from "@/lib/ingest/prepare";
 import { humanLabelsFrom } from "@/lib/rewards";
 import { validateTrace, type Problem } from "@/lib/trace/validate";
 import { recomputeMetrics } from "../compute/persist";
 import { pool, prisma } from "../db/client";
 import { ApiError, invalid } from "../errors";
-import { computedColumns } from "./computed";
+import { computedWithDiagnostics } from "./computed";
 import { ConflictError, storeTraces, type StoreItem, type StoredTrace } from "./store";
 
 /**
@@ -35,7 +34,7 @@ export function validateRecords(records: readonly TraceRecord[]): { items: Store
     // an extended trace's labels enter its metrics at once, as they will every later recompute
     const labels = result.labels ? humanLabelsFrom(result.labels.annotations, result.labels.adjudications) : undefined;
     items.push({
-      prepared, warnings: result.warnings, computed: computedColumns(prepared, labels), diagnostics: computeDiagnostics(prepared.trace, labels),
+      prepared, warnings: result.warnings, ...computedWithDiagnostics(prepared, labels),
       ...(result.labels && { labels: result.labels }),
     });
   }
