@@ -6,7 +6,7 @@
  *     -> ccp credit (uniform preset) -> four per-trace detectors -> flags
  *   judge vs people per checkpoint -> collusion drift (collusion.ts)
  */
-import { creditColumns, prepareTrace } from "../credit/index";
+import { creditColumns, prepareTrace, type PreparedTrace } from "../credit/index";
 import { NO_LABELS, type HumanLabels } from "../rewards/labels";
 import type { Trace } from "../trace/types";
 import { communicationPadding, freeRiding, pseudoParallelism, toolSpam } from "./detectors";
@@ -30,7 +30,11 @@ export function storedMetricLabels(labels: HumanLabels): HumanLabels {
 
 /** The four per-trace detectors of one trace, given its human labels (only the stored metrics' are read). O(V + E). */
 export function computeDiagnostics(trace: Trace, labels: HumanLabels = NO_LABELS): TraceDiagnostics {
-  const p = prepareTrace(trace, storedMetricLabels(labels));
+  return diagnosticsOf(prepareTrace(trace, storedMetricLabels(labels)));
+}
+
+/** The detectors of a trace prepared for credit with {@link storedMetricLabels} (ingest shares it with the metric columns). */
+export function diagnosticsOf(p: PreparedTrace): TraceDiagnostics {
   const a = p.analysis;
   const detectors = {
     pseudo_parallelism: pseudoParallelism(a),

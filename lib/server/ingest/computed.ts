@@ -1,17 +1,25 @@
 import type { PreparedTrace } from "@/lib/ingest/prepare";
-import { computeMetrics, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
-import type { HumanLabels } from "@/lib/rewards";
+import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
+import { NO_LABELS, type HumanLabels } from "@/lib/rewards";
+import { prepareTrace as prepareForCredit } from "@/lib/credit";
+import { diagnosticsOf, storedMetricLabels, type TraceDiagnostics } from "@/lib/hacking";
 import { listColumns } from "@/lib/trace/list-columns";
 import type { ComputedColumns } from "./store";
 
 /**
- * The computed metrics (SPEC.md section 4) as the trace row stores them, so
- * that aggregation over many traces is one SQL query, and back.
+ * The metric columns and the hacking diagnostics from one analysis of the
+ * trace (the diagnostics' credit needs it anyway). Their labels are the
+ * trace-level task_success ones, all that E1 (and so every column) reads.
  */
-export function computedColumns(prepared: PreparedTrace, labels?: HumanLabels): ComputedColumns {
-  return { ...metricsToColumns(computeMetrics(prepared.trace, labels)), ...listColumns(prepared.trace) };
+export function computedWithDiagnostics(prepared: PreparedTrace, labels: HumanLabels = NO_LABELS): { computed: ComputedColumns; diagnostics: TraceDiagnostics } {
+  const p = prepareForCredit(prepared.trace, storedMetricLabels(labels));
+  return { computed: { ...metricsToColumns(p.metrics), ...listColumns(prepared.trace) }, diagnostics: diagnosticsOf(p) };
 }
 
+/**
+ * The computed metrics (SPEC.md section 4) as the trace row stores them, so
+ * that aggregation over many traces is one SQL query.
+ */
 export function metricsToColumns(m: TraceMetrics): ComputedColumns {
   return {
     e1: m.e1,

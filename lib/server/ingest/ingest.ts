@@ -1,6 +1,5 @@
 import type { PoolClient } from "pg";
 import type { TraceRecord } from "@/lib/ingest/parse";
-import { computeDiagnostics } from "@/lib/hacking";
 import { prepareTrace } from "@/lib/ingest/prepare";
 import { decisionRecord } from "@/lib/decisions";
 import { humanLabelsFrom } from "@/lib/rewards";
@@ -8,7 +7,7 @@ import { validateTrace, type Problem } from "@/lib/trace/validate";
 import { recomputeMetrics } from "../compute/persist";
 import { pool, prisma } from "../db/client";
 import { ApiError, invalid } from "../errors";
-import { computedColumns } from "./computed";
+import { computedWithDiagnostics } from "./computed";
 import { ConflictError, storeTraces, type StoreItem, type StoredTrace } from "./store";
 
 /**
@@ -36,8 +35,7 @@ export function validateRecords(records: readonly TraceRecord[]): { items: Store
     // an extended trace's labels enter its metrics at once, as they will every later recompute
     const labels = result.labels ? humanLabelsFrom(result.labels.annotations, result.labels.adjudications) : undefined;
     items.push({
-      prepared, warnings: result.warnings, computed: computedColumns(prepared, labels),
-      diagnostics: computeDiagnostics(prepared.trace, labels), decisions: decisionRecord(prepared.trace, labels),
+      prepared, warnings: result.warnings, ...computedWithDiagnostics(prepared, labels), decisions: decisionRecord(prepared.trace, labels),
       ...(result.labels && { labels: result.labels }),
     });
   }
