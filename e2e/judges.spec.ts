@@ -67,6 +67,22 @@ test("a judge labels a queue from the interface and its agreement with people sh
   const judges = await request.get("/api/judges");
   expect(await judges.text()).not.toContain(KEY);
 
+  // the judge's own instructions are edited on the page and reach the model after the rubric
+  const prompts = row.getByTestId("judge-prompts");
+  await prompts.locator("summary").click();
+  await prompts.locator("textarea[name='prompt.step_quality']").fill("Be strict about tone.");
+  await prompts.getByRole("button", { name: "Save prompts" }).click();
+  await expect(prompts.getByRole("status")).toHaveText("saved");
+  await expect(prompts.locator("summary")).toContainText("1 of 1 families have their own");
+  const before = llm.requests.length;
+  await row.locator("input[name=queue]").fill(String(queueId));
+  await row.getByTestId("judge-run-start").click();
+  await expect(row.getByTestId("judge-run")).toHaveCount(2);
+  await expect(row.getByTestId("judge-run").first()).toHaveAttribute("data-state", "done", { timeout: 30_000 });
+  const asked = llm.requests.slice(before).map((r) => r.body.messages.find((m) => m.role === "system")?.content ?? "");
+  expect(asked.length).toBeGreaterThan(0);
+  for (const system of asked) expect(system).toMatch(/step_quality[\s\S]*Be strict about tone\.$/);
+
   // credit: e8 has no person's label, so only "with judges" gives it the judge's 0.5
   const without = (await (await request.get(`/api/traces/${traceId}/credit`)).json()) as { events: { id: string; by_family: Record<string, number> }[] };
   const withJudges = (await (await request.get(`/api/traces/${traceId}/credit?judges=all`)).json()) as typeof without;

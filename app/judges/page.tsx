@@ -9,6 +9,7 @@ import { listJudges } from "@/lib/server/judges/store";
 import { AgreementScatter } from "./_components/agreement-scatter";
 import { CollusionTable } from "./_components/collusion-table";
 import { JudgeForm } from "./_components/judge-form";
+import { PromptEditor } from "./_components/prompt-editor";
 import { RunControls } from "./_components/run-controls";
 
 export const dynamic = "force-dynamic";
@@ -46,6 +47,7 @@ export default async function JudgesPage() {
                 {j.event_types.length > 0 ? ` · only ${j.event_types.join(", ")}` : ""} · temperature {j.temperature} · max {j.max_tokens} tokens
               </span>
             </div>
+            <PromptEditor judgeId={j.id} families={j.families} prompts={j.prompts} />
             <RunControls judgeId={j.id} runs={runs.get(j.id) ?? []} />
             <ul className="space-y-1">
               {(runs.get(j.id) ?? []).slice(0, 5).map((r) => (
