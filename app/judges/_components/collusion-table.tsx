@@ -13,7 +13,7 @@ export function CollusionTable({ rows, threshold, minUnits }: { rows: CollusionR
       <h2 className="text-lg font-semibold">Verifier collusion by checkpoint</h2>
       <p className="text-xs text-slate-600">
         Drift = mean difference (judge − people) at a policy_version minus the same at the judge&apos;s first checkpoint with ≥ {minUnits} units; flagged at ≥ {threshold}.{" "}
-        <Link href={DIAGNOSTICS_DOCS} className="text-blue-700 hover:underline">definitions</Link>
+        <Link href={DIAGNOSTICS_DOCS} className="text-blue-700 underline">definitions</Link>
       </p>
       {rows.length === 0 ? <p className="text-sm text-slate-500">No checkpoint has units labelled by both a judge and a person.</p> : (
         <table className="text-sm">
