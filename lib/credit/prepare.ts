@@ -21,8 +21,8 @@ export interface PreparedTrace {
 }
 
 /** Analyses a trace and computes its metrics. O(V + E). */
-export function prepareTrace(trace: Trace, labels: HumanLabels = NO_LABELS): PreparedTrace {
-  const analysis = analyzeTrace(trace);
+/** `analysis` (labels do not enter it) may come from an earlier preparation of the same trace. */
+export function prepareTrace(trace: Trace, labels: HumanLabels = NO_LABELS, analysis: TraceAnalysis = analyzeTrace(trace)): PreparedTrace {
   const { metrics, roles } = computeMetricsDetailed(analysis, labels);
   const cache = new Map<number, ResolvedRewards>();
   return {

@@ -5,6 +5,7 @@
  */
 import { prepareTrace, type PreparedTrace } from "../credit/prepare";
 import { BUILTIN_PRESETS, rTotal, type HumanLabels, type WeightPreset } from "../rewards/index";
+import type { TraceAnalysis } from "../metrics/analysis";
 import type { Trace } from "../trace/types";
 import { traceBuckets, type TraceBuckets } from "./buckets";
 import { decisionFeatures, type DecisionFeatures } from "./features";
@@ -22,8 +23,9 @@ export function traceRTotal(p: PreparedTrace, preset: WeightPreset = DECISION_PR
   return rTotal(p.rewards(preset.token_budget).families, preset.weights);
 }
 
-export function decisionRecord(trace: Trace, labels?: HumanLabels): DecisionRecord {
-  const prepared = prepareTrace(trace, labels);
+/** `analysis`: the trace's causal analysis when the caller has one already (ingest), so it is not built twice. */
+export function decisionRecord(trace: Trace, labels?: HumanLabels, analysis?: TraceAnalysis): DecisionRecord {
+  const prepared = prepareTrace(trace, labels, analysis);
   const features = decisionFeatures(trace, prepared.analysis.graph);
   return { features, buckets: traceBuckets(features), r_total: traceRTotal(prepared) };
 }

@@ -1,5 +1,6 @@
 import type { PreparedTrace } from "@/lib/ingest/prepare";
 import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
+import type { TraceAnalysis } from "@/lib/metrics/analysis";
 import { NO_LABELS, type HumanLabels } from "@/lib/rewards";
 import { prepareTrace as prepareForCredit } from "@/lib/credit";
 import { diagnosticsOf, storedMetricLabels, type TraceDiagnostics } from "@/lib/hacking";
@@ -11,9 +12,9 @@ import type { ComputedColumns } from "./store";
  * trace (the diagnostics' credit needs it anyway). Their labels are the
  * trace-level task_success ones, all that E1 (and so every column) reads.
  */
-export function computedWithDiagnostics(prepared: PreparedTrace, labels: HumanLabels = NO_LABELS): { computed: ComputedColumns; diagnostics: TraceDiagnostics } {
+export function computedWithDiagnostics(prepared: PreparedTrace, labels: HumanLabels = NO_LABELS): { computed: ComputedColumns; diagnostics: TraceDiagnostics; analysis: TraceAnalysis } {
   const p = prepareForCredit(prepared.trace, storedMetricLabels(labels));
-  return { computed: { ...metricsToColumns(p.metrics), ...listColumns(prepared.trace) }, diagnostics: diagnosticsOf(p) };
+  return { computed: { ...metricsToColumns(p.metrics), ...listColumns(prepared.trace) }, diagnostics: diagnosticsOf(p), analysis: p.analysis };
 }
 
 /**

@@ -34,8 +34,10 @@ export function validateRecords(records: readonly TraceRecord[]): { items: Store
     const prepared = prepareTrace(result.trace);
     // an extended trace's labels enter its metrics at once, as they will every later recompute
     const labels = result.labels ? humanLabelsFrom(result.labels.annotations, result.labels.adjudications) : undefined;
+    // one causal analysis serves the metric columns, the diagnostics and the decision row
+    const { computed, diagnostics, analysis } = computedWithDiagnostics(prepared, labels);
     items.push({
-      prepared, warnings: result.warnings, ...computedWithDiagnostics(prepared, labels), decisions: decisionRecord(prepared.trace, labels),
+      prepared, warnings: result.warnings, computed, diagnostics, decisions: decisionRecord(prepared.trace, labels, analysis),
       ...(result.labels && { labels: result.labels }),
     });
   }
