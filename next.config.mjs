@@ -55,10 +55,12 @@ const securityHeaders = (frameAncestors, frameOptions) => [
   { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
 ];
 
-// the later entry wins where both match (Next applies headers in order)
+// the later entry wins where both match (Next applies headers in order). Two
+// rules, not one per path: Next matches every rule against every request.
+// `/:rest*` also matches nothing, so the second rule covers /admin itself.
 nextConfig.headers = async () => [
   { source: "/:path*", headers: securityHeaders("'self'", "SAMEORIGIN") },
-  ...["/admin", "/admin/:path*", "/signin", "/setup", "/api/:path*"].map((source) => ({ source, headers: securityHeaders("'none'", "DENY") })),
+  { source: "/:area(admin|signin|setup|api)/:rest*", headers: securityHeaders("'none'", "DENY") },
 ];
 
 export default nextConfig;

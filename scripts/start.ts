@@ -61,7 +61,7 @@ async function main() {
   // open local mode lets anyone who reaches Baton delete: stay on loopback unless the user chose a host
   const host = config.BATON_HOST ?? ((await isOpenMode()) ? "127.0.0.1" : "0.0.0.0");
   console.log(`Baton: listening on http://${host.includes(":") ? `[${host}]` : host}:${config.PORT}${config.BATON_HOST ? " (BATON_HOST)" : host === "127.0.0.1" ? " (loopback only in open local mode; set BATON_HOST=0.0.0.0 to listen on every interface)" : ""}`);
-  const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(config.PORT), "-H", host], {
+  const child = spawn(process.execPath, [...(process.env.BATON_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BATON_CPU_PROF] : []), nextBin, dev ? "dev" : "start", "-p", String(config.PORT), "-H", host], {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });

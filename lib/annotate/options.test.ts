@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FAMILIES } from "../trace/types";
 import { labelOptions, optionForKey, valueText } from "./options";
-import { labelChangesStoredMetrics } from "./recompute";
+import { storedValuesChangedBy, widestChange } from "./recompute";
 import { DEFAULT_RUBRICS, mergeRubrics } from "../rubrics";
 
 describe("label options", () => {
@@ -35,13 +35,19 @@ describe("label options", () => {
   });
 });
 
-describe("labelChangesStoredMetrics", () => {
-  it("trace-level labels change stored values, event-level ones do not", () => {
-    expect(labelChangesStoredMetrics({ event_id: null, family: "task_success" })).toBe(true);
-    expect(labelChangesStoredMetrics({ family: "task_success" })).toBe(true);
-    expect(labelChangesStoredMetrics({ event_id: "e8", family: "task_success" })).toBe(false);
-    expect(labelChangesStoredMetrics({ event_id: null, family: "step_quality" })).toBe(true); // R_total of the decision analytics
-    expect(labelChangesStoredMetrics({ event_id: "e8", family: "step_quality" })).toBe(false);
+describe("storedValuesChangedBy", () => {
+  it("event-level labels change nothing stored; trace-level ones R_total; task_success also E1, the verdict and the diagnostics", () => {
+    expect(storedValuesChangedBy({ event_id: null, family: "task_success" })).toBe("metrics");
+    expect(storedValuesChangedBy({ family: "task_success" })).toBe("metrics");
+    expect(storedValuesChangedBy({ event_id: "e8", family: "task_success" })).toBe("nothing");
+    expect(storedValuesChangedBy({ event_id: null, family: "step_quality" })).toBe("r_total");
+    expect(storedValuesChangedBy({ event_id: "e8", family: "step_quality" })).toBe("nothing");
+  });
+  it("a submission of several families recomputes the widest", () => {
+    expect(widestChange([])).toBe("nothing");
+    expect(widestChange(["nothing", "r_total", "nothing"])).toBe("r_total");
+    expect(widestChange(["r_total", "metrics", "nothing"])).toBe("metrics");
+    expect(widestChange(["metrics", "r_total"])).toBe("metrics");
   });
 });
 

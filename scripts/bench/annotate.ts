@@ -7,10 +7,12 @@
  * so every one must be found afterwards). Prints p50/p99 latency and
  * throughput, counts the rows, and compares with a read baseline
  * (`GET /api/traces/{id}/annotations`) run against the same server.
- * One write in 25 is a trace-level task_success label (0/1), the only kind
- * that recomputes stored metrics (E1, verdict); the server reports that time
- * in `Server-Timing: recompute;dur=`, and the bench prints its share of the
- * total write time.
+ * Both routes are first warmed up for 3 s each (not measured: a fresh
+ * server compiles each route on its first request). One write in 25 is a
+ * trace-level task_success label (0/1), the kind that recomputes the most
+ * (E1, verdict, diagnostics, R_total: lib/annotate/recompute.ts); the server
+ * reports that time in `Server-Timing: recompute;dur=`, and the bench prints
+ * its share of the total write time.
  */
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -27,6 +29,7 @@ const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const PORT = Number(values.port);
 const TRACES = 2000;
+const WARMUP = 3;
 const EVENTS = 25;
 
 async function main() {
@@ -51,10 +54,10 @@ async function main() {
   const server = await startServer(db.url);
   try {
     let next = 0;
-    const confirmed: number[] = []; // units whose write was answered 201
+    let confirmed: number[] = []; // units whose write was answered 201
     let recomputeMs = 0;
     let recomputes = 0;
-    const writes = await run("write", {
+    const writeRequests: Partial<autocannon.Options> = {
       method: "POST",
       headers: { "content-type": "application/json" },
       requests: [{
@@ -73,11 +76,21 @@ async function main() {
           }
         },
       }],
-    });
+    };
     let read = 0;
-    const reads = await run("read baseline", {
+    const readRequests: Partial<autocannon.Options> = {
       requests: [{ setupRequest: (req) => ({ ...req, path: `/api/traces/${encodeURIComponent(traces[read++ % traces.length]!.trace_id)}/annotations` }) }],
-    }, Math.min(SECONDS, 15));
+    };
+    // warm-up, not measured: the first requests of a fresh server compile each route's chunks
+    // (about half a second with 50 clients queued behind it); both routes are measured warm
+    await run("warm-up (not measured): writes", writeRequests, WARMUP);
+    await run("warm-up (not measured): reads", readRequests, WARMUP);
+    const warmupWrites = confirmed.length;
+    confirmed = [];
+    recomputeMs = 0;
+    recomputes = 0;
+    const writes = await run("write", writeRequests);
+    const reads = await run("read baseline", readRequests, Math.min(SECONDS, 15));
 
     // every confirmed write must be a row with exactly the value written
     const { rows: stored } = await pool().query<{ trace_key: string; event_id: string; family: string; value: number }>("SELECT trace_key, event_id, family, value FROM annotations");
@@ -88,7 +101,7 @@ async function main() {
     });
     const errors = writes.errors + writes.timeouts + writes.non2xx;
     console.log(`\nwrites: ${fmt(confirmed.length)} confirmed (201), ${fmt(errors)} errors (${writes.errors} socket, ${writes.timeouts} timeouts, ${writes.non2xx} non-2xx)`);
-    console.log(`rows afterwards: ${fmt(stored.length)} (${fmt(stored.length - confirmed.length)} more were in flight when the clock stopped); confirmed writes missing: ${missing.length}`);
+    console.log(`rows afterwards: ${fmt(stored.length)} (${fmt(warmupWrites)} from the warm-up; ${fmt(stored.length - warmupWrites - confirmed.length)} more were in flight when the clock stopped); confirmed writes missing: ${missing.length}`);
     console.log(`write latency p50 ${writes.latency.p50} ms, p99 ${writes.latency.p99} ms, ${fmt(writes.requests.average)} writes/s`);
     console.log(`read  latency p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms, ${fmt(reads.requests.average)} reads/s (baseline)`);
     console.log(`ratio write/read p50: ${fmt(writes.latency.p50 / Math.max(reads.latency.p50, 0.001), 2)}`);

@@ -3,7 +3,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { localUser, type Actor } from "@/lib/server/auth/access";
 import { recomputeMetrics } from "@/lib/server/compute/persist";
 import { prisma } from "@/lib/server/db/client";
-import { saveAnnotation } from "@/lib/server/queries/annotations";
+import { humanLabels, saveAnnotation } from "@/lib/server/queries/annotations";
+import { loadTrace } from "@/lib/server/queries/load-trace";
+import { computeMetrics } from "@/lib/metrics";
+import { computeDiagnostics } from "@/lib/hacking";
+import { decisionRecord } from "@/lib/decisions";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
 import { GET as exportDataset } from "../export/route";
 import { DELETE as unlabel, GET as listAnnotations, POST as annotate } from "./[id]/annotations/route";
@@ -92,6 +96,38 @@ describe("POST /api/traces/{id}/annotations", () => {
     expect(before.e1).toBe(1);
     expect((await label({ family: "task_success", value: 0 })).status).toBe(201);
     expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } })).e1).toBe(0);
+  });
+
+  it("a trace-level label rewrites only what it can change: another family the stored R_total alone; task_success also E1, the verdict and the diagnostics, each equal to a recompute from scratch", async () => {
+    const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
+    const stored = async () => ({
+      trace: await prisma().trace.findUniqueOrThrow({ where: { id: row.id } }),
+      decisions: await prisma().traceDecision.findUniqueOrThrow({ where: { traceId: row.id } }),
+      diagnostics: await prisma().traceDiagnostics.findUniqueOrThrow({ where: { traceId: row.id } }),
+    });
+    const uniformRTotal = async () => (await json<Credit>(credit, `/api/traces/${ID}/credit?preset=uniform`)).r_total;
+    const before = await stored();
+    expect((await label({ family: "step_quality", value: 1 })).status).toBe(201);
+    const afterQuality = await stored();
+    expect(afterQuality.trace.updatedAt.getTime()).toBe(before.trace.updatedAt.getTime()); // metric columns untouched
+    expect(afterQuality.diagnostics.computedAt.getTime()).toBe(before.diagnostics.computedAt.getTime());
+    expect(afterQuality.decisions.rTotal).not.toBeCloseTo(before.decisions.rTotal, 6);
+    expect(afterQuality.decisions.rTotal).toBeCloseTo(await uniformRTotal(), 12);
+
+    expect((await label({ family: "task_success", value: 0 })).status).toBe(201);
+    const afterSuccess = await stored();
+    const trace = await loadTrace(ID);
+    const { labels } = await humanLabels(ID);
+    const fresh = computeMetrics(trace, labels);
+    expect(afterSuccess.trace.e1).toBe(0);
+    expect(fresh.e1).toBe(0);
+    expect(afterSuccess.trace.verdict).toBe(fresh.stop.verdict);
+    expect(afterSuccess.trace.updatedAt.getTime()).toBeGreaterThan(before.trace.updatedAt.getTime());
+    const diagnostics = computeDiagnostics(trace, labels);
+    expect(afterSuccess.diagnostics.flags).toEqual(diagnostics.flags);
+    expect(afterSuccess.diagnostics.freeRiding).toBe(diagnostics.detectors.free_riding.value);
+    expect(afterSuccess.decisions.rTotal).toBeCloseTo(decisionRecord(trace, labels).r_total, 12);
+    expect(afterSuccess.decisions.rTotal).toBeCloseTo(await uniformRTotal(), 12);
   });
 
   it("DELETE removes the caller's own label (undo); E1 goes back to the reported value; a second DELETE is a 404", async () => {

@@ -85,11 +85,36 @@ const identified = new WeakMap<Request, Promise<Principal>>();
 
 async function identifyUncached(request: Request): Promise<Principal> {
   // one round trip for the mode and, in open mode, the local user (every request asks)
-  const { rows } = await pool().query<{ admin: boolean; id: number | null; email: string; name: string }>(
-    "SELECT EXISTS (SELECT 1 FROM users WHERE is_admin) AS admin, l.id, l.email, l.name FROM (SELECT 1) one LEFT JOIN users l ON l.email = $1",
-    [LOCAL_EMAIL],
-  );
-  const mode = rows[0]!;
+  // a named statement: each pooled connection parses and plans it once (lib/server/db/client.ts)
+  const { rows } = await pool().query<ModeRow>({ name: "auth.mode", text: MODE_SQL, values: [LOCAL_EMAIL] });
+  return principalOf(request, rows[0]!);
+}
+
+/** The mode (is there a site admin?) and the local user, as every request reads them; `$1` is the local user's email. */
+const MODE_SQL = "SELECT EXISTS (SELECT 1 FROM users WHERE is_admin) AS admin, l.id, l.email, l.name FROM (SELECT 1) one LEFT JOIN users l ON l.email = $1";
+
+interface ModeRow {
+  admin: boolean;
+  id: number | null;
+  email: string;
+  name: string;
+}
+
+/**
+ * identify() for a route that reads one more row in the same round trip as
+ * the mode (the label write path: the trace's key and project). `sql` gets
+ * the mode query as a FROM item named `mode`, `$1` is the local user's
+ * email and its own parameters (`values`) start at `$2`. The request's
+ * identity is then settled as identify() would have settled it.
+ */
+export async function identifyAlong<T extends object>(request: Request, name: string, sql: (mode: string) => string, values: unknown[]): Promise<T & ModeRow> {
+  const { rows } = await pool().query<T & ModeRow>({ name, text: sql(`(${MODE_SQL}) mode`), values: [LOCAL_EMAIL, ...values] });
+  const row = rows[0]!;
+  if (!identified.has(request)) identified.set(request, principalOf(request, row));
+  return row;
+}
+
+async function principalOf(request: Request, mode: ModeRow): Promise<Principal> {
   if (!mode.admin) return { kind: "open", local: mode.id === null ? null : { userId: mode.id, email: mode.email, name: mode.name, via: "open" } };
   const authorization = request.headers.get("authorization");
   if (authorization !== null) {

@@ -1,6 +1,7 @@
 import "server-only";
-import { findTraceRefOrNull, findTraceRowOrNull, traceNotFound, type findTraceRow, type TraceRef } from "../queries/traces";
-import { authorizeInProject, type Action, type Actor } from "./access";
+import { isStorableId } from "@/lib/api/text";
+import { findTraceRowOrNull, traceNotFound, type findTraceRow, type TraceRef } from "../queries/traces";
+import { authorizeInProject, identifyAlong, type Action, type Actor } from "./access";
 
 type TraceRow = Awaited<ReturnType<typeof findTraceRow>>;
 
@@ -15,9 +16,20 @@ export async function authorizeTrace(request: Request, traceId: string, action: 
   return { row: row!, actor };
 }
 
-/** authorizeTrace for the label write path: the same policy and answers, with only the trace's key, row id and project read. */
+/**
+ * authorizeTrace for the label write and read paths: the same policy and
+ * answers, with only the trace's key, row id and project read, in the same
+ * round trip as the request's mode (identifyAlong).
+ */
 export async function authorizeTraceRef(request: Request, traceId: string, action: Action): Promise<{ row: TraceRef; actor: Actor }> {
-  const row = await findTraceRefOrNull(traceId);
+  const found = await identifyAlong<{ trace_db_id: number | null; trace_id: string | null; project: string | null }>(
+    request,
+    "auth.mode+traces.ref",
+    (mode) => `SELECT mode.*, t.id AS trace_db_id, t.trace_id, p.name AS project FROM ${mode} LEFT JOIN (traces t JOIN projects p ON p.id = t.project_id) ON t.trace_id = $2`,
+    // an id no trace can have (say, with a NUL) is looked up as none rather than sent to PostgreSQL
+    [isStorableId(traceId) ? traceId : null],
+  );
+  const row: TraceRef | null = found.trace_db_id === null ? null : { id: found.trace_db_id, traceId: found.trace_id!, project: { name: found.project! } };
   const actor = await authorizeInProject(request, row?.project.name ?? null, action, () => traceNotFound(traceId));
   return { row: row!, actor };
 }

@@ -32,17 +32,22 @@ function values(traceDbId: number, r: DecisionRecord): unknown[] {
 /** Upserts the rows of many traces in one statement (arrays of each column, unnested; text[] columns as JSON). */
 export async function writeDecisionRows(client: pg.PoolClient | pg.Pool, rows: readonly { id: number; record: DecisionRecord }[]): Promise<void> {
   if (rows.length === 0) return;
+  await client.query(decisionsUpsert(rows));
+}
+
+/** The upsert of many traces' rows as one statement whose parameters start at `$<first>` (a recompute runs it inside a larger one). */
+export function decisionsUpsert(rows: readonly { id: number; record: DecisionRecord }[], first = 1): { text: string; values: unknown[] } {
   const columns = COLUMNS.map(() => [] as unknown[]);
   for (const { id, record } of rows) values(id, record).forEach((v, i) => columns[i]!.push(COLUMNS[i]![1] === "text[]" ? JSON.stringify(v) : v));
   const params = COLUMNS.map(([, type]) => (type === "text[]" ? "jsonb" : type));
   const select = COLUMNS.map(([name, type], i) => (type === "text[]" ? `ARRAY(SELECT jsonb_array_elements_text(u.c${i}))` : `u.c${i}`) + ` AS "${name}"`).join(", ");
   const names = COLUMNS.map(([name]) => `"${name}"`).join(", ");
-  await client.query(
-    `INSERT INTO trace_decisions (${names})
-     SELECT ${select} FROM unnest(${params.map((t, i) => `$${i + 1}::${t}[]`).join(", ")}) AS u(${COLUMNS.map((_, i) => `c${i}`).join(", ")})
+  return {
+    text: `INSERT INTO trace_decisions (${names})
+     SELECT ${select} FROM unnest(${params.map((t, i) => `$${first + i}::${t}[]`).join(", ")}) AS u(${COLUMNS.map((_, i) => `c${i}`).join(", ")})
      ON CONFLICT (trace_id) DO UPDATE SET ${COLUMNS.slice(1).map(([name]) => `"${name}" = EXCLUDED."${name}"`).join(", ")}`,
-    columns,
-  );
+    values: columns,
+  };
 }
 
 /** Rewrites one trace's row (after its labels changed). */

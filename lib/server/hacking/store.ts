@@ -17,21 +17,27 @@ type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;
  */
 export async function writeDiagnostics(db: Queryable, rows: readonly { traceDbId: number; diagnostics: TraceDiagnostics }[]): Promise<void> {
   if (rows.length === 0) return;
+  await db.query(diagnosticsUpsert(rows));
+}
+
+/** The upsert of many traces' diagnostics as one statement whose parameters start at `$<first>` (a recompute runs it inside a larger one). */
+export function diagnosticsUpsert(rows: readonly { traceDbId: number; diagnostics: TraceDiagnostics }[], first = 1): { text: string; values: unknown[] } {
   const col = (d: TraceDetector) => rows.map((r) => r.diagnostics.detectors[d].value);
-  await db.query(
-    `INSERT INTO trace_diagnostics (trace_id, version, pseudo_parallelism, free_riding, communication_padding, tool_spam, flags, evidence, computed_at)
-     SELECT u.id, $2, u.pp, u.fr, u.cp, u.ts, ARRAY(SELECT jsonb_array_elements_text(u.flags)), u.evidence, now()
-     FROM unnest($1::int4[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[]) AS u(id, pp, fr, cp, ts, flags, evidence)
+  const $ = (i: number) => `$${first + i - 1}`;
+  return {
+    text: `INSERT INTO trace_diagnostics (trace_id, version, pseudo_parallelism, free_riding, communication_padding, tool_spam, flags, evidence, computed_at)
+     SELECT u.id, ${$(2)}, u.pp, u.fr, u.cp, u.ts, ARRAY(SELECT jsonb_array_elements_text(u.flags)), u.evidence, now()
+     FROM unnest(${$(1)}::int4[], ${$(3)}::float8[], ${$(4)}::float8[], ${$(5)}::float8[], ${$(6)}::float8[], ${$(7)}::jsonb[], ${$(8)}::jsonb[]) AS u(id, pp, fr, cp, ts, flags, evidence)
      ON CONFLICT (trace_id) DO UPDATE SET version = EXCLUDED.version, pseudo_parallelism = EXCLUDED.pseudo_parallelism,
        free_riding = EXCLUDED.free_riding, communication_padding = EXCLUDED.communication_padding, tool_spam = EXCLUDED.tool_spam,
        flags = EXCLUDED.flags, evidence = EXCLUDED.evidence, computed_at = now()`,
-    [
+    values: [
       rows.map((r) => r.traceDbId), DIAGNOSTICS_VERSION,
       col("pseudo_parallelism"), col("free_riding"), col("communication_padding"), col("tool_spam"),
       rows.map((r) => JSON.stringify(r.diagnostics.flags)),
       rows.map((r) => jsonText(Object.fromEntries(TRACE_DETECTORS.map((d) => [d, r.diagnostics.detectors[d].events])))),
     ],
-  );
+  };
 }
 
 /** Recomputes one trace's diagnostics from the stored trace and its human labels, and stores them. */

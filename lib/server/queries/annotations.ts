@@ -18,8 +18,9 @@ export async function saveAnnotation(traceKey: string, traceDbId: number, actor:
   // One statement (atomic on its own, one round trip): the event must exist;
   // a conflicting row is updated only when the value or comment differs, so
   // a resubmission of the same label returns no row and adds no revision.
-  const written = await pool().query<StoredRow>(
-    `WITH written AS (
+  const written = await pool().query<StoredRow>({
+    name: "annotations.save",
+    text: `WITH written AS (
        INSERT INTO annotations (trace_key, event_id, family, annotator_id, value, comment)
        SELECT $1, $2, $3, $4, $5, $6
        WHERE $2 = '' OR EXISTS (SELECT 1 FROM events WHERE trace_id = $7 AND event_id = $2)
@@ -29,8 +30,8 @@ export async function saveAnnotation(traceKey: string, traceDbId: number, actor:
        RETURNING id, value, comment, updated_at),
      revision AS (INSERT INTO annotation_revisions (annotation_id, value, comment) SELECT id, value, comment FROM written)
      SELECT * FROM written`,
-    [traceKey, eventId, input.family, actor.userId, input.value, input.comment ?? null, traceDbId],
-  );
+    values: [traceKey, eventId, input.family, actor.userId, input.value, input.comment ?? null, traceDbId],
+  });
   let row = written.rows[0];
   if (!row) {
     const current = await pool().query<StoredRow>(
@@ -52,19 +53,23 @@ interface StoredRow {
 
 /** Current values of every annotator on a trace. */
 export async function listAnnotations(traceKey: string, annotatorId?: number): Promise<ApiAnnotation[]> {
-  const rows = await prisma().annotation.findMany({
-    where: { traceKey, ...(annotatorId !== undefined && { annotatorId }) },
-    include: { annotator: { select: { name: true } } },
-    orderBy: [{ eventId: "asc" }, { family: "asc" }, { id: "asc" }],
+  // a named statement on the hot read path of the label page; -1 means every annotator
+  const { rows } = await pool().query<StoredRow & { event_id: string; family: string; annotator: string }>({
+    name: "annotations.list",
+    text: `SELECT a.id, a.event_id, a.family, a.value, a.comment, a.updated_at, u.name AS annotator
+           FROM annotations a JOIN users u ON u.id = a.annotator_id
+           WHERE a.trace_key = $1 AND ($2::int = -1 OR a.annotator_id = $2)
+           ORDER BY a.event_id, a.family, a.id`,
+    values: [traceKey, annotatorId ?? -1],
   });
   return rows.map((r) => ({
     id: r.id,
-    event_id: r.eventId || null,
+    event_id: r.event_id || null,
     family: r.family,
     value: r.value,
     comment: r.comment,
-    annotator: r.annotator.name,
-    updated_at: r.updatedAt.toISOString(),
+    annotator: r.annotator,
+    updated_at: r.updated_at.toISOString(),
   }));
 }
 
@@ -74,12 +79,17 @@ export async function listAnnotations(traceKey: string, annotatorId?: number): P
  * and families people left empty (SPEC.md section 5).
  */
 export async function humanLabels(traceKey: string, judges: JudgeSelection = NO_JUDGES): Promise<{ labels: HumanLabels; asOf: Date | null }> {
-  const [annotations, adjudications] = await Promise.all([
-    prisma().annotation.findMany({ where: { traceKey }, select: { eventId: true, family: true, value: true, updatedAt: true } }),
-    prisma().adjudication.findMany({ where: { traceKey }, select: { eventId: true, family: true, value: true, updatedAt: true } }),
-  ]);
-  const toRow = (r: { eventId: string; family: string; value: number }) => ({ event_id: r.eventId || null, family: r.family, value: r.value });
-  const times = [...annotations, ...adjudications].map((r) => r.updatedAt.getTime());
+  // one round trip for both tables, a named statement (every recompute and credit read asks)
+  const { rows } = await pool().query<{ adjudicated: boolean; event_id: string; family: string; value: number; updated_at: Date }>({
+    name: "annotations.labels",
+    text: `SELECT false AS adjudicated, event_id, family, value, updated_at FROM annotations WHERE trace_key = $1
+           UNION ALL SELECT true, event_id, family, value, updated_at FROM adjudications WHERE trace_key = $1`,
+    values: [traceKey],
+  });
+  const annotations = rows.filter((r) => !r.adjudicated);
+  const adjudications = rows.filter((r) => r.adjudicated);
+  const toRow = (r: { event_id: string; family: string; value: number }) => ({ event_id: r.event_id || null, family: r.family, value: r.value });
+  const times = rows.map((r) => r.updated_at.getTime());
   const human = humanLabelsFrom(annotations.map(toRow), adjudications.map(toRow));
   const judged = await judgeValues(traceKey, judges);
   times.push(...judged.map((r) => r.at.getTime()));

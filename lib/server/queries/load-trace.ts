@@ -1,6 +1,6 @@
 import "server-only";
 import type { Trace, TraceEvent } from "@/lib/trace/types";
-import { prisma } from "../db/client";
+import { pool, prisma } from "../db/client";
 import { findTraceRow } from "./traces";
 
 /**
@@ -19,40 +19,43 @@ export interface LoadOptions {
 }
 
 export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise<Trace> {
-  const db = prisma();
-  const [row, events, edges] = await Promise.all([
-    db.trace.findUniqueOrThrow({ where: { id }, include: { project: { select: { name: true } } } }),
-    db.event.findMany({ where: { traceId: id }, orderBy: { pos: "asc" } }),
-    db.edge.findMany({ where: { traceId: id }, orderBy: { seq: "asc" } }),
+  // Raw named statements (parsed and planned once per pooled connection): every recompute and
+  // credit read loads a trace. One table per query, by primary key: a join with events could get
+  // a poor plan right after a big ingest (no statistics yet).
+  const db = pool();
+  const [traceRows, { rows: events }, { rows: edges }] = await Promise.all([
+    db.query<TraceRow>({ name: "load.trace", text: TRACE_SQL, values: [id] }),
+    db.query<EventRow>({ name: "load.events", text: EVENTS_SQL, values: [id] }),
+    db.query<{ src: number; dst: number; type: EdgeType }>({ name: "load.edges", text: "SELECT src, dst, type::text AS type FROM edges WHERE trace_id = $1 ORDER BY seq", values: [id] }),
   ]);
-  // One table per query, by primary key: a join with events could get a poor plan right after a big ingest (no statistics yet).
+  const row = traceRows.rows[0];
+  if (!row) throw new Error(`no trace with id ${id}`);
   const messageSeqs = events.filter((e) => e.type === "message").map((e) => e.seq);
   const contents =
-    opts.content === "none"
+    opts.content === "none" || (opts.content !== "all" && messageSeqs.length === 0)
       ? []
       : opts.content === "all"
-        ? await db.eventContent.findMany({ where: { traceId: id }, select: { seq: true, content: true } })
-        : await db.$queryRaw<{ seq: number; content: string }[]>`
-            SELECT seq, content FROM event_content WHERE trace_id = ${id} AND seq = ANY(${messageSeqs}::int[])`;
+        ? (await db.query<{ seq: number; content: string }>({ name: "load.content.all", text: "SELECT seq, content FROM event_content WHERE trace_id = $1", values: [id] })).rows
+        : (await db.query<{ seq: number; content: string }>({ name: "load.content.seqs", text: "SELECT seq, content FROM event_content WHERE trace_id = $1 AND seq = ANY($2::int[])", values: [id, messageSeqs] })).rows;
   const contentBySeq = new Map(contents.map((c) => [c.seq, c.content]));
-  const idBySeq = new Map(events.map((e) => [e.seq, e.eventId]));
+  const idBySeq = new Map(events.map((e) => [e.seq, e.event_id]));
   return {
-    trace_id: row.traceId,
-    task_id: row.taskId,
+    trace_id: row.trace_id,
+    task_id: row.task_id,
     ...(row.system !== null && { system: row.system }),
     ...(row.topology !== null && { topology: row.topology }),
-    ...(row.groupId !== null && { group_id: row.groupId }),
-    project: row.project.name,
+    ...(row.group_id !== null && { group_id: row.group_id }),
+    project: row.project,
     ...(row.metadata !== null && { metadata: row.metadata }),
     events: events.map((e): TraceEvent => {
-      const event: TraceEvent = { id: e.eventId, t: e.t, type: e.type, agent: e.agent };
+      const event: TraceEvent = { id: e.event_id, t: e.t, type: e.type, agent: e.agent };
       if (e.role !== null) event.role = e.role;
-      if (e.fromAgent !== null) event.from = e.fromAgent;
-      if (e.toAgent !== null) event.to = e.toAgent;
+      if (e.from_agent !== null) event.from = e.from_agent;
+      if (e.to_agent !== null) event.to = e.to_agent;
       if (e.tool !== null) event.tool = e.tool;
-      if (e.contentRef !== null) event.content_ref = e.contentRef;
+      if (e.content_ref !== null) event.content_ref = e.content_ref;
       if (e.trusted !== null) event.trusted = e.trusted;
-      if (e.tEnd !== null) event.t_end = e.tEnd;
+      if (e.t_end !== null) event.t_end = e.t_end;
       if (e.tokens !== null) event.tokens = e.tokens;
       if (e.status !== null) event.status = e.status;
       if (e.decision !== null) event.decision = e.decision;
@@ -66,9 +69,50 @@ export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise
     edges: edges.map((e) => ({ src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type })),
     rewards: row.rewards as Record<string, number>,
     costs: row.costs as Trace["costs"],
-    ...(row.reportedMetrics !== null && { metrics: row.reportedMetrics as Record<string, number> }),
+    ...(row.reported_metrics !== null && { metrics: row.reported_metrics as Record<string, number> }),
   };
 }
+
+const TRACE_SQL = `SELECT t.trace_id, t.task_id, t.system, t.topology::text AS topology, t.group_id, t.metadata, t.rewards, t.costs, t.reported_metrics, p.name AS project
+  FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.id = $1`;
+const EVENTS_SQL = `SELECT seq, event_id, t, t_end, type::text AS type, agent, role, from_agent, to_agent, tool, content_ref, trusted, tokens, status, decision, reason, rewards, extra
+  FROM events WHERE trace_id = $1 ORDER BY pos`;
+
+interface TraceRow {
+  trace_id: string;
+  task_id: string;
+  system: string | null;
+  topology: Trace["topology"] | null;
+  group_id: string | null;
+  metadata: Trace["metadata"];
+  rewards: unknown;
+  costs: unknown;
+  reported_metrics: unknown;
+  project: string;
+}
+
+interface EventRow {
+  seq: number;
+  event_id: string;
+  t: number;
+  t_end: number | null;
+  type: TraceEvent["type"];
+  agent: string;
+  role: string | null;
+  from_agent: string | null;
+  to_agent: string | null;
+  tool: string | null;
+  content_ref: string | null;
+  trusted: boolean | null;
+  tokens: number | null;
+  status: string | null;
+  decision: string | null;
+  reason: string | null;
+  rewards: unknown;
+  extra: unknown;
+}
+
+type EdgeType = Trace["edges"][number]["type"];
 
 /** The other traces of a group (for grpo / gigpo). */
 export async function loadGroup(groupId: string): Promise<Trace[]> {

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { pool, prisma } from "../db/client";
+import { prisma } from "../db/client";
 import { notFound } from "../errors";
 import { isStorableId } from "@/lib/api/text";
 import { loadTraceById } from "./load-trace";
@@ -24,21 +24,11 @@ export async function findTraceRowOrNull(traceId: string) {
   return prisma().trace.findUnique({ where: { traceId }, include: { project: { select: { name: true } } } });
 }
 
-/** The few columns a write needs (its key, row id and project), in one raw-SQL read: the label write path asks on every request. */
+/** The few columns the label routes need (its key, row id and project), read with the mode in one round trip (auth/trace-access.ts). */
 export interface TraceRef {
   id: number;
   traceId: string;
   project: { name: string };
-}
-
-export async function findTraceRefOrNull(traceId: string): Promise<TraceRef | null> {
-  if (!isStorableId(traceId)) return null;
-  const { rows } = await pool().query<{ id: number; trace_id: string; project: string }>(
-    "SELECT t.id, t.trace_id, p.name AS project FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.trace_id = $1",
-    [traceId],
-  );
-  const row = rows[0];
-  return row ? { id: row.id, traceId: row.trace_id, project: { name: row.project } } : null;
 }
 
 export const traceNotFound = (traceId: string) => notFound(`trace ${JSON.stringify(traceId.slice(0, 200))}`);

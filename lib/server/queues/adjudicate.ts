@@ -1,9 +1,9 @@
 import "server-only";
 import type { z } from "zod";
 import type { adjudicationInput } from "@/lib/api/queues";
-import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
+import { storedValuesChangedBy } from "@/lib/annotate/recompute";
 import type { Actor } from "../auth/access";
-import { recomputeMetrics } from "../compute/persist";
+import { recomputeAfterLabel } from "../compute/persist";
 import { prisma } from "../db/client";
 import { ApiError } from "../errors";
 
@@ -20,6 +20,6 @@ export async function adjudicate(actor: Actor, input: z.infer<typeof adjudicatio
     create: { traceKey: trace.traceId, eventId, family: input.family, value: input.value, adjudicatorId: actor.userId },
     update: { value: input.value, adjudicatorId: actor.userId, updatedAt: new Date() },
   });
-  if (labelChangesStoredMetrics(input)) await recomputeMetrics(trace.id);
+  await recomputeAfterLabel(trace.id, storedValuesChangedBy(input));
   return { trace_id: row.traceKey, event_id: row.eventId || null, family: row.family, value: row.value, updated_at: row.updatedAt.toISOString() };
 }

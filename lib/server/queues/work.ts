@@ -2,9 +2,9 @@ import "server-only";
 import type { z } from "zod";
 import { isValidTaskSuccessLabel, TASK_SUCCESS_LABEL_MESSAGE } from "@/lib/api/annotations";
 import type { submitInput } from "@/lib/api/queues";
-import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
+import { storedValuesChangedBy, widestChange } from "@/lib/annotate/recompute";
 import type { Actor } from "../auth/access";
-import { recomputeMetrics } from "../compute/persist";
+import { recomputeAfterLabel } from "../compute/persist";
 import { pool, prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { saveAnnotation } from "../queries/annotations";
@@ -67,8 +67,8 @@ export async function submitItem(queueId: number, itemId: number, actor: Actor, 
     await saveAnnotation(item.trace_key, trace.id, actor, { event_id: item.event_id || null, family: label.family, value: label.value, comment: label.comment });
   }
   await finish(itemId, actor, "done");
-  // credit is computed on read: only a trace-level task_success label changes stored metrics
-  if (input.labels.some((l) => labelChangesStoredMetrics({ event_id: item.event_id || null, family: l.family }))) await recomputeMetrics(trace.id);
+  // credit is computed on read: only trace-level labels change stored values (lib/annotate/recompute.ts)
+  await recomputeAfterLabel(trace.id, widestChange(input.labels.map((l) => storedValuesChangedBy({ event_id: item.event_id || null, family: l.family }))));
 }
 
 export async function skipItem(queueId: number, itemId: number, actor: Actor, reason?: string): Promise<void> {

@@ -1,10 +1,10 @@
-import { labelChangesStoredMetrics } from "@/lib/annotate/recompute";
+import { storedValuesChangedBy } from "@/lib/annotate/recompute";
 import { z } from "zod";
 import { searchParamsObject } from "@/lib/api/filters";
 import { annotationInput } from "@/lib/api/annotations";
 import { FAMILIES } from "@/lib/trace/types";
 import { authorizeTraceRef } from "@/lib/server/auth/trace-access";
-import { recomputeMetrics } from "@/lib/server/compute/persist";
+import { recomputeAfterLabel } from "@/lib/server/compute/persist";
 import { parseJsonRequest, parseQuery, route } from "@/lib/server/http";
 import { deleteOwnAnnotation, listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
 import { ApiError } from "@/lib/server/errors";
@@ -23,8 +23,9 @@ export const GET = route(async (request: Request, { params }: Context) => {
 
 /**
  * POST /api/traces/{id}/annotations: `{event_id?, family, value, comment?}`.
- * Credit is computed on read, so only a trace-level task_success label
- * (E1 and the stop verdict) recomputes the stored metrics; the
+ * Credit is computed on read, so an event-level label recomputes nothing;
+ * a trace-level one rewrites what it can change (R_total; for task_success
+ * also E1, the verdict and the diagnostics: lib/annotate/recompute.ts). The
  * `Server-Timing` header says how long that took (bench:annotate reads it).
  */
 export const POST = route(async (request: Request, { params }: Context) => {
@@ -33,7 +34,7 @@ export const POST = route(async (request: Request, { params }: Context) => {
   const input = await parseJsonRequest(request, annotationInput);
   const annotation = await saveAnnotation(row.traceId, row.id, actor, input);
   const started = performance.now();
-  if (labelChangesStoredMetrics(input)) await recomputeMetrics(row.id);
+  await recomputeAfterLabel(row.id, storedValuesChangedBy(input));
   const recompute = performance.now() - started;
   return Response.json(annotation, { status: 201, headers: { "server-timing": `recompute;dur=${recompute.toFixed(2)}` } });
 });
@@ -47,6 +48,6 @@ export const DELETE = route(async (request: Request, { params }: Context) => {
   const query = parseQuery(deleteQuery, searchParamsObject(new URL(request.url).searchParams));
   const unit = { event_id: query.event_id ?? null, family: query.family };
   if (!(await deleteOwnAnnotation(row.traceId, actor, unit))) throw new ApiError(404, "not_found", "you have no label on this unit and family");
-  if (labelChangesStoredMetrics(unit)) await recomputeMetrics(row.id);
+  await recomputeAfterLabel(row.id, storedValuesChangedBy(unit));
   return Response.json({ deleted: unit });
 });
