@@ -4,7 +4,7 @@ import { prepareTrace } from "@/lib/credit";
 import { decisionRecord } from "@/lib/decisions";
 import { diagnosticsOf, storedMetricLabels } from "@/lib/hacking";
 import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
-import type { HumanLabels } from "@/lib/rewards";
+import { humanLabelsFrom, type HumanLabels } from "@/lib/rewards";
 import type { Trace } from "@/lib/trace/types";
 import { pool, prisma } from "../db/client";
 import { decisionsUpsert } from "../decisions/store";
@@ -28,22 +28,23 @@ import { loadTraceById } from "../queries/load-trace";
  * last writer has always seen the labels as they were when it finished).
  */
 export async function recomputeMetrics(traceDbId: number): Promise<TraceMetrics> {
-  return (await recompute(traceDbId, "metrics"))!;
-}
-
-/** What a label write recomputes: nothing, the decision row (R_total), or everything stored. */
-export async function recomputeAfterLabel(traceDbId: number, change: StoredChange): Promise<void> {
-  if (change !== "nothing") await recompute(traceDbId, change);
-}
-
-async function recompute(traceDbId: number, what: "metrics" | "r_total"): Promise<TraceMetrics | null> {
   const trace = await loadTraceById(traceDbId);
-  let { labels } = await humanLabels(trace.trace_id);
+  return (await recompute(traceDbId, trace, (await humanLabels(trace.trace_id)).labels, "metrics"))!;
+}
+
+/** What a label write recomputes: nothing, the decision row (R_total), or everything stored. The trace and its labels are read at once. */
+export async function recomputeAfterLabel(ref: { id: number; traceId: string }, change: StoredChange): Promise<void> {
+  if (change === "nothing") return;
+  const [trace, { labels }] = await Promise.all([loadTraceById(ref.id), humanLabels(ref.traceId)]);
+  await recompute(ref.id, trace, labels, change);
+}
+
+async function recompute(traceDbId: number, trace: Trace, labels: HumanLabels, what: "metrics" | "r_total"): Promise<TraceMetrics | null> {
   for (let attempt = 0; ; attempt++) {
-    const metrics = what === "metrics" ? await writeAll(traceDbId, trace, labels) : await writeDecisionRowOnly(traceDbId, trace, labels);
-    const now = (await humanLabels(trace.trace_id)).labels;
-    if (attempt >= 4 || traceLabelKey(now) === traceLabelKey(labels)) return metrics;
-    labels = now;
+    const { metrics, traceLabels } = what === "metrics" ? await writeAll(traceDbId, trace, labels) : await writeDecisionRowOnly(traceDbId, trace, labels);
+    if (attempt >= 4 || traceLabelKey(traceLabels) === traceLabelKey(labels)) return metrics;
+    // the labels changed meanwhile: recompute with all of them as they are now
+    labels = (await humanLabels(trace.trace_id)).labels;
   }
 }
 
@@ -53,7 +54,23 @@ function traceLabelKey(labels: HumanLabels): string {
   return JSON.stringify(families.sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }
 
-async function writeAll(traceDbId: number, trace: Trace, labels: HumanLabels): Promise<TraceMetrics> {
+/**
+ * The tail of each recompute statement: the trace-level labels as the write's
+ * own snapshot sees them (`$<n>` the trace's key). A label committed after
+ * that snapshot was taken is recomputed by its own writer, whose row update
+ * waits for this one: so the last write has always seen every label.
+ */
+const traceLabelsSql = (n: number) => `SELECT false AS adjudicated, family, value FROM annotations WHERE trace_key = $${n} AND event_id = ''
+  UNION ALL SELECT true, family, value FROM adjudications WHERE trace_key = $${n} AND event_id = ''`;
+
+type Written = { metrics: TraceMetrics | null; traceLabels: HumanLabels };
+
+function traceLabelsOf(rows: { adjudicated: boolean; family: string; value: number }[]): HumanLabels {
+  const row = (r: { family: string; value: number }) => ({ event_id: null, family: r.family, value: r.value });
+  return humanLabelsFrom(rows.filter((r) => !r.adjudicated).map(row), rows.filter((r) => r.adjudicated).map(row));
+}
+
+async function writeAll(traceDbId: number, trace: Trace, labels: HumanLabels): Promise<Written> {
   // one causal analysis serves the metric columns, the diagnostics and the decision row (as at ingest)
   const p = prepareTrace(trace, storedMetricLabels(labels));
   const columns = metricsToColumns(p.metrics);
@@ -63,19 +80,25 @@ async function writeAll(traceDbId: number, trace: Trace, labels: HumanLabels): P
   const diagnostics = diagnosticsUpsert([{ traceDbId, diagnostics: diagnosticsOf(p) }], values.length + 1);
   values.push(...diagnostics.values);
   const decisions = decisionsUpsert([{ id: traceDbId, record: decisionRecord(trace, labels, p.analysis) }], values.length + 1);
-  values.push(...decisions.values);
+  values.push(...decisions.values, trace.trace_id);
   // data-modifying CTEs all run, in one statement: one round trip, one snapshot, all or nothing
-  await pool().query({
+  const { rows } = await pool().query<{ adjudicated: boolean; family: string; value: number }>({
     name: "recompute.metrics",
-    text: `WITH m AS (UPDATE traces SET ${sets}, updated_at = now() WHERE id = $1), x AS (${diagnostics.text}), d AS (${decisions.text}) SELECT 1`,
+    text: `WITH m AS (UPDATE traces SET ${sets}, updated_at = now() WHERE id = $1), x AS (${diagnostics.text}), d AS (${decisions.text}) ${traceLabelsSql(values.length)}`,
     values,
   });
-  return p.metrics;
+  return { metrics: p.metrics, traceLabels: traceLabelsOf(rows) };
 }
 
-async function writeDecisionRowOnly(traceDbId: number, trace: Trace, labels: HumanLabels): Promise<null> {
-  await pool().query({ name: "recompute.decisions", ...decisionsUpsert([{ id: traceDbId, record: decisionRecord(trace, labels) }]) });
-  return null;
+async function writeDecisionRowOnly(traceDbId: number, trace: Trace, labels: HumanLabels): Promise<Written> {
+  const decisions = decisionsUpsert([{ id: traceDbId, record: decisionRecord(trace, labels) }]);
+  const values = [...decisions.values, trace.trace_id];
+  const { rows } = await pool().query<{ adjudicated: boolean; family: string; value: number }>({
+    name: "recompute.decisions",
+    text: `WITH d AS (${decisions.text}) ${traceLabelsSql(values.length)}`,
+    values,
+  });
+  return { metrics: null, traceLabels: traceLabelsOf(rows) };
 }
 
 /** Recomputes every trace whose stored metrics are missing or of another spec version; returns how many. */

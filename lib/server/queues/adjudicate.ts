@@ -20,6 +20,6 @@ export async function adjudicate(actor: Actor, input: z.infer<typeof adjudicatio
     create: { traceKey: trace.traceId, eventId, family: input.family, value: input.value, adjudicatorId: actor.userId },
     update: { value: input.value, adjudicatorId: actor.userId, updatedAt: new Date() },
   });
-  await recomputeAfterLabel(trace.id, storedValuesChangedBy(input));
+  await recomputeAfterLabel(trace, storedValuesChangedBy(input));
   return { trace_id: row.traceKey, event_id: row.eventId || null, family: row.family, value: row.value, updated_at: row.updatedAt.toISOString() };
 }

@@ -68,7 +68,7 @@ export async function submitItem(queueId: number, itemId: number, actor: Actor, 
   }
   await finish(itemId, actor, "done");
   // credit is computed on read: only trace-level labels change stored values (lib/annotate/recompute.ts)
-  await recomputeAfterLabel(trace.id, widestChange(input.labels.map((l) => storedValuesChangedBy({ event_id: item.event_id || null, family: l.family }))));
+  await recomputeAfterLabel(trace, widestChange(input.labels.map((l) => storedValuesChangedBy({ event_id: item.event_id || null, family: l.family }))));
 }
 
 export async function skipItem(queueId: number, itemId: number, actor: Actor, reason?: string): Promise<void> {

@@ -34,7 +34,7 @@ export const POST = route(async (request: Request, { params }: Context) => {
   const input = await parseJsonRequest(request, annotationInput);
   const annotation = await saveAnnotation(row.traceId, row.id, actor, input);
   const started = performance.now();
-  await recomputeAfterLabel(row.id, storedValuesChangedBy(input));
+  await recomputeAfterLabel(row, storedValuesChangedBy(input));
   const recompute = performance.now() - started;
   return Response.json(annotation, { status: 201, headers: { "server-timing": `recompute;dur=${recompute.toFixed(2)}` } });
 });
@@ -48,6 +48,6 @@ export const DELETE = route(async (request: Request, { params }: Context) => {
   const query = parseQuery(deleteQuery, searchParamsObject(new URL(request.url).searchParams));
   const unit = { event_id: query.event_id ?? null, family: query.family };
   if (!(await deleteOwnAnnotation(row.traceId, actor, unit))) throw new ApiError(404, "not_found", "you have no label on this unit and family");
-  await recomputeAfterLabel(row.id, storedValuesChangedBy(unit));
+  await recomputeAfterLabel(row, storedValuesChangedBy(unit));
   return Response.json({ deleted: unit });
 });
