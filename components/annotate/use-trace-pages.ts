@@ -13,7 +13,9 @@ import type { StoreApi } from "zustand";
  * Feeds the label view: rows from `GET /api/traces/{id}/annotations/rows`
  * (read straight from the stored events, no graph build), a small page
  * around the start event first so the view is usable at once, then the
- * rest in big pages; credit from the paged graph API
+ * rest in pages of 5,000 with a yield to the browser between them (a
+ * 20,000-row page was a long task of its own: five of them kept a
+ * 100,000-event view busy for over a second); credit from the paged graph API
  * (`GET /api/traces/{id}/graph?part=credit`) in pages of 50,000 numbers.
  * Credit needs the whole trace analysed (seconds on 100,000 events, on
  * the server's one thread), so it is asked for only once the first unit's
@@ -21,7 +23,7 @@ import type { StoreApi } from "zustand";
  * for it. A 100,000-event trace never travels as one document.
  */
 const FIRST_PAGE = 1_000;
-const PAGE = 20_000;
+const PAGE = 5_000;
 const CREDIT_PAGE = 50_000;
 const CREDIT_DELAY_MS = 1_500;
 
@@ -77,6 +79,8 @@ export function useTracePages(store: StoreApi<LabelingState>, preset: string, on
         const page = await getJson<LabelRowsPage>(rowsUrl(traceId, from, PAGE));
         if (cancelled) return;
         store.getState().addRows(page.from, toRows(page));
+        // let input and drawing in between the pages
+        await new Promise((resolve) => setTimeout(resolve, 0));
       }
     })().catch((e: unknown) => !cancelled && onError(String(e)));
     return () => {

@@ -8,7 +8,7 @@
  * bench:render measures it), the time a key press (→) takes to select the
  * next row and show its content, and the rows in the DOM (virtualised).
  * The smallest size is the baseline: the ratio says how much a big trace
- * costs over a small one. Without --url it starts its own server like
+ * costs over a small one. `--tasks` prints each open's long tasks. Without --url it starts its own server like
  * bench:render (embedded PostgreSQL in .baton-bench/label, port 3391).
  */
 import type { ChildProcess } from "node:child_process";
@@ -21,7 +21,7 @@ import { fmt } from "./db";
 import { LONG_TASK_RECORDER, timeToInteractive } from "./render-measure";
 import { startBenchServer } from "./server";
 
-const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,100000" }, url: { type: "string" }, port: { type: "string", default: "3391" } } });
+const { values } = parseArgs({ options: { tasks: { type: "boolean", default: false }, sizes: { type: "string", default: "1000,100000" }, url: { type: "string" }, port: { type: "string", default: "3391" } } });
 const SIZES = values.sizes.split(",").map(Number);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const READY = `document.querySelector('[data-testid=label-row][data-event-id]') && document.querySelector('[data-testid=unit-context]')`;
@@ -74,6 +74,11 @@ async function measure(browser: Browser, url: string) {
   try {
     await page.goto(url, { waitUntil: "commit" });
     const tti = await timeToInteractive(page, READY, 60_000);
+    if (values.tasks) {
+      // --tasks: the long tasks (start-end, ms after navigation) behind the figure
+      const tasks = await page.evaluate(() => (window as unknown as { __longTasks: [number, number][] }).__longTasks);
+      console.log(`  ready at ${fmt(tti.readyMs)} ms; long tasks: ${tasks.map(([a, b]) => `${fmt(a)}-${fmt(b)}`).join(", ") || "none"}`);
+    }
     const domRows = await page.locator("[data-testid=label-row]").count();
     const before = await page.locator('[data-testid=label-row][data-selected="true"]').getAttribute("data-event-id");
     const t0 = Date.now();
