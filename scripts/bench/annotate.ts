@@ -1,5 +1,5 @@
 /**
- * `npm run bench:annotate [-- --seconds 60 --connections 50]`
+ * `npm run bench:annotate [-- --seconds 60 --connections 50 --pool 20]`
  *
  * Starts Baton (production build) on a fresh database holding 2,000 small
  * generated traces, then 50 concurrent clients write annotations through
@@ -24,7 +24,7 @@ import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { benchDatabase, fmt } from "./db";
 import { startBenchServer } from "./server";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" } } });
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" } } });
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const PORT = Number(values.port);
@@ -122,7 +122,7 @@ function run(title: string, opts: Partial<autocannon.Options>, seconds = SECONDS
 }
 
 function startServer(url: string): Promise<ChildProcess> {
-  return startBenchServer(PORT, { DATABASE_URL: url, BATON_DB_POOL: "20" });
+  return startBenchServer(PORT, { DATABASE_URL: url, BATON_DB_POOL: values.pool });
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
