@@ -55,7 +55,11 @@ export async function readBytesLimited(request: Request, limitBytes: number): Pr
   const parts: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      // the client closed the connection mid-body: nobody hears the answer, and it is no server error (nothing to log)
+      if (isClientAbort(error)) throw new ApiError(400, "request_aborted", "the request body ended early: the client closed the connection");
+      throw error;
+    });
     if (done) break;
     size += value.byteLength;
     if (size > limitBytes) {
@@ -65,6 +69,11 @@ export async function readBytesLimited(request: Request, limitBytes: number): Pr
     parts.push(value);
   }
   return Buffer.concat(parts);
+}
+
+/** Node's error for a request whose connection closed before its body ended. */
+function isClientAbort(error: unknown): boolean {
+  return error instanceof Error && error.message === "aborted" && (error as NodeJS.ErrnoException).code === "ECONNRESET";
 }
 
 /** Reads a small JSON body (415 unless application/json, 400 with paths when the schema refuses it). */
