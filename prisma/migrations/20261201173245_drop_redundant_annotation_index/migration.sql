@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "annotations_trace_key_family_idx";
