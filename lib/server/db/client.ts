@@ -11,9 +11,8 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
  * The per-request hot path (the mode and trace lookup, label writes and
  * reads, loading a trace for a recompute) uses raw named statements
  * (`pool().query({ name, text, values })`): each pooled connection parses
- * and plans them once. Measured on these 2-core machines with pg alone, 50
- * callers on 20 connections: 1,200-1,300 label writes (mode, trace, insert)
- * per second unnamed, 2,200-2,700 named. A name always stands for one text.
+ * and plans them once (bench:annotate measures the label path). A name
+ * always stands for one text.
  * Behind a transaction-pooling PgBouncer this needs its prepared-statement
  * support (max_prepared_statements, PgBouncer 1.21+).
  */

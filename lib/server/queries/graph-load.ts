@@ -24,11 +24,7 @@ export interface GraphTrace {
 export async function loadGraphTrace(id: number): Promise<GraphTrace> {
   const db = pool();
   const [rows, events, edges] = await Promise.all([
-    db.query<TraceRow>(
-      `SELECT t.trace_id, t.task_id, t.system, t.topology::text AS topology, t.group_id, p.name AS project, t.metadata, t.rewards, t.costs, t.reported_metrics
-       FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.id = $1`,
-      [id],
-    ),
+    db.query<TraceRow>({ name: "load.trace", text: TRACE_ROW_SQL, values: [id] }),
     db.query<unknown[]>({
       text: `SELECT seq, event_id, t, t_end, type::text, agent, role, from_agent, to_agent, tool, content_ref, trusted, tokens, status, decision::text, reason::text, rewards
              FROM events WHERE trace_id = $1 ORDER BY pos`,
@@ -60,20 +56,7 @@ export async function loadGraphTrace(id: number): Promise<GraphTrace> {
     if (rewards !== null) event.rewards = rewards;
     return event;
   });
-  const trace: Trace = {
-    trace_id: row.trace_id,
-    task_id: row.task_id,
-    ...(row.system !== null && { system: row.system }),
-    ...(row.topology !== null && { topology: row.topology as Trace["topology"] }),
-    ...(row.group_id !== null && { group_id: row.group_id }),
-    project: row.project,
-    ...(row.metadata !== null && { metadata: row.metadata }),
-    events: list,
-    edges: edges.rows.map(([src, dst, type]) => ({ src: idBySeq.get(src)!, dst: idBySeq.get(dst)!, type: type as Trace["edges"][number]["type"] })),
-    rewards: row.rewards,
-    costs: row.costs,
-    ...(row.reported_metrics !== null && { metrics: row.reported_metrics }),
-  };
+  const trace = traceOf(row, list, edges.rows.map(([src, dst, type]) => ({ src: idBySeq.get(src)!, dst: idBySeq.get(dst)!, type: type as Trace["edges"][number]["type"] })));
   return { trace, seqs };
 }
 
@@ -88,7 +71,29 @@ export async function withMessageContent(id: number, loaded: GraphTrace): Promis
   return { ...loaded.trace, events };
 }
 
-interface TraceRow {
+/** A trace's own row with its project's name (`$1` its row id): shared with loadTraceById. */
+export const TRACE_ROW_SQL = `SELECT t.trace_id, t.task_id, t.system, t.topology::text AS topology, t.group_id, p.name AS project, t.metadata, t.rewards, t.costs, t.reported_metrics
+  FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.id = $1`;
+
+/** The trace from its TRACE_ROW_SQL row, its events and edges (fields in the order the API has always written them). */
+export function traceOf(row: TraceRow, events: TraceEvent[], edges: Trace["edges"]): Trace {
+  return {
+    trace_id: row.trace_id,
+    task_id: row.task_id,
+    ...(row.system !== null && { system: row.system }),
+    ...(row.topology !== null && { topology: row.topology as Trace["topology"] }),
+    ...(row.group_id !== null && { group_id: row.group_id }),
+    project: row.project,
+    ...(row.metadata !== null && { metadata: row.metadata }),
+    events,
+    edges,
+    rewards: row.rewards,
+    costs: row.costs,
+    ...(row.reported_metrics !== null && { metrics: row.reported_metrics }),
+  };
+}
+
+export interface TraceRow {
   trace_id: string;
   task_id: string;
   system: string | null;

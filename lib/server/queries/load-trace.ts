@@ -1,6 +1,7 @@
 import "server-only";
 import type { Trace, TraceEvent } from "@/lib/trace/types";
 import { pool, prisma } from "../db/client";
+import { TRACE_ROW_SQL, traceOf, type TraceRow } from "./graph-load";
 import { findTraceRow } from "./traces";
 
 /**
@@ -24,7 +25,7 @@ export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise
   // a poor plan right after a big ingest (no statistics yet).
   const db = pool();
   const [traceRows, { rows: events }, { rows: edges }] = await Promise.all([
-    db.query<TraceRow>({ name: "load.trace", text: TRACE_SQL, values: [id] }),
+    db.query<TraceRow>({ name: "load.trace", text: TRACE_ROW_SQL, values: [id] }),
     db.query<EventRow>({ name: "load.events", text: EVENTS_SQL, values: [id] }),
     db.query<{ src: number; dst: number; type: EdgeType }>({ name: "load.edges", text: "SELECT src, dst, type::text AS type FROM edges WHERE trace_id = $1 ORDER BY seq", values: [id] }),
   ]);
@@ -39,15 +40,9 @@ export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise
         : (await db.query<{ seq: number; content: string }>({ name: "load.content.seqs", text: "SELECT seq, content FROM event_content WHERE trace_id = $1 AND seq = ANY($2::int[])", values: [id, messageSeqs] })).rows;
   const contentBySeq = new Map(contents.map((c) => [c.seq, c.content]));
   const idBySeq = new Map(events.map((e) => [e.seq, e.event_id]));
-  return {
-    trace_id: row.trace_id,
-    task_id: row.task_id,
-    ...(row.system !== null && { system: row.system }),
-    ...(row.topology !== null && { topology: row.topology }),
-    ...(row.group_id !== null && { group_id: row.group_id }),
-    project: row.project,
-    ...(row.metadata !== null && { metadata: row.metadata }),
-    events: events.map((e): TraceEvent => {
+  return traceOf(
+    row,
+    events.map((e): TraceEvent => {
       const event: TraceEvent = { id: e.event_id, t: e.t, type: e.type, agent: e.agent };
       if (e.role !== null) event.role = e.role;
       if (e.from_agent !== null) event.from = e.from_agent;
@@ -66,30 +61,12 @@ export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise
       if (e.extra !== null) event.extra = e.extra as Record<string, unknown>;
       return event;
     }),
-    edges: edges.map((e) => ({ src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type })),
-    rewards: row.rewards as Record<string, number>,
-    costs: row.costs as Trace["costs"],
-    ...(row.reported_metrics !== null && { metrics: row.reported_metrics as Record<string, number> }),
-  };
+    edges.map((e) => ({ src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type })),
+  );
 }
 
-const TRACE_SQL = `SELECT t.trace_id, t.task_id, t.system, t.topology::text AS topology, t.group_id, t.metadata, t.rewards, t.costs, t.reported_metrics, p.name AS project
-  FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.id = $1`;
 const EVENTS_SQL = `SELECT seq, event_id, t, t_end, type::text AS type, agent, role, from_agent, to_agent, tool, content_ref, trusted, tokens, status, decision, reason, rewards, extra
   FROM events WHERE trace_id = $1 ORDER BY pos`;
-
-interface TraceRow {
-  trace_id: string;
-  task_id: string;
-  system: string | null;
-  topology: Trace["topology"] | null;
-  group_id: string | null;
-  metadata: Trace["metadata"];
-  rewards: unknown;
-  costs: unknown;
-  reported_metrics: unknown;
-  project: string;
-}
 
 interface EventRow {
   seq: number;
