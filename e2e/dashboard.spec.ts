@@ -148,3 +148,13 @@ test("the graph exports from presentation mode; the theme toggle sticks", async 
   await page.getByTestId("theme-toggle").click();
   await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
 });
+
+test("with no theme chosen the system's setting decides; a choice made with the toggle wins over it", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto("/dashboard");
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await expect(page.getByTestId("theme-toggle")).toHaveText("Light theme");
+  await page.getByTestId("theme-toggle").click();
+  await page.reload();
+  await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+});

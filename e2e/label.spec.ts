@@ -132,3 +132,22 @@ test("?event= opens the labeling page at that event; an unknown id starts at the
   });
   expect(ratio).toBeGreaterThan(4.5);
 });
+
+test("a real tau-bench conversation: a credit that rounds to zero reads 0, never -0 (rows and the credit breakdown)", async ({ page, request }) => {
+  // a name of its own gives fresh trace ids (taubench-<name>-task0-trial0): no other test's labels move the credit
+  const name = `e2e-minus-zero-${Date.now()}`;
+  const response = await request.post(`/api/import?name=${name}.json`, { data: readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8"), headers: { "content-type": "application/json" } });
+  expect(response.status()).toBe(201);
+  const traceId = `taubench-${name}-task0-trial0`;
+  await page.goto(`/traces/${traceId}/label?event=e7`);
+  // e7 is the result of get_user_details: its credit is a tiny negative number (about -1e-4)
+  await expect.poll(async () => page.getByTestId("credit-e7").getAttribute("data-value")).not.toBe("");
+  const value = Number(await page.getByTestId("credit-e7").getAttribute("data-value"));
+  expect(value).toBeLessThan(0);
+  expect(value).toBeGreaterThan(-0.0005);
+  await expect(page.getByTestId("credit-e7")).toHaveText("0");
+  const cells = await page.locator("[data-testid^=credit-e]").allInnerTexts();
+  expect(cells.length).toBeGreaterThan(20);
+  expect(cells.filter((t) => t.trim() === "-0")).toEqual([]);
+  await expect(page.getByText(/\(before weights\)/)).not.toContainText(/ -0( |$)/);
+});

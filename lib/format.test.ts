@@ -23,6 +23,13 @@ describe("numbers formatted to what they mean", () => {
     expect(formatValue(-2e-16)).toBe("0");
     expect(formatValue(-0)).toBe("0");
     expect(formatValue(0.1 + 0.2)).toBe("0.3");
+    // a credit of -0.0002 shown to 3 decimals is 0: the label page printed "-0"
+    expect(formatValue(-0.0002)).toBe("0");
+    expect(formatValue(-0.0002, 4)).toBe("-0.0002");
+    expect(formatValue(-0.004)).toBe("-0.004");
+    expect(formatPercent(-0.001)).toBe("0%");
+    expect(formatPercent(-0.25)).toBe("-25%");
+    expect(formatPercent(0.1234, 1)).toBe("12.3%");
   });
   it("tokens, cost and durations on the trace's clock", () => {
     expect(formatTokens(12000)).toBe("12,000");

@@ -5,7 +5,8 @@ export function formatValue(value: number | boolean | string | null | undefined,
   if (typeof value === "string") return value;
   const v = cleanFloat(value);
   if (Number.isInteger(v)) return v.toLocaleString("en");
-  return v.toLocaleString("en", { maximumFractionDigits: digits });
+  // a small negative value that rounds to zero reads "0", not "-0" (signDisplay "negative")
+  return v.toLocaleString("en", { maximumFractionDigits: digits, signDisplay: "negative" });
 }
 
 /**
@@ -58,5 +59,5 @@ export function axisLabel(clock: Clock): string {
 
 export function formatPercent(value: number | null | undefined, digits = 0): string {
   if (value === null || value === undefined) return "—";
-  return `${(value * 100).toFixed(digits)}%`;
+  return `${(value * 100).toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false, signDisplay: "negative" })}%`;
 }

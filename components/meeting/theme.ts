@@ -1,12 +1,13 @@
 /**
  * Theme and presentation classes on <html>, set before the first paint by a
- * tiny inline script (no flash of the wrong theme): `dark` from
- * localStorage, `presenting` for a view opened with `present=1` (inside the
+ * tiny inline script (no flash of the wrong theme): `dark` from the choice
+ * stored in localStorage, or, when there is none, from the system's
+ * setting (prefers-color-scheme); `presenting` for a view opened with `present=1` (inside the
  * presentation frame: no site chrome, larger, higher contrast).
  */
 export const THEME_STORAGE_KEY = "baton.theme";
 
-export const THEME_SCRIPT = `(function(){try{var d=document.documentElement;if(localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)})==="dark")d.classList.add("dark");if(new URLSearchParams(location.search).get("present")==="1")d.classList.add("presenting");}catch(e){}})();`;
+export const THEME_SCRIPT = `(function(){try{var d=document.documentElement;var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});if(t==="dark"||(t!=="light"&&matchMedia("(prefers-color-scheme: dark)").matches))d.classList.add("dark");if(new URLSearchParams(location.search).get("present")==="1")d.classList.add("presenting");}catch(e){}})();`;
 
 export function applyTheme(dark: boolean): void {
   document.documentElement.classList.toggle("dark", dark);

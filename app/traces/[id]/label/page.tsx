@@ -53,7 +53,7 @@ export default async function LabelPage({ params, searchParams }: Props) {
             role="switch"
             aria-checked={judges !== ""}
             data-testid="label-judges"
-            className="ml-2 rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
+            className="ml-2 inline-block whitespace-nowrap rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
             title="Credit with judges' values where no person labelled (your labels stay yours)"
           >
             {judges ? "☑" : "☐"} credit with judges
