@@ -50,7 +50,7 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
     if (!result.ok) return setError(describeFailure(result));
     router.push(`/queues/${result.data.queue.id}`);
   };
-  const box = "rounded border border-slate-200 bg-white p-3 space-y-2";
+  const box = "min-w-0 rounded border border-slate-200 bg-white p-3 space-y-2";
   return (
     <form
       onSubmit={(e) => {

@@ -10,7 +10,7 @@ export function OrderSelect({ value }: { value: string }) {
   return (
     <label className="block">
       Order{" "}
-      <select name="order" defaultValue={value} className="ml-2 rounded border border-slate-300" data-testid="queue-order">
+      <select name="order" defaultValue={value} className="mt-1 block w-full min-w-0 rounded border border-slate-300" data-testid="queue-order">
         {(Object.keys(LABELS) as QueueOrder[]).map((o) => <option key={o} value={o}>{LABELS[o]}</option>)}
       </select>
     </label>
