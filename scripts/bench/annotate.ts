@@ -11,7 +11,8 @@
  * server compiles each route on its first request). One write in 25 is a
  * trace-level task_success label (0/1), the kind that recomputes the most
  * (E1, verdict, diagnostics, R_total: lib/annotate/recompute.ts); the server
- * reports that time in `Server-Timing: recompute;dur=`, and the bench prints
+ * reports the time it waited for that after the label was written in
+ * `Server-Timing: recompute;dur=`, and the bench prints
  * its share of the total write time.
  */
 import type { ChildProcess } from "node:child_process";

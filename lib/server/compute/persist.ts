@@ -32,11 +32,24 @@ export async function recomputeMetrics(traceDbId: number): Promise<TraceMetrics>
   return (await recompute(traceDbId, trace, (await humanLabels(trace.trace_id)).labels, "metrics"))!;
 }
 
-/** What a label write recomputes: nothing, the decision row (R_total), or everything stored. The trace and its labels are read at once. */
-export async function recomputeAfterLabel(ref: { id: number; traceId: string }, change: StoredChange): Promise<void> {
+/**
+ * What a label write recomputes: nothing, the decision row (R_total), or
+ * everything stored. The trace and its labels are read at once; a caller
+ * may pass the trace already loading (`loading`, started with the label's
+ * own write: the trace's events do not depend on its labels).
+ */
+export async function recomputeAfterLabel(ref: { id: number; traceId: string }, change: StoredChange, loading?: Promise<Trace>): Promise<void> {
   if (change === "nothing") return;
-  const [trace, { labels }] = await Promise.all([loadTraceById(ref.id), humanLabels(ref.traceId)]);
+  const [trace, { labels }] = await Promise.all([loading ?? loadTraceById(ref.id), humanLabels(ref.traceId)]);
   await recompute(ref.id, trace, labels, change);
+}
+
+/** The trace a label write will recompute, loading from now on (null when it recomputes nothing); a failed load is reported by recomputeAfterLabel, never unhandled. */
+export function traceForRecompute(ref: { id: number }, change: StoredChange): Promise<Trace> | undefined {
+  if (change === "nothing") return undefined;
+  const loading = loadTraceById(ref.id);
+  loading.catch(() => {}); // awaited later; a write that fails first never awaits it
+  return loading;
 }
 
 async function recompute(traceDbId: number, trace: Trace, labels: HumanLabels, what: "metrics" | "r_total"): Promise<TraceMetrics | null> {

@@ -20,25 +20,24 @@ export interface LoadOptions {
 }
 
 export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise<Trace> {
-  // Raw named statements (parsed and planned once per pooled connection): every recompute and
-  // credit read loads a trace. One table per query, by primary key: a join with events could get
-  // a poor plan right after a big ingest (no statistics yet).
+  // Raw named statements (parsed and planned once per pooled connection), all at once: every
+  // recompute and credit read loads a trace. One table per query, by primary key (a join with
+  // events could get a poor plan right after a big ingest, with no statistics yet); a message's
+  // content comes with its event row, looked up by event_content's primary key.
   const db = pool();
-  const [traceRows, { rows: events }, { rows: edges }] = await Promise.all([
+  const which = opts.content ?? "messages";
+  const [traceRows, { rows: events }, { rows: edges }, allContent] = await Promise.all([
     db.query<TraceRow>({ name: "load.trace", text: TRACE_ROW_SQL, values: [id] }),
-    db.query<EventRow>({ name: "load.events", text: EVENTS_SQL, values: [id] }),
+    which === "messages"
+      ? db.query<EventRow & { content: string | null }>({ name: "load.events+messages", text: EVENTS_WITH_MESSAGES_SQL, values: [id] })
+      : db.query<EventRow & { content?: undefined }>({ name: "load.events", text: EVENTS_SQL, values: [id] }),
     db.query<{ src: number; dst: number; type: EdgeType }>({ name: "load.edges", text: "SELECT src, dst, type::text AS type FROM edges WHERE trace_id = $1 ORDER BY seq", values: [id] }),
+    which === "all" ? db.query<{ seq: number; content: string }>({ name: "load.content.all", text: "SELECT seq, content FROM event_content WHERE trace_id = $1", values: [id] }) : null,
   ]);
   const row = traceRows.rows[0];
   if (!row) throw new Error(`no trace with id ${id}`);
-  const messageSeqs = events.filter((e) => e.type === "message").map((e) => e.seq);
-  const contents =
-    opts.content === "none" || (opts.content !== "all" && messageSeqs.length === 0)
-      ? []
-      : opts.content === "all"
-        ? (await db.query<{ seq: number; content: string }>({ name: "load.content.all", text: "SELECT seq, content FROM event_content WHERE trace_id = $1", values: [id] })).rows
-        : (await db.query<{ seq: number; content: string }>({ name: "load.content.seqs", text: "SELECT seq, content FROM event_content WHERE trace_id = $1 AND seq = ANY($2::int[])", values: [id, messageSeqs] })).rows;
-  const contentBySeq = new Map(contents.map((c) => [c.seq, c.content]));
+  const contentBySeq = new Map<number, string>(allContent?.rows.map((c) => [c.seq, c.content]));
+  for (const e of events) if (e.content != null) contentBySeq.set(e.seq, e.content);
   const idBySeq = new Map(events.map((e) => [e.seq, e.event_id]));
   return traceOf(
     row,
@@ -65,8 +64,12 @@ export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise
   );
 }
 
-const EVENTS_SQL = `SELECT seq, event_id, t, t_end, type::text AS type, agent, role, from_agent, to_agent, tool, content_ref, trusted, tokens, status, decision, reason, rewards, extra
-  FROM events WHERE trace_id = $1 ORDER BY pos`;
+const EVENT_COLUMNS = "seq, event_id, t, t_end, type::text AS type, agent, role, from_agent, to_agent, tool, content_ref, trusted, tokens, status, decision, reason, rewards, extra";
+const EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM events WHERE trace_id = $1 ORDER BY pos`;
+/** Events with their content for messages only (message_redundancy keys on it; nothing else the compute core reads does). */
+const EVENTS_WITH_MESSAGES_SQL = `SELECT ${EVENT_COLUMNS},
+    CASE WHEN e.type = 'message' THEN (SELECT c.content FROM event_content c WHERE c.trace_id = e.trace_id AND c.seq = e.seq) END AS content
+  FROM events e WHERE e.trace_id = $1 ORDER BY e.pos`;
 
 interface EventRow {
   seq: number;

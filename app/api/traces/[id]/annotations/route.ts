@@ -4,7 +4,7 @@ import { searchParamsObject } from "@/lib/api/filters";
 import { annotationInput } from "@/lib/api/annotations";
 import { FAMILIES } from "@/lib/trace/types";
 import { authorizeTraceRef } from "@/lib/server/auth/trace-access";
-import { recomputeAfterLabel } from "@/lib/server/compute/persist";
+import { recomputeAfterLabel, traceForRecompute } from "@/lib/server/compute/persist";
 import { parseJsonRequest, parseQuery, route } from "@/lib/server/http";
 import { deleteOwnAnnotation, listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
 import { ApiError } from "@/lib/server/errors";
@@ -32,9 +32,12 @@ export const POST = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
   const { row, actor } = await authorizeTraceRef(request, id, "annotate");
   const input = await parseJsonRequest(request, annotationInput);
+  const change = storedValuesChangedBy(input);
+  // a trace-level label's recompute needs the trace: it loads while the label is written
+  const loading = traceForRecompute(row, change);
   const annotation = await saveAnnotation(row.traceId, row.id, actor, input);
   const started = performance.now();
-  await recomputeAfterLabel(row, storedValuesChangedBy(input));
+  await recomputeAfterLabel(row, change, loading);
   const recompute = performance.now() - started;
   return Response.json(annotation, { status: 201, headers: { "server-timing": `recompute;dur=${recompute.toFixed(2)}` } });
 });
