@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { localUser, type Actor } from "@/lib/server/auth/access";
-import { recomputeMetrics } from "@/lib/server/compute/persist";
+import { recomputeAfterLabel, traceForRecompute } from "@/lib/server/compute/persist";
 import { prisma } from "@/lib/server/db/client";
-import { humanLabels, saveAnnotation } from "@/lib/server/queries/annotations";
+import { humanLabels, saveAnnotation, saveLabel } from "@/lib/server/queries/annotations";
 import { loadTrace } from "@/lib/server/queries/load-trace";
 import { computeMetrics } from "@/lib/metrics";
 import { computeDiagnostics } from "@/lib/hacking";
@@ -51,11 +51,14 @@ describe("concurrent trace-level labels", () => {
   it("leave the stored E1 equal to the majority of the labels as they finally are (a recompute that read older labels never writes last)", async () => {
     const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
     const people = await Promise.all(["ann", "bo", "cy", "di", "ed"].map(otherAnnotator));
-    // each round: everyone labels at once, as the route does (save, then recompute)
+    // each round: everyone labels at once, as the route does (the trace loading while the label
+    // is written, then a recompute with the trace-level labels the write returned)
+    const ref = { id: row.id, traceId: ID };
     const round = (values: number[]) =>
       Promise.all(people.map(async (actor, i) => {
-        await saveAnnotation(ID, row.id, actor, { family: "task_success", value: values[i]! });
-        await recomputeMetrics(row.id);
+        const loading = traceForRecompute(ref, "metrics");
+        const { traceLabels } = await saveLabel(ID, row.id, actor, { family: "task_success", value: values[i]! });
+        await recomputeAfterLabel(ref, "metrics", { trace: loading, traceLabels });
       }));
     // in each round the labeller whose save comes last flips the majority, so a recompute that read the labels before it is stale
     const rounds = Array.from({ length: 12 }, (_, r) => (r % 2 === 0 ? [1, 1, 0, 0, 0] : [0, 0, 1, 1, 1]).map((v, i) => (i === 4 ? 1 - v : v)));
@@ -64,6 +67,23 @@ describe("concurrent trace-level labels", () => {
       const expected = values.filter((v) => v === 1).length * 2 > values.length ? 1 : 0;
       expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } })).e1).toBe(expected);
     }
+  });
+});
+
+describe("saveLabel: the trace-level labels a recompute reads, from the write itself", () => {
+  it("are the labels as stored once written (its own new value in, its old one out); null for an event-level label or a write that changed nothing", async () => {
+    const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
+    const [ann, bo] = await Promise.all(["ann", "bo"].map(otherAnnotator));
+    await saveLabel(ID, row.id, ann!, { family: "task_success", value: 1 });
+    await saveLabel(ID, row.id, ann!, { family: "step_quality", value: 0.5 });
+    const first = await saveLabel(ID, row.id, bo!, { family: "task_success", value: 0 });
+    expect(first.traceLabels!.trace).toEqual((await humanLabels(ID)).labels.trace);
+    // bo changes his mind: his 0 is replaced by 1, not kept beside it
+    const changed = await saveLabel(ID, row.id, bo!, { family: "task_success", value: 1 });
+    expect(changed.traceLabels!.trace).toEqual((await humanLabels(ID)).labels.trace);
+    expect([...changed.traceLabels!.trace.task_success!.values]).toEqual([1, 1]);
+    expect((await saveLabel(ID, row.id, bo!, { family: "task_success", value: 1 })).traceLabels).toBeNull();
+    expect((await saveLabel(ID, row.id, bo!, { event_id: "e4", family: "step_quality", value: 1 })).traceLabels).toBeNull();
   });
 });
 

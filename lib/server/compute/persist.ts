@@ -35,12 +35,18 @@ export async function recomputeMetrics(traceDbId: number): Promise<TraceMetrics>
 /**
  * What a label write recomputes: nothing, the decision row (R_total), or
  * everything stored. The trace and its labels are read at once; a caller
- * may pass the trace already loading (`loading`, started with the label's
- * own write: the trace's events do not depend on its labels).
+ * may pass the trace already loading (`known.trace`, started with the
+ * label's own write: the trace's events do not depend on its labels) and
+ * the trace-level labels its write returned (`known.traceLabels`: the only
+ * labels stored values read).
  */
-export async function recomputeAfterLabel(ref: { id: number; traceId: string }, change: StoredChange, loading?: Promise<Trace>): Promise<void> {
+export async function recomputeAfterLabel(
+  ref: { id: number; traceId: string },
+  change: StoredChange,
+  known: { trace?: Promise<Trace>; traceLabels?: HumanLabels | null } = {},
+): Promise<void> {
   if (change === "nothing") return;
-  const [trace, { labels }] = await Promise.all([loading ?? loadTraceById(ref.id), humanLabels(ref.traceId)]);
+  const [trace, labels] = await Promise.all([known.trace ?? loadTraceById(ref.id), known.traceLabels ?? humanLabels(ref.traceId).then((h) => h.labels)]);
   await recompute(ref.id, trace, labels, change);
 }
 

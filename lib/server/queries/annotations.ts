@@ -14,11 +14,25 @@ import { judgeValues } from "../judges/labels";
  * appended to annotation_revisions.
  */
 export async function saveAnnotation(traceKey: string, traceDbId: number, actor: Actor, input: AnnotationInput): Promise<ApiAnnotation> {
+  return (await saveLabel(traceKey, traceDbId, actor, input)).annotation;
+}
+
+/**
+ * saveAnnotation, and for a trace-level label the trace-level labels as they
+ * are once it is written (`traceLabels`; null when the write changed
+ * nothing, or for an event-level label): all the stored values read of a
+ * trace's labels (lib/annotate/recompute.ts), so a recompute need not read
+ * them again. A label another writer commits meanwhile is caught by the
+ * recompute's own check (lib/server/compute/persist.ts).
+ */
+export async function saveLabel(traceKey: string, traceDbId: number, actor: Actor, input: AnnotationInput): Promise<{ annotation: ApiAnnotation; traceLabels: HumanLabels | null }> {
   const eventId = input.event_id ?? "";
   // One statement (atomic on its own, one round trip): the event must exist;
   // a conflicting row is updated only when the value or comment differs, so
   // a resubmission of the same label returns no row and adds no revision.
-  const written = await pool().query<StoredRow>({
+  // Its snapshot does not see its own write: the caller's row of this family
+  // is left out of the trace-level labels and its new value ($5) put in.
+  const written = await pool().query<StoredRow & { trace_labels: [boolean, string, number][] | null }>({
     name: "annotations.save",
     text: `WITH written AS (
        INSERT INTO annotations (trace_key, event_id, family, annotator_id, value, comment)
@@ -29,10 +43,18 @@ export async function saveAnnotation(traceKey: string, traceDbId: number, actor:
          WHERE annotations.value IS DISTINCT FROM EXCLUDED.value OR annotations.comment IS DISTINCT FROM EXCLUDED.comment
        RETURNING id, value, comment, updated_at),
      revision AS (INSERT INTO annotation_revisions (annotation_id, value, comment) SELECT id, value, comment FROM written)
-     SELECT * FROM written`,
+     SELECT w.*, CASE WHEN $2 = '' THEN (
+       SELECT coalesce(json_agg(json_build_array(l.adjudicated, l.family, l.value)), '[]') FROM (
+         SELECT false AS adjudicated, family, value FROM annotations
+           WHERE trace_key = $1 AND event_id = '' AND NOT (family = $3 AND annotator_id = $4)
+         UNION ALL SELECT false, $3, $5
+         UNION ALL SELECT true, family, value FROM adjudications WHERE trace_key = $1 AND event_id = '') l
+     ) END AS trace_labels
+     FROM written w`,
     values: [traceKey, eventId, input.family, actor.userId, input.value, input.comment ?? null, traceDbId],
   });
-  let row = written.rows[0];
+  let row: StoredRow | undefined = written.rows[0];
+  const traceLabels = written.rows[0]?.trace_labels ? traceLabelsOf(written.rows[0].trace_labels) : null;
   if (!row) {
     const current = await pool().query<StoredRow>(
       "SELECT id, value, comment, updated_at FROM annotations WHERE trace_key = $1 AND event_id = $2 AND family = $3 AND annotator_id = $4",
@@ -41,7 +63,16 @@ export async function saveAnnotation(traceKey: string, traceDbId: number, actor:
     row = current.rows[0];
     if (!row) throw new ApiError(400, "invalid_input", `the trace has no event "${eventId}"`, [{ path: "$.event_id", message: `no event "${eventId}" in this trace` }]);
   }
-  return { id: row.id, event_id: eventId || null, family: input.family, value: row.value, comment: row.comment, annotator: actor.name, updated_at: row.updated_at.toISOString() };
+  return {
+    annotation: { id: row.id, event_id: eventId || null, family: input.family, value: row.value, comment: row.comment, annotator: actor.name, updated_at: row.updated_at.toISOString() },
+    traceLabels,
+  };
+}
+
+/** Trace-level labels from `[adjudicated, family, value]` rows. */
+function traceLabelsOf(rows: [boolean, string, number][]): HumanLabels {
+  const row = ([, family, value]: [boolean, string, number]) => ({ event_id: null, family, value });
+  return humanLabelsFrom(rows.filter((r) => !r[0]).map(row), rows.filter((r) => r[0]).map(row));
 }
 
 interface StoredRow {

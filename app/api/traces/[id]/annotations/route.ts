@@ -6,7 +6,7 @@ import { FAMILIES } from "@/lib/trace/types";
 import { authorizeTraceRef } from "@/lib/server/auth/trace-access";
 import { recomputeAfterLabel, traceForRecompute } from "@/lib/server/compute/persist";
 import { parseJsonRequest, parseQuery, route } from "@/lib/server/http";
-import { deleteOwnAnnotation, listAnnotations, saveAnnotation } from "@/lib/server/queries/annotations";
+import { deleteOwnAnnotation, listAnnotations, saveLabel } from "@/lib/server/queries/annotations";
 import { ApiError } from "@/lib/server/errors";
 
 export const dynamic = "force-dynamic";
@@ -35,9 +35,9 @@ export const POST = route(async (request: Request, { params }: Context) => {
   const change = storedValuesChangedBy(input);
   // a trace-level label's recompute needs the trace: it loads while the label is written
   const loading = traceForRecompute(row, change);
-  const annotation = await saveAnnotation(row.traceId, row.id, actor, input);
+  const { annotation, traceLabels } = await saveLabel(row.traceId, row.id, actor, input);
   const started = performance.now();
-  await recomputeAfterLabel(row, change, loading);
+  await recomputeAfterLabel(row, change, { trace: loading, traceLabels });
   const recompute = performance.now() - started;
   return Response.json(annotation, { status: 201, headers: { "server-timing": `recompute;dur=${recompute.toFixed(2)}` } });
 });
