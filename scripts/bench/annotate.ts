@@ -1,5 +1,5 @@
 /**
- * `npm run bench:annotate [-- --seconds 60 --connections 50 --pool 20]`
+ * `npm run bench:annotate [-- --seconds 60 --connections 50 --pool 20 --event-only]`
  *
  * Starts Baton (production build) on a fresh database holding 2,000 small
  * generated traces, then 50 concurrent clients write annotations through
@@ -13,7 +13,8 @@
  * (E1, verdict, diagnostics, R_total: lib/annotate/recompute.ts); the server
  * reports the time it waited for that after the label was written in
  * `Server-Timing: recompute;dur=`, and the bench prints
- * its share of the total write time.
+ * its share of the total write time. `--event-only`: every write an
+ * event-level label (nothing recomputed), the floor of the write path.
  */
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -25,7 +26,7 @@ import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { benchDatabase, fmt } from "./db";
 import { startBenchServer } from "./server";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" } } });
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" }, "event-only": { type: "boolean", default: false } } });
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const PORT = Number(values.port);
@@ -46,11 +47,11 @@ async function main() {
   const units: { trace: string; event: string | null; family: string }[] = [];
   const eventUnits = traces.flatMap((t) => t.events.flatMap((e) => FAMILIES.map((family) => ({ trace: t.trace_id, event: e.id, family }))));
   for (let i = 0; i < eventUnits.length; i++) {
-    if (i % 24 === 0 && i / 24 < traces.length) units.push({ trace: traces[traces.length - 1 - i / 24]!.trace_id, event: null, family: "task_success" });
+    if (!values["event-only"] && i % 24 === 0 && i / 24 < traces.length) units.push({ trace: traces[traces.length - 1 - i / 24]!.trace_id, event: null, family: "task_success" });
     units.push(eventUnits[i]!);
   }
   const valueOf = (k: number) => (units[k]!.event === null ? k % 2 : ((k % 5) - 2) / 2);
-  console.log(`bench:annotate — ${fmt(TRACES)} traces x ${EVENTS} events stored; ${CONNECTIONS} clients for ${SECONDS} s`);
+  console.log(`bench:annotate — ${fmt(TRACES)} traces x ${EVENTS} events stored; ${CONNECTIONS} clients for ${SECONDS} s${values["event-only"] ? "; event-level labels only (nothing recomputed)" : ""}`);
 
   const server = await startServer(db.url);
   try {
