@@ -50,7 +50,7 @@ export async function recomputeAfterLabel(
   await recompute(ref.id, trace, labels, change);
 }
 
-/** The trace a label write will recompute, loading from now on (null when it recomputes nothing); a failed load is reported by recomputeAfterLabel, never unhandled. */
+/** The trace a label write will recompute, loading from now on (undefined when it recomputes nothing); a failed load is reported by recomputeAfterLabel, never unhandled. */
 export function traceForRecompute(ref: { id: number }, change: StoredChange): Promise<Trace> | undefined {
   if (change === "nothing") return undefined;
   const loading = loadTraceById(ref.id);

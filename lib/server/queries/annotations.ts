@@ -18,11 +18,11 @@ export async function saveAnnotation(traceKey: string, traceDbId: number, actor:
 }
 
 /**
- * saveAnnotation, and for a trace-level label the trace-level labels as they
- * are once it is written (`traceLabels`; null when the write changed
- * nothing, or for an event-level label): all the stored values read of a
- * trace's labels (lib/annotate/recompute.ts), so a recompute need not read
- * them again. A label another writer commits meanwhile is caught by the
+ * saveAnnotation, and for a trace-level label the trace's trace-level labels
+ * as they are once it is written (`traceLabels`; null for an event-level
+ * label, or when the write changed nothing). They are the only labels the
+ * stored values read (lib/annotate/recompute.ts), so the recompute need not
+ * read labels again; one another writer commits meanwhile is caught by the
  * recompute's own check (lib/server/compute/persist.ts).
  */
 export async function saveLabel(traceKey: string, traceDbId: number, actor: Actor, input: AnnotationInput): Promise<{ annotation: ApiAnnotation; traceLabels: HumanLabels | null }> {
