@@ -4,14 +4,14 @@ import { prepareTrace } from "@/lib/credit";
 import { decisionRecord } from "@/lib/decisions";
 import { diagnosticsOf, storedMetricLabels } from "@/lib/hacking";
 import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
-import { humanLabelsFrom, type HumanLabels } from "@/lib/rewards";
+import type { HumanLabels } from "@/lib/rewards";
 import type { Trace } from "@/lib/trace/types";
 import { pool, prisma } from "../db/client";
 import { decisionsUpsert } from "../decisions/store";
 import { diagnosticsUpsert } from "../hacking/store";
 import { metricsToColumns } from "../ingest/computed";
 import { computedType } from "../ingest/store";
-import { humanLabels } from "../queries/annotations";
+import { humanLabels, traceLabelsOf } from "../queries/annotations";
 import { loadTraceById } from "../queries/load-trace";
 
 /**
@@ -83,11 +83,6 @@ const traceLabelsSql = (n: number) => `SELECT false AS adjudicated, family, valu
   UNION ALL SELECT true, family, value FROM adjudications WHERE trace_key = $${n} AND event_id = ''`;
 
 type Written = { metrics: TraceMetrics | null; traceLabels: HumanLabels };
-
-function traceLabelsOf(rows: { adjudicated: boolean; family: string; value: number }[]): HumanLabels {
-  const row = (r: { family: string; value: number }) => ({ event_id: null, family: r.family, value: r.value });
-  return humanLabelsFrom(rows.filter((r) => !r.adjudicated).map(row), rows.filter((r) => r.adjudicated).map(row));
-}
 
 async function writeAll(traceDbId: number, trace: Trace, labels: HumanLabels): Promise<Written> {
   // one causal analysis serves the metric columns, the diagnostics and the decision row (as at ingest)

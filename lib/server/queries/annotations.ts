@@ -54,7 +54,7 @@ export async function saveLabel(traceKey: string, traceDbId: number, actor: Acto
     values: [traceKey, eventId, input.family, actor.userId, input.value, input.comment ?? null, traceDbId],
   });
   let row: StoredRow | undefined = written.rows[0];
-  const traceLabels = written.rows[0]?.trace_labels ? traceLabelsOf(written.rows[0].trace_labels) : null;
+  const traceLabels = written.rows[0]?.trace_labels ? traceLabelsOf(written.rows[0].trace_labels.map(([adjudicated, family, value]) => ({ adjudicated, family, value }))) : null;
   if (!row) {
     const current = await pool().query<StoredRow>(
       "SELECT id, value, comment, updated_at FROM annotations WHERE trace_key = $1 AND event_id = $2 AND family = $3 AND annotator_id = $4",
@@ -69,10 +69,10 @@ export async function saveLabel(traceKey: string, traceDbId: number, actor: Acto
   };
 }
 
-/** Trace-level labels from `[adjudicated, family, value]` rows. */
-function traceLabelsOf(rows: [boolean, string, number][]): HumanLabels {
-  const row = ([, family, value]: [boolean, string, number]) => ({ event_id: null, family, value });
-  return humanLabelsFrom(rows.filter((r) => !r[0]).map(row), rows.filter((r) => r[0]).map(row));
+/** Trace-level labels from their stored rows (the label write's, and each recompute statement's). */
+export function traceLabelsOf(rows: { adjudicated: boolean; family: string; value: number }[]): HumanLabels {
+  const row = (r: { family: string; value: number }) => ({ event_id: null, family: r.family, value: r.value });
+  return humanLabelsFrom(rows.filter((r) => !r.adjudicated).map(row), rows.filter((r) => r.adjudicated).map(row));
 }
 
 interface StoredRow {
