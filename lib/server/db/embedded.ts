@@ -36,6 +36,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   const credentials = await loadCredentials(dataDir);
   const running = await runningServer(pgDir, credentials);
   const port = running ?? opts.port;
+  const log = new LogTail();
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
@@ -44,7 +45,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    onLog: () => {},
+    onLog: (message) => log.add(String(message)),
     onError: (message) => {
       const text = String(message);
       if (/FATAL|PANIC/.test(text)) console.error(`[postgres] ${text.trim()}`);
@@ -52,7 +53,11 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   });
   if (running === null) {
     if (!existsSync(path.join(pgDir, "PG_VERSION"))) await server.initialise();
-    await server.start();
+    // the library rejects with `undefined` when the server exits before it is ready: say why, from the server's own log
+    await server.start().catch((error: unknown) => {
+      if (error instanceof Error) throw error;
+      throw new Error(`PostgreSQL exited while starting on port ${port} (data in ${pgDir}): ${log.reason() || "it printed nothing"}`);
+    });
   }
   const adminUrl = urlFor(credentials.password, port, "postgres");
   await createDatabaseIfMissing(adminUrl, opts.database);
@@ -62,6 +67,21 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     // the library's own stop() also releases its handle on the child process; a reused server is stopped by pid
     stop: () => (running === null ? server.stop() : stopServer(pgDir)),
   };
+}
+
+/** The server's last log lines, kept to explain a start that failed. */
+class LogTail {
+  private lines: string[] = [];
+  add(chunk: string): void {
+    this.lines.push(...chunk.split("\n").map((line) => line.trim()).filter(Boolean));
+    if (this.lines.length > 40) this.lines.splice(0, this.lines.length - 40);
+  }
+  /** Its FATAL/PANIC/ERROR lines, their HINT and DETAIL, and what it "could not" do, if it printed any; else its last three lines. */
+  reason(): string {
+    const severe = this.lines.filter((line) => /\b(FATAL|PANIC|ERROR|HINT|DETAIL):|could not/.test(line));
+    // without the "2026-12-01 22:15:19.155 UTC [8291] " prefix
+    return (severe.length > 0 ? severe : this.lines.slice(-3)).map((line) => line.replace(/^\d{4}-\d\d-\d\d [\d:.]+ \w+ \[\d+\] /, "")).join(" | ");
+  }
 }
 
 function urlFor(password: string, port: number, database: string): string {
