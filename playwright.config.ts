@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { e2eDistDir } from "./e2e/lib/dist-dir";
 
 /**
  * End-to-end tests in a real Chromium against `npm start` (production build,
@@ -36,6 +37,7 @@ export default defineConfig({
       PORT: String(port),
       BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
       BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
+      BATON_DIST_DIR: e2eDistDir,
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { downloadOf, example, ingest, runId } from "./lib/charts";
+import { e2eDistDir } from "./lib/dist-dir";
 
 /**
  * Pictures for slides (GitHub issue 14): the graph's SVG and PNG export,
@@ -194,7 +195,7 @@ test("the presenter exports the graph slide as the same pure SVG", async ({ page
 });
 
 test("the production build has no benchmark route at all (not only a 404)", async ({ request }) => {
-  const manifest = JSON.parse(readFileSync(`${process.env.BATON_DIST_DIR || ".next"}/server/app-paths-manifest.json`, "utf8")) as Record<string, string>;
+  const manifest = JSON.parse(readFileSync(`${e2eDistDir}/server/app-paths-manifest.json`, "utf8")) as Record<string, string>;
   expect(Object.keys(manifest).filter((route) => route.startsWith("/bench"))).toEqual([]);
   expect(Object.keys(manifest)).toContain("/traces/[id]/graph/page");
   expect((await request.get("/bench/baseline?trace=x")).status()).toBe(404);
