@@ -10,6 +10,31 @@ import type { Subject } from "./policy";
 export const userInclude = { memberships: { include: { project: { select: { name: true } } } } } satisfies Prisma.UserInclude;
 export type UserRow = Prisma.UserGetPayload<{ include: typeof userInclude }>;
 
+/**
+ * What `userInclude` reads, as raw SQL select columns of the user aliased `u`,
+ * for statements that every request runs (the session lookup) and so skip
+ * Prisma's nested include; `userRowOf` turns such a row into the same UserRow.
+ */
+export const USER_COLUMNS_SQL = `u.id, u.email, u.name, u.password_hash, u.is_admin, u.local, u.imported, u.created_at,
+  COALESCE((SELECT json_agg(json_build_object('userId', m.user_id, 'projectId', m.project_id, 'role', m.role, 'project', json_build_object('name', p.name)) ORDER BY m.project_id)
+            FROM memberships m JOIN projects p ON p.id = m.project_id WHERE m.user_id = u.id), '[]') AS memberships`;
+
+export interface UserColumns {
+  id: number;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  is_admin: boolean;
+  local: boolean;
+  imported: boolean;
+  created_at: Date;
+  memberships: UserRow["memberships"];
+}
+
+export function userRowOf(row: UserColumns): UserRow {
+  return { id: row.id, email: row.email, name: row.name, passwordHash: row.password_hash, isAdmin: row.is_admin, local: row.local, imported: row.imported, createdAt: row.created_at, memberships: row.memberships };
+}
+
 type Tx = Prisma.TransactionClient;
 
 export function toApiUser(row: UserRow): ApiUser {
