@@ -1,5 +1,5 @@
 /**
- * `npm run bench:annotate [-- --seconds 60 --connections 50 --pool 20 --event-only --signed-in]`
+ * `npm run bench:annotate [-- --seconds 60 --connections 50 --pool 20 --event-only --signed-in | --api-key]`
  *
  * Starts Baton (production build) on a fresh database holding 2,000 small
  * generated traces, then 50 concurrent clients write annotations through
@@ -18,6 +18,8 @@
  * `--signed-in`: a team instance. A site admin exists (no open mode) and
  * every request carries the session cookie of an annotator of the traces'
  * project (writes also its CSRF token), as a signed-in browser would.
+ * `--api-key`: the same, with that annotator's API key (read + annotate
+ * scopes) in `Authorization: Bearer`, as a labelling script would.
  */
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -28,12 +30,13 @@ import { closeDatabase, pool } from "@/lib/server/db/client";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { CSRF_HEADER } from "@/lib/api/auth";
 import { SESSION_COOKIE } from "@/lib/server/auth/cookies";
+import { createApiKey } from "@/lib/server/auth/api-keys";
 import { createSession } from "@/lib/server/auth/sessions";
 import { createUser } from "@/lib/server/auth/users";
 import { benchDatabase, fmt } from "./db";
 import { startBenchServer } from "./server";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" }, "event-only": { type: "boolean", default: false }, "signed-in": { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" }, "event-only": { type: "boolean", default: false }, "signed-in": { type: "boolean", default: false }, "api-key": { type: "boolean", default: false } } });
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const PORT = Number(values.port);
@@ -48,7 +51,7 @@ async function main() {
   for (let i = 0; i < traces.length; i += 200) {
     await ingestRecords(traces.slice(i, i + 200).map((value, k) => ({ base: `$[${k}]`, value })), { upsert: false });
   }
-  const auth = values["signed-in"] ? await signedInHeaders() : {};
+  const auth = values["signed-in"] || values["api-key"] ? await teamHeaders(values["api-key"] ? "key" : "session") : {};
   await closeDatabase();
   // every (trace, event, family) is its own unit: writes never collapse into one row
   // every 25th write is a whole-trace task_success label (0/1), on a trace of its own
@@ -59,7 +62,7 @@ async function main() {
     units.push(eventUnits[i]!);
   }
   const valueOf = (k: number) => (units[k]!.event === null ? k % 2 : ((k % 5) - 2) / 2);
-  console.log(`bench:annotate — ${fmt(TRACES)} traces x ${EVENTS} events stored; ${CONNECTIONS} clients for ${SECONDS} s${values["event-only"] ? "; event-level labels only (nothing recomputed)" : ""}${values["signed-in"] ? "; signed in as an annotator (session cookie + CSRF token)" : "; open local mode"}`);
+  console.log(`bench:annotate — ${fmt(TRACES)} traces x ${EVENTS} events stored; ${CONNECTIONS} clients for ${SECONDS} s${values["event-only"] ? "; event-level labels only (nothing recomputed)" : ""}${values["api-key"] ? "; an annotator's API key (Bearer)" : values["signed-in"] ? "; signed in as an annotator (session cookie + CSRF token)" : "; open local mode"}`);
 
   const server = await startServer(db.url);
   try {
@@ -89,7 +92,7 @@ async function main() {
     };
     let read = 0;
     const readRequests: Partial<autocannon.Options> = {
-      headers: auth.cookie ? { cookie: auth.cookie } : {},
+      headers: Object.fromEntries(Object.entries(auth).filter(([name]) => name !== CSRF_HEADER)),
       requests: [{ setupRequest: (req) => ({ ...req, path: `/api/traces/${encodeURIComponent(traces[read++ % traces.length]!.trace_id)}/annotations` }) }],
     };
     // warm-up, not measured: the first requests of a fresh server compile each route's chunks
@@ -127,10 +130,11 @@ async function main() {
   }
 }
 
-/** A site admin (ending open local mode) and a signed-in annotator of the traces' project: that annotator's request headers. */
-async function signedInHeaders(): Promise<Record<string, string>> {
+/** A site admin (ending open local mode) and an annotator of the traces' project: that annotator's request headers, signed in or with a key. */
+async function teamHeaders(via: "session" | "key"): Promise<Record<string, string>> {
   await createUser({ email: "admin@bench.example", name: "Admin", password: "bench password", is_admin: true, memberships: [] });
   const annotator = await createUser({ email: "annotator@bench.example", name: "Annotator", password: "bench password", is_admin: false, memberships: [{ project: "default", role: "annotator" }] });
+  if (via === "key") return { authorization: `Bearer ${(await createApiKey({ name: "bench", scopes: ["read", "annotate"], user_id: annotator.id }, annotator.id)).key}` };
   const session = await createSession(annotator.id);
   return { cookie: `${SESSION_COOKIE}=${session.token}`, [CSRF_HEADER]: session.csrfToken };
 }
