@@ -1,10 +1,10 @@
 import "server-only";
 import { SCOPES, type ApiKeyInfo, type CreateKeyInput, type Scope } from "@/lib/api/auth";
 import type { ApiKey } from "@/lib/generated/prisma/client";
-import { prisma } from "../db/client";
+import { pool, prisma } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { newApiKey, sha256 } from "./tokens";
-import { userInclude, type UserRow } from "./users";
+import { USER_COLUMNS_SQL, userRowOf, type UserColumns, type UserRow } from "./users";
 
 /**
  * API keys for scripts and ingestion (`Authorization: Bearer baton_…`):
@@ -12,12 +12,14 @@ import { userInclude, type UserRow } from "./users";
  * to recognise them, with scopes; revoked keys are kept (revoked_at) so the
  * list still says what existed.
  */
+const knownScopes = (scopes: string[]): Scope[] => scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+
 function toInfo(row: ApiKey, email: string | null): ApiKeyInfo {
   return {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
-    scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)),
+    scopes: knownScopes(row.scopes),
     user_id: row.userId,
     user_email: email,
     created_at: row.createdAt.toISOString(),
@@ -61,12 +63,23 @@ const TOUCH_EVERY_MS = 60_000;
 
 /** The unrevoked key whose user still exists, else null. Notes its last use (at most once a minute). */
 export async function findApiKey(key: string, now = new Date()): Promise<LiveKey | null> {
-  const row = await prisma().apiKey.findUnique({ where: { keyHash: sha256(key) } });
-  if (!row || row.revokedAt) return null;
-  const user = await prisma().user.findUnique({ where: { id: row.userId }, include: userInclude });
-  if (!user || user.local) return null;
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
-    await prisma().apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+  // every keyed request asks: one named statement for the key and its user (as `userInclude` reads it), not two Prisma calls
+  const { rows } = await pool().query<KeyRow>({ name: "auth.api_key", text: KEY_SQL, values: [sha256(key)] });
+  const row = rows[0];
+  if (!row || row.revoked_at || row.local) return null;
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_EVERY_MS) {
+    await prisma().apiKey.update({ where: { id: row.key_id }, data: { lastUsedAt: now } });
   }
-  return { id: row.id, scopes: toInfo(row, null).scopes, user };
+  return { id: row.key_id, scopes: knownScopes(row.scopes), user: userRowOf(row) };
 }
+
+interface KeyRow extends UserColumns {
+  key_id: number;
+  scopes: string[];
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** A key and the user it acts as, by key hash (no row when that user is gone: api_keys.user_id is no foreign key). */
+const KEY_SQL = `SELECT k.id AS key_id, k.scopes, k.last_used_at, k.revoked_at, ${USER_COLUMNS_SQL}
+FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`;
