@@ -8,6 +8,9 @@ export interface QueueItem {
   trace_id: string;
   event_id: string | null;
   task_id?: string;
+  /** the queue's families that this unit anchors (all of them for a whole trace) */
+  families: string[];
+  event?: { type: string } | null;
   others: { family: string; value: number; annotator: string }[];
 }
 
@@ -41,7 +44,7 @@ export interface QueueWorkState {
   setOverlay(overlay: "help" | "skip" | null): void;
 }
 
-export function createQueueWorkStore(queueId: number, families: readonly string[]) {
+export function createQueueWorkStore(queueId: number) {
   return createStore<QueueWorkState>()((set, get) => {
     const call = async (url: string, body?: unknown): Promise<boolean> => {
       set({ status: { kind: "saving" } });
@@ -77,7 +80,10 @@ export function createQueueWorkStore(queueId: number, families: readonly string[
       setComment: (family, text) => set((s) => ({ comments: { ...s.comments, [family]: text } })),
       setCommenting: (commenting) => set({ commenting }),
       setField: (field) => set({ field }),
-      moveField: (by) => set((s) => ({ field: (s.field + by + families.length) % families.length, commenting: null })),
+      moveField: (by) => set((s) => {
+        const n = Math.max(1, s.item?.families.length ?? 1);
+        return { field: (s.field + by + n) % n, commenting: null };
+      }),
       submit: async () => {
         const { item, values, comments } = get();
         const labels = Object.entries(values).map(([family, value]) => ({ family, value, ...(comments[family]?.trim() && { comment: comments[family].trim() }) }));

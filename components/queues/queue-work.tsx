@@ -14,7 +14,6 @@ import { createQueueWorkStore } from "./queue-work-store";
 
 interface Props {
   queueId: number;
-  families: string[];
   rubrics: Record<string, Rubric>;
   weights: Record<string, number>;
   total: number;
@@ -22,8 +21,8 @@ interface Props {
 }
 
 /** Working through a queue: the item's content in front (the shared labeling component), its fields with rubrics beside; keyboard and mouse. */
-export function QueueWork({ queueId, families, rubrics, weights, total, cannotLabel }: Props) {
-  const [store] = useState(() => createQueueWorkStore(queueId, families));
+export function QueueWork({ queueId, rubrics, weights, total, cannotLabel }: Props) {
+  const [store] = useState(() => createQueueWorkStore(queueId));
   const { item, values, comments, commenting, field, status, overlay, done } = useStore(store);
   const [reason, setReason] = useState("");
 
@@ -37,7 +36,7 @@ export function QueueWork({ queueId, families, rubrics, weights, total, cannotLa
       if (!action) return;
       const s = store.getState();
       const unit = s.item?.event_id ? "event" : "trace";
-      const family = families[s.field]!;
+      const family = s.item?.families[s.field];
       e.preventDefault();
       if (s.overlay === "skip") {
         if (action.kind === "option" && SKIP_REASONS[Number(action.key) - 1]) void s.skip(SKIP_REASONS[Number(action.key) - 1]!);
@@ -46,6 +45,7 @@ export function QueueWork({ queueId, families, rubrics, weights, total, cannotLa
       }
       switch (action.kind) {
         case "option": {
+          if (family === undefined) break;
           const option = optionForKey(family, unit, action.key);
           if (option) s.choose(family, option.value);
           break;
@@ -64,10 +64,10 @@ export function QueueWork({ queueId, families, rubrics, weights, total, cannotLa
           s.setOverlay("skip");
           break;
         case "undo":
-          s.clear(family);
+          if (family !== undefined) s.clear(family);
           break;
         case "comment":
-          s.setCommenting(family);
+          if (family !== undefined) s.setCommenting(family);
           break;
         case "help":
           s.setOverlay(s.overlay === "help" ? null : "help");
@@ -82,7 +82,7 @@ export function QueueWork({ queueId, families, rubrics, weights, total, cannotLa
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [store, families, cannotLabel]);
+  }, [store, cannotLabel]);
 
   if (cannotLabel || status.kind === "forbidden") {
     return <p className="rounded border border-amber-300 bg-amber-50 p-4 text-amber-900" data-testid="queue-forbidden">{cannotLabel ?? `You can read this queue but not label in it (${status.kind === "forbidden" ? status.message : ""}).`} <Link href={`/queues/${queueId}`} className="text-blue-700 underline">Back to the queue</Link></p>;
@@ -97,6 +97,7 @@ export function QueueWork({ queueId, families, rubrics, weights, total, cannotLa
     );
   }
   const unit = item.event_id ? "event" : "trace";
+  const families = item.families;
   const fields: LabelField[] = families.map((family) => ({ family, unit }));
   const s = store.getState();
   return (
@@ -113,6 +114,7 @@ export function QueueWork({ queueId, families, rubrics, weights, total, cannotLa
           <UnitContextView key={`${item.trace_id}|${item.event_id ?? ""}`} traceId={item.trace_id} eventId={item.event_id} />
         </div>
         <div className="space-y-2">
+          {families.length === 0 && <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="queue-no-families">None of this queue&apos;s families is anchored at a {item.event?.type ?? "deleted"} event: skip it (x).</p>}
           <LabelFields
             fields={fields}
             focused={field}

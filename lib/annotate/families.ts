@@ -1,22 +1,18 @@
-import type { EventType, Family } from "../trace/types";
+import { ANCHOR_TYPES } from "../rewards/families";
+import { FAMILIES, type EventType, type Family } from "../trace/types";
 
 /**
  * Which families an event of a type anchors (SPEC.md section 2), for the
- * labeling controls. task_success (the terminal) and stop_decision (stop
- * events, else the terminal) depend on the whole trace and are passed in.
+ * labeling controls of the label page and queues: exactly those, so a
+ * digit key never writes a family the event cannot carry. stop_decision
+ * (stop events, else the terminal) depends on the whole trace and is passed
+ * in; task_success is a trace-level family (an event-level value enters
+ * nothing) and is labelled on the trace unit, not here; cost anchors every
+ * event.
  */
-const BY_TYPE: Partial<Record<EventType, Family[]>> = {
-  message: ["step_quality", "communication_efficiency"],
-  return: ["step_quality"],
-  aggregate: ["step_quality", "orchestration"],
-  spawn: ["orchestration", "parallelism_speedup"],
-  tool_call: ["tool_use_correctness"],
-};
-
-export function labelFamilies(event: { type: EventType; decision?: string | null }, opts: { terminal: boolean; stopAnchor: boolean }): Family[] {
-  const out: Family[] = [...(BY_TYPE[event.type] ?? [])];
+export function labelFamilies(event: { type: EventType }, opts: { stopAnchor: boolean }): Family[] {
+  const out: Family[] = FAMILIES.filter((f) => ANCHOR_TYPES[f]?.has(event.type) ?? false);
   if (opts.stopAnchor) out.push("stop_decision");
-  if (opts.terminal) out.push("task_success");
   out.push("cost");
   return out;
 }

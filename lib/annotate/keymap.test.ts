@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from "../trace/types";
 import { describe, expect, it } from "vitest";
 import { labelFamilies } from "./families";
 import { keyAction } from "./keymap";
@@ -34,10 +35,18 @@ describe("keyAction", () => {
 });
 
 describe("labelFamilies", () => {
-  it("lists the families an event anchors, per SPEC.md section 2", () => {
-    expect(labelFamilies({ type: "message" }, { terminal: false, stopAnchor: false })).toEqual(["step_quality", "communication_efficiency", "cost"]);
-    expect(labelFamilies({ type: "aggregate" }, { terminal: true, stopAnchor: false })).toEqual(["step_quality", "orchestration", "task_success", "cost"]);
-    expect(labelFamilies({ type: "orchestrator_decision", decision: "stop" }, { terminal: false, stopAnchor: true })).toEqual(["stop_decision", "cost"]);
-    expect(labelFamilies({ type: "tool_result" }, { terminal: false, stopAnchor: false })).toEqual(["cost"]);
+  it("lists exactly the families an event anchors (SPEC.md section 2, baton-spec-3)", () => {
+    expect(labelFamilies({ type: "message" }, { stopAnchor: false })).toEqual(["step_quality", "communication_efficiency", "cost"]);
+    expect(labelFamilies({ type: "aggregate" }, { stopAnchor: false })).toEqual(["step_quality", "orchestration", "cost"]);
+    // an orchestrator's plan or decision is a step that can be graded (baton-spec-3)
+    expect(labelFamilies({ type: "orchestrator_decision" }, { stopAnchor: false })).toEqual(["step_quality", "cost"]);
+    expect(labelFamilies({ type: "orchestrator_decision" }, { stopAnchor: true })).toEqual(["step_quality", "stop_decision", "cost"]);
+    expect(labelFamilies({ type: "tool_call" }, { stopAnchor: false })).toEqual(["tool_use_correctness", "cost"]);
+    expect(labelFamilies({ type: "tool_result" }, { stopAnchor: false })).toEqual(["cost"]);
+    expect(labelFamilies({ type: "human_intervention" }, { stopAnchor: false })).toEqual(["cost"]);
+  });
+
+  it("never offers task_success on an event: it is labelled on the whole trace", () => {
+    for (const type of EVENT_TYPES) for (const stopAnchor of [false, true]) expect(labelFamilies({ type }, { stopAnchor })).not.toContain("task_success");
   });
 });

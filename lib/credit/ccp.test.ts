@@ -45,6 +45,17 @@ describe("ccp task_success", () => {
   });
 });
 
+describe("ccp step_quality", () => {
+  it("an orchestrator's decision is a step_quality anchor (baton-spec-3): its label is its credit, the trace value is shared over four anchors", () => {
+    // a person marks the plan as a bad step; nothing else is labelled
+    const labels = humanLabelsFrom([{ event_id: "decide", family: "step_quality", value: -1 }]);
+    expectClose(family(ccp(SEED_CHAIN, { labels }), "step_quality"), { decide: -1, spawn: 0, return: 0, aggregate: 0 });
+    // the paper's `process` channel (-0.8) spread over decide, return and aggregate: -0.8 / 3 each (spawn is no step_quality anchor)
+    const spread = family(ccp({ ...SEED_CHAIN, rewards: { task_success: -1, process: -0.8 } }), "step_quality");
+    expectClose(spread, { decide: -0.8 / 3, spawn: 0, return: -0.8 / 3, aggregate: -0.8 / 3 });
+  });
+});
+
 describe("ccp orchestration", () => {
   it("reaches 3 hops, through any event, into decisions, spawns and aggregates only", () => {
     // A: r 0.8 at d 0. M (message, d 1) and T (tool_call, d 2) receive nothing;

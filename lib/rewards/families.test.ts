@@ -24,7 +24,7 @@ describe("anchorsOf", () => {
     const anchors = Object.fromEntries(FAMILIES.map((f) => [f, [...anchorsOf(graph, f)]]));
     expect(anchors).toEqual({
       task_success: [5], // the terminal g
-      step_quality: [2, 4, 5], // message, return, aggregate
+      step_quality: [0, 2, 4, 5, 6], // orchestrator_decision (baton-spec-3), message, return, aggregate
       orchestration: [1, 5], // spawn, aggregate
       parallelism_speedup: [1],
       communication_efficiency: [2],

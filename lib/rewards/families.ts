@@ -33,7 +33,7 @@ export const ORCHESTRATION_MAX_HOPS = 3;
 export const ORCHESTRATION_RECEIVERS: ReadonlySet<EventType> = new Set<EventType>(["orchestrator_decision", "spawn", "aggregate"]);
 
 export const ANCHOR_TYPES: Readonly<Partial<Record<Family, ReadonlySet<EventType>>>> = {
-  step_quality: new Set<EventType>(["message", "return", "aggregate"]),
+  step_quality: new Set<EventType>(["message", "return", "aggregate", "orchestrator_decision"]),
   orchestration: new Set<EventType>(["spawn", "aggregate"]),
   parallelism_speedup: new Set<EventType>(["spawn"]),
   communication_efficiency: new Set<EventType>(["message"]),

@@ -222,7 +222,7 @@ describe("export for training", () => {
     expect(rows).toHaveLength(8);
     const ccp = await json<Credit>(credit, `/api/traces/${ID}/credit`);
     const e4 = rows.find((r) => r.event_id === "e4")!;
-    expect(e4).toMatchObject({ uid: "demo-task-browser-research", group_id: null, traj_uid: ID, step: 3, agent: "planner_1", role: "planner", type: "message", t: 3, method: "uniform", preset: "uniform", version: "baton-spec-2" });
+    expect(e4).toMatchObject({ uid: "demo-task-browser-research", group_id: null, traj_uid: ID, step: 3, agent: "planner_1", role: "planner", type: "message", t: 3, method: "uniform", preset: "uniform", version: "baton-spec-3" });
     expect(e4.annotations_as_of).toEqual(expect.any(String));
     expect((e4.rewards as Record<string, number>).step_quality).toBe(0.5);
     expect(e4.credit).toBeCloseTo(ccp.events.find((e) => e.id === "e4")!.total, 12);

@@ -13,7 +13,7 @@ import { adjudicate } from "./adjudicate";
 import { createQueue } from "./create";
 import { disagreements, queueAgreement, queueProgress } from "./stats";
 import { editQueue, previewQueue } from "./edit";
-import { nextItem, skipItem, submitItem } from "./work";
+import { describeItem, nextItem, skipItem, submitItem } from "./work";
 
 const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown>;
 const ID = "demo-trace-001";
@@ -85,6 +85,29 @@ describe("queues", () => {
     expect((await prisma().queue.findUniqueOrThrow({ where: { id: q.id } })).name).toBe("steps (closed)");
   });
 
+  it("a unit offers exactly the queue's families it anchors; another family is a 400 with its path and writes nothing", async () => {
+    const a = await annotator("ann");
+    const families = ["step_quality", "tool_use_correctness", "orchestration", "stop_decision", "cost"] as const;
+    const q = await createQueue(await localUser(), queueInput.parse({ name: "mixed", families, assignees: [a.email], filter: { event_types: ["orchestrator_decision", "message", "tool_call", "aggregate"] } }));
+    const offered: Record<string, string[]> = {};
+    for (let item = await nextItem(q.id, a); item; item = await nextItem(q.id, a)) {
+      offered[item.event_id!] = (await describeItem(q.id, item, a))!.families;
+      if (item.event_id === "e4") {
+        // a chat message carries no tool_use_correctness: refused at its path, nothing stored, the item still held
+        await expect(submitItem(q.id, item.id, a, { labels: [{ family: "step_quality", value: 1 }, { family: "tool_use_correctness", value: -1 }] }))
+          .rejects.toMatchObject({ status: 400, details: [{ path: "$.labels[1].family" }] });
+        expect(await prisma().annotation.count()).toBe(0);
+      }
+      await skipItem(q.id, item.id, a, "seen");
+    }
+    expect(offered).toEqual({
+      e1: ["step_quality", "cost"], // an orchestrator's decision is a step (baton-spec-3)
+      e4: ["step_quality", "cost"],
+      e5: ["tool_use_correctness", "cost"],
+      // no stop event in this trace: the terminal aggregate is the stop_decision anchor
+      e8: ["step_quality", "orchestration", "stop_decision", "cost"],
+    });
+  });
 
   it("builds items from a filter", async () => {
     const a = await annotator("ann");

@@ -2,7 +2,9 @@ import "server-only";
 import type { z } from "zod";
 import { isValidTaskSuccessLabel, TASK_SUCCESS_LABEL_MESSAGE } from "@/lib/api/annotations";
 import type { submitInput } from "@/lib/api/queues";
+import { labelFamilies } from "@/lib/annotate/families";
 import { storedValuesChangedBy, widestChange } from "@/lib/annotate/recompute";
+import type { EventType } from "@/lib/trace/types";
 import type { Actor } from "../auth/access";
 import { recomputeAfterLabel } from "../compute/persist";
 import { pool, prisma } from "../db/client";
@@ -60,6 +62,12 @@ export async function submitItem(queueId: number, itemId: number, actor: Actor, 
   if (unknown.length > 0) throw new ApiError(400, "invalid_input", "family not in this queue", unknown.map((l) => ({ path: "$.labels", message: `"${l.family}" is not labelled in this queue` })));
   const trace = await prisma().trace.findUnique({ where: { traceId: item.trace_key } });
   if (!trace) throw new ApiError(409, "conflict", "the item's trace was deleted");
+  // only the families this unit anchors (SPEC.md section 2): a digit key must not write `cost` on a plan meant as a bad step
+  const offered = await unitFamilies(trace.id, item.event_id || null, queue.families);
+  const foreign = input.labels.flatMap((l, i) => (offered.includes(l.family) ? [] : [i]));
+  if (foreign.length > 0) {
+    throw new ApiError(400, "invalid_input", "family not anchored at this unit", foreign.map((i) => ({ path: `$.labels[${i}].family`, message: `"${input.labels[i]!.family}" is not a family of this unit (it offers ${offered.join(", ") || "none"})` })));
+  }
   // SPEC.md section 5: a trace-level item's task_success label is 0 or 1, as on the annotations route
   const badLabels = input.labels.flatMap((l, i) => (isValidTaskSuccessLabel(item.event_id || null, l.family, l.value) ? [] : [i]));
   if (badLabels.length > 0) throw new ApiError(400, "invalid_input", TASK_SUCCESS_LABEL_MESSAGE, badLabels.map((i) => ({ path: `$.labels[${i}].value`, message: TASK_SUCCESS_LABEL_MESSAGE })));
@@ -114,7 +122,7 @@ export async function describeItem(queueId: number, item: HeldItem | null, actor
   if (!item) return null;
   const queue = await prisma().queue.findUniqueOrThrow({ where: { id: queueId } });
   const trace = await prisma().trace.findUnique({ where: { traceId: item.trace_id } });
-  if (!trace) return { ...item, event: null, others: [] };
+  if (!trace) return { ...item, families: [], event: null, others: [] };
   const event = item.event_id ? await prisma().event.findUnique({ where: { traceId_eventId: { traceId: trace.id, eventId: item.event_id } } }) : null;
   const content = event ? await prisma().eventContent.findUnique({ where: { traceId_seq: { traceId: trace.id, seq: event.seq } } }) : null;
   const others = queue.blind
@@ -125,6 +133,7 @@ export async function describeItem(queueId: number, item: HeldItem | null, actor
       });
   return {
     ...item,
+    families: await unitFamilies(trace.id, item.event_id, queue.families),
     task_id: trace.taskId,
     system: trace.system,
     event: event && {
@@ -134,4 +143,28 @@ export async function describeItem(queueId: number, item: HeldItem | null, actor
     },
     others: others.map((o) => ({ family: o.family, value: o.value, annotator: o.annotator.name })),
   };
+}
+
+/**
+ * The queue's families that a unit can carry, in the queue's order: all of
+ * them for the whole trace; for an event, those anchored at its type
+ * (SPEC.md section 2), stop_decision at the trace's stop events (else its
+ * terminal event), and cost everywhere.
+ */
+export async function unitFamilies(traceDbId: number, eventId: string | null, families: readonly string[]): Promise<string[]> {
+  if (eventId === null) return [...families];
+  const { rows } = await pool().query<{ type: EventType; stop_anchor: boolean }>({
+    name: "queues.unit-families",
+    text: `SELECT e.type,
+         CASE WHEN EXISTS (SELECT 1 FROM events s WHERE s.trace_id = $1 AND s.type = 'orchestrator_decision' AND s.decision = 'stop')
+              THEN e.type = 'orchestrator_decision' AND e.decision IS NOT DISTINCT FROM 'stop'
+              ELSE e.seq = COALESCE((SELECT max(a.seq) FROM events a WHERE a.trace_id = $1 AND a.type = 'aggregate'), (SELECT max(l.seq) FROM events l WHERE l.trace_id = $1))
+         END AS stop_anchor
+       FROM events e WHERE e.trace_id = $1 AND e.event_id = $2`,
+    values: [traceDbId, eventId],
+  });
+  const row = rows[0];
+  if (!row) return [];
+  const anchored = new Set<string>(labelFamilies({ type: row.type }, { stopAnchor: row.stop_anchor }));
+  return families.filter((f) => anchored.has(f));
 }
