@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { keyAction } from "@/lib/annotate/keymap";
 import { optionForKey } from "@/lib/annotate/options";
 import type { Rubric } from "@/lib/rubrics";
+import { DecisiveErrorPanel } from "./decisive-error";
 import { EventList } from "./event-list";
 import { LabelHelp } from "./label-help";
 import { LabelFields } from "./label-fields";
@@ -94,6 +95,9 @@ export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Pr
         case "retry":
           void retryFailed();
           break;
+        case "decisive":
+          // the decisive-error panel handles `w` itself
+          break;
         case "help":
           s.setOverlay(s.overlay === "help" ? null : "help");
           break;
@@ -119,6 +123,7 @@ export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Pr
           </div>
         </div>
       )}
+      <DecisiveErrorPanel disabled={me === null} me={me?.name ?? null} />
       <div className="grid gap-3 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
         <EventList />
         <UnitPanel preset={preset} weights={weights} rubrics={rubrics} disabled={me === null} onCommit={() => void commit(store.getState())} />

@@ -1,3 +1,4 @@
+import type { ExtendedDecisiveError } from "../trace/decisive-errors";
 import type { Trace, TraceEvent } from "../trace/types";
 
 /**
@@ -24,8 +25,12 @@ export const FORMAT_NAMES: Readonly<Record<AdapterFormat, string>> = {
 /** One event as written: the known fields plus any extra properties (kept by Baton verbatim). */
 export type AdaptedEvent = Omit<TraceEvent, "extra"> & { [extra: string]: unknown };
 
-/** Adapters always write object metadata (a validated Trace may carry any JSON value there). */
-export type AdaptedTrace = Omit<Trace, "events" | "metadata"> & { events: AdaptedEvent[]; metadata?: Record<string, unknown> };
+/**
+ * Adapters always write object metadata (a validated Trace may carry any JSON value there).
+ * A dataset that names where its runs failed writes that ground truth as `decisive_errors`
+ * (SPEC.md section 5), under the dataset's name as annotator.
+ */
+export type AdaptedTrace = Omit<Trace, "events" | "metadata"> & { events: AdaptedEvent[]; metadata?: Record<string, unknown>; decisive_errors?: ExtendedDecisiveError[] };
 
 /** Where a trace came from, written to `metadata.source` (SPEC.md section 1 convention). */
 export interface Provenance {

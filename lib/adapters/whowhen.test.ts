@@ -9,6 +9,7 @@ interface GroundTruth {
   mistake_agent: string;
   mistake_step: number;
   mistake_event_id: string;
+  mistake_reason: string;
   step_speaker: string;
   step_addressee: string | null;
   label_matches_speaker: boolean;
@@ -62,6 +63,19 @@ describe("Who&When adapter on the 138 real runs", () => {
       expect(marked[0]!.id).toBe(truth(t).mistake_event_id);
       expect(marked[0]!.step).toBe(truth(t).mistake_step);
     }
+  });
+
+  it("writes each run's labelled mistake as its decisive error, under the dataset's annotator", () => {
+    expect(traces).toHaveLength(138);
+    for (const t of traces) {
+      expect(t.decisive_errors).toEqual([{ event_id: truth(t).mistake_event_id, agent: truth(t).mistake_agent.trim(), reason: truth(t).mistake_reason, annotator: "Who&When ground truth" }]);
+    }
+    // the one file read by hand: Hand-Crafted/1.json blames its step 12 on WebSurfer
+    const one = byFile("who_and_when/Hand-Crafted/1.json");
+    const raw = JSON.parse(readFileSync(data("who_and_when/Hand-Crafted/1.json"), "utf8")) as { mistake_agent: string; mistake_step: string };
+    const event = one.events.find((e) => e.id === one.decisive_errors![0]!.event_id)!;
+    expect(event.step).toBe(Number(raw.mistake_step));
+    expect(one.decisive_errors![0]!.agent).toBe(raw.mistake_agent);
   });
 
   it("keeps the dataset's labels verbatim", () => {

@@ -32,6 +32,9 @@ export const whoWhenSchema = z.looseObject({
 
 export type WhoWhenRun = z.infer<typeof whoWhenSchema>;
 
+/** The imported annotator under which a run's labelled mistake is stored as its decisive error. */
+export const WHO_AND_WHEN_ANNOTATOR = "Who&When ground truth";
+
 /** Keys kept verbatim in metadata.labels (the history becomes the events). */
 const LABEL_KEYS = ["question", "ground_truth", "question_ID", "level", "is_correct", "is_corrected", "mistake_agent", "mistake_step", "mistake_reason", "mistake_type", "labels"];
 
@@ -70,6 +73,8 @@ export function adaptWhoWhen(raw: unknown, path: string): AdaptedTrace {
     { clock: "step_index" },
   );
   trace.metadata = { ...trace.metadata, ground_truth: groundTruth(run, mistakeStep, mistake, b.idOf(mistake.ref)) };
+  // the dataset's label is the run's decisive error (SPEC.md section 5), named as the dataset names it
+  trace.decisive_errors = [{ event_id: b.idOf(mistake.ref), agent: run.mistake_agent.trim(), reason: run.mistake_reason, annotator: WHO_AND_WHEN_ANNOTATOR }];
   return trace;
 }
 

@@ -5,7 +5,7 @@
  * Enter completes the item and goes on, Esc closes overlays (help, comment,
  * skip reason), ? the cheatsheet. Baton's own: c comment, u undo the last
  * label, x skip with a reason, r retry failed saves, s / f the whole
- * trace's success / failure. Pure, so the whole map is unit-tested.
+ * trace's success / failure, w the decisive error. Pure, so the whole map is unit-tested.
  */
 export type KeyAction =
   | { kind: "option"; key: string }
@@ -19,6 +19,7 @@ export type KeyAction =
   | { kind: "undo" }
   | { kind: "retry" }
   | { kind: "skip" }
+  | { kind: "decisive" }
   | { kind: "help" };
 
 export const KEY_HELP: readonly [string, string][] = [
@@ -31,6 +32,7 @@ export const KEY_HELP: readonly [string, string][] = [
   ["u", "undo your last label"],
   ["x", "skip this item (with a reason)"],
   ["s / f", "the whole trace: success / fail (saved at once; label page)"],
+  ["w", "the run went wrong here: the selected event is your decisive error of the trace (label page)"],
   ["r", "retry labels that failed to save"],
   ["Esc", "close this help, the comment box or the skip reason"],
   ["?", "show or hide this help"],
@@ -65,6 +67,8 @@ export function keyAction(e: { key: string; ctrlKey?: boolean; metaKey?: boolean
       return { kind: "retry" };
     case "x":
       return { kind: "skip" };
+    case "w":
+      return { kind: "decisive" };
     case "?":
       return { kind: "help" };
     default:

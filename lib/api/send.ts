@@ -12,7 +12,7 @@ interface ErrorShape {
  * cookie-authenticated writes need; errors come back in the documented
  * shape, read into `message` and `details`.
  */
-export async function sendJson<T>(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<SendResult<T>> {
+export async function sendJson<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<SendResult<T>> {
   try {
     const response = await fetch(url, {
       method,

@@ -1,4 +1,5 @@
 import type { ExtendedAdjudication, ExtendedAnnotation } from "../trace/extended-labels";
+import type { ExtendedDecisiveErrors } from "../trace/decisive-errors";
 import type { ResolvedRewards } from "../rewards/resolve";
 import { FAMILIES, type Trace } from "../trace/types";
 
@@ -56,6 +57,7 @@ export function extendedForm(
   annotations: readonly ExtendedAnnotation[],
   adjudications: readonly ExtendedAdjudication[],
   hackingFlags: readonly string[] = [],
+  decisive: ExtendedDecisiveErrors = { decisive_errors: [], decisive_error_adjudication: null },
 ): Record<string, unknown> {
   const { events, ...head } = trace;
   return {
@@ -63,6 +65,9 @@ export function extendedForm(
     events: events.map(({ extra, ...e }) => ({ ...e, ...extra })),
     annotations: [...annotations].sort(byUnit((a) => a.annotator)),
     adjudications: [...adjudications].sort(byUnit(() => "")),
+    // each annotator's "the run went wrong here" and an admin's final one (SPEC.md section 5), by annotator name
+    decisive_errors: [...decisive.decisive_errors].sort((a, b) => (a.annotator < b.annotator ? -1 : a.annotator > b.annotator ? 1 : 0)),
+    ...(decisive.decisive_error_adjudication && { decisive_error_adjudication: decisive.decisive_error_adjudication }),
     // the detectors that flag the run (docs/metrics.md "Hacking diagnostics"), so a trainer can down-weight it; recomputed on import
     hacking_flags: [...hackingFlags],
   };
@@ -79,7 +84,7 @@ function byUnit<T extends { event_id: string | null; family: string; updated_at:
 }
 
 /** Keys whose array values are written element by element, so a big trace is never one string in memory. */
-const STREAMED_KEYS = new Set(["events", "edges", "annotations", "adjudications"]);
+const STREAMED_KEYS = new Set(["events", "edges", "annotations", "adjudications", "decisive_errors"]);
 
 /**
  * JSON text of a document, in chunks: exactly JSON.stringify(doc), but the

@@ -31,6 +31,8 @@ export interface ExportRow {
   content?: string | null;
   /** the trace's flagged hacking detectors (docs/metrics.md), the same on every row of a trace; [] when none */
   hacking_flags: string[];
+  /** true on the trace's decisive event (adjudicated, else most named: SPEC.md section 6), false elsewhere; null when the trace has none */
+  decisive_error: boolean | null;
 }
 
 export interface ExportOptions {
@@ -43,6 +45,8 @@ export interface ExportOptions {
   content?: boolean;
   /** the trace's flagged hacking detectors */
   hackingFlags?: readonly string[];
+  /** the trace's decisive event, null (or absent) when it has none */
+  decisiveEvent?: string | null;
 }
 
 /** The rows of one trace, one at a time (a big trace's rows are never all in memory). */
@@ -51,6 +55,7 @@ export function* exportRows(p: PreparedTrace, opts: ExportOptions): Generator<Ex
   const values = p.rewards(opts.preset.token_budget).values;
   const ccp = creditColumns(p, { method: "ccp", preset: opts.preset, normalize: opts.normalize });
   const chosen = opts.method === "ccp" ? ccp : creditColumns(p, { method: opts.method, preset: opts.preset, normalize: opts.normalize, group: opts.group });
+  const decisive = opts.decisiveEvent ?? null;
   for (let step = 0; step < graph.n; step++) {
     const i = graph.order[step]!;
     const event = graph.events[i]!;
@@ -79,6 +84,7 @@ export function* exportRows(p: PreparedTrace, opts: ExportOptions): Generator<Ex
       tokens: event.tokens ?? null,
       ...(opts.content && { content: event.content ?? null }),
       hacking_flags: [...(opts.hackingFlags ?? [])],
+      decisive_error: decisive === null ? null : event.id === decisive,
     };
   }
 }

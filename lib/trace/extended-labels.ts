@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ExtendedDecisiveErrors } from "./decisive-errors";
 import { MAX_ID_LENGTH } from "./limits";
 import { FAMILIES } from "./types";
 import type { Problem } from "./validate";
@@ -34,7 +35,7 @@ export const extendedAdjudicationSchema = z.strictObject({
 export type ExtendedAnnotation = z.infer<typeof extendedAnnotationSchema>;
 export type ExtendedAdjudication = z.infer<typeof extendedAdjudicationSchema>;
 
-export interface ExtendedLabels {
+export interface ExtendedLabels extends ExtendedDecisiveErrors {
   annotations: ExtendedAnnotation[];
   adjudications: ExtendedAdjudication[];
 }

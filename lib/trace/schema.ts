@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { extendedAdjudicationSchema, extendedAnnotationSchema } from "./extended-labels";
+import { extendedDecisiveAdjudicationSchema, extendedDecisiveErrorSchema } from "./decisive-errors";
 import { MAX_ID_LENGTH, MAX_MAGNITUDE } from "./limits";
 import { EDGE_TYPES, EVENT_TYPES, FAMILIES, TOPOLOGIES } from "./types";
 
@@ -82,6 +83,9 @@ export const traceSchema = z.strictObject({
   // the extended form's human labels (SPEC.md section 6), restored on import
   annotations: z.array(extendedAnnotationSchema).optional(),
   adjudications: z.array(extendedAdjudicationSchema).optional(),
+  // the extended form's decisive errors (SPEC.md sections 5, 6), restored on import
+  decisive_errors: z.array(extendedDecisiveErrorSchema).optional(),
+  decisive_error_adjudication: extendedDecisiveAdjudicationSchema.optional(),
   // the extended form's hacking flags (docs/metrics.md): derived, so accepted and recomputed on import, never trusted
   hacking_flags: z.array(z.string().max(64)).max(64).optional(),
 });

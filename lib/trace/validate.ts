@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { traceSchema } from "./schema";
+import { decisiveErrorProblems } from "./decisive-errors";
 import { labelProblems, type ExtendedLabels } from "./extended-labels";
 import { cleanJson } from "./text";
 import { DECISIONS, FAMILIES, STOP_REASONS, type Topology, type Trace, type TraceEvent } from "./types";
@@ -56,10 +57,14 @@ export function validateTrace(raw: unknown, base = "$"): ValidationResult {
   problems.push(...structural.problems);
   if (!parsed.success || problems.length > 0) return { ok: false, problems: dedupe(problems) };
 
-  const { annotations, adjudications, hacking_flags: _derived, ...data } = parsed.data;
-  const labels = annotations !== undefined || adjudications !== undefined ? { annotations: annotations ?? [], adjudications: adjudications ?? [] } : undefined;
+  const { annotations, adjudications, decisive_errors, decisive_error_adjudication, hacking_flags: _derived, ...data } = parsed.data;
+  const carriesLabels = [annotations, adjudications, decisive_errors, decisive_error_adjudication].some((x) => x !== undefined);
+  const labels: ExtendedLabels | undefined = carriesLabels
+    ? { annotations: annotations ?? [], adjudications: adjudications ?? [], decisive_errors: decisive_errors ?? [], decisive_error_adjudication: decisive_error_adjudication ?? null }
+    : undefined;
   if (labels) {
-    const labelled = labelProblems(labels, new Set(data.events.map((e) => e.id)), base);
+    const eventIds = new Set(data.events.map((e) => e.id));
+    const labelled = [...labelProblems(labels, eventIds, base), ...decisiveErrorProblems(labels, eventIds, base)];
     if (labelled.length > 0) return { ok: false, problems: labelled };
   }
   const trace: Trace = {

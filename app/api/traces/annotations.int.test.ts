@@ -163,11 +163,12 @@ describe("POST /api/traces/{id}/annotations", () => {
   it("event labels move credit on anchors only, never R_total; labels on non-anchors are kept", async () => {
     const before = await json<Credit>(credit, `/api/traces/${ID}/credit`);
     expect((await label({ event_id: "e4", family: "step_quality", value: 0.5 })).status).toBe(201); // e4 is a message: an anchor
-    expect((await label({ event_id: "e1", family: "step_quality", value: -1 })).status).toBe(201); // e1 is a decision: not an anchor
+    expect((await label({ event_id: "e1", family: "step_quality", value: -1 })).status).toBe(201); // e1 is a decision: an anchor since baton-spec-3
+    expect((await label({ event_id: "e6", family: "step_quality", value: -1 })).status).toBe(201); // e6 is a tool result: not an anchor
     const after = await json<Credit>(credit, `/api/traces/${ID}/credit`);
     expect(after.r_total).toBeCloseTo(before.r_total, 12);
-    expect(byFamily(after, "step_quality")).toMatchObject({ e4: 0.5, e1: 0 });
-    expect((await json<{ annotations: unknown[] }>(listAnnotations, `/api/traces/${ID}/annotations`)).annotations).toHaveLength(2);
+    expect(byFamily(after, "step_quality")).toMatchObject({ e4: 0.5, e1: -1, e6: 0 });
+    expect((await json<{ annotations: unknown[] }>(listAnnotations, `/api/traces/${ID}/annotations`)).annotations).toHaveLength(3);
   });
 
   it("refuses bad labels with paths and stores nothing", async () => {

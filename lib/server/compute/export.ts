@@ -4,10 +4,13 @@ import { extendedForm, jsonChunks, strictForm } from "@/lib/export/forms";
 import { exportRows } from "@/lib/export/rows";
 import { computeE1 } from "@/lib/metrics/e1";
 import { resolvePreset, type WeightPreset } from "@/lib/rewards";
+import type { DecisiveErrorsResponse } from "@/lib/api/decisive-errors";
+import type { ExtendedDecisiveErrors } from "@/lib/trace/decisive-errors";
 import type { ExtendedAdjudication, ExtendedAnnotation } from "@/lib/trace/extended-labels";
 import type { Problem } from "@/lib/trace/validate";
 import { prisma } from "../db/client";
 import { storedDiagnostics } from "../hacking/store";
+import { decisiveErrorsOf, decisiveEventsOf } from "../queries/decisive-errors";
 import { ApiError } from "../errors";
 import { humanLabels, listAnnotations } from "../queries/annotations";
 import { loadGroup, loadTrace } from "../queries/load-trace";
@@ -63,15 +66,16 @@ export async function exportTrace(traceId: string, req: ExportRequest): Promise<
     return jsonChunks(strictForm(trace, prepared.rewards(preset.token_budget), humanE1));
   }
   if (format === "extended") {
-    const [annotations, adjudications] = await Promise.all([exportedAnnotations(trace.trace_id), exportedAdjudications(trace.trace_id)]);
-    return jsonChunks(extendedForm(trace, annotations, adjudications, hackingFlags));
+    const [annotations, adjudications, decisive] = await Promise.all([exportedAnnotations(trace.trace_id), exportedAdjudications(trace.trace_id), decisiveErrorsOf(trace.trace_id)]);
+    return jsonChunks(extendedForm(trace, annotations, adjudications, hackingFlags, exportedDecisiveErrors(decisive)));
   }
   const { method, normalize } = req.credit;
   const needsGroup = method === "grpo" || method === "gigpo";
   const group = needsGroup && trace.group_id
     ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, req.credit.judges)).labels })))
     : [];
-  const rows = exportRows(prepared, { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content, hackingFlags });
+  const decisiveEvent = (await decisiveEventsOf([trace.trace_id])).get(trace.trace_id) ?? null;
+  const rows = exportRows(prepared, { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content, hackingFlags, decisiveEvent });
   // the first row is computed here, so that an unusable group is an error before streaming
   const first = rows.next();
   return (function* () {
@@ -88,6 +92,13 @@ export function groupTooSmall(error: unknown, method: string): ApiError | null {
 
 async function exportedAnnotations(traceKey: string): Promise<ExtendedAnnotation[]> {
   return (await listAnnotations(traceKey)).map(({ id: _id, family, ...a }) => ({ ...a, family: family as ExtendedAnnotation["family"] }));
+}
+
+function exportedDecisiveErrors(d: DecisiveErrorsResponse): ExtendedDecisiveErrors {
+  return {
+    decisive_errors: d.labels.map(({ imported: _imported, ...l }) => l),
+    decisive_error_adjudication: d.adjudication,
+  };
 }
 
 async function exportedAdjudications(traceKey: string): Promise<ExtendedAdjudication[]> {

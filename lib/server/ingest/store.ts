@@ -6,6 +6,7 @@ import type { TraceDiagnostics } from "@/lib/hacking";
 import { writeDiagnostics } from "../hacking/store";
 import type { DecisionRecord } from "@/lib/decisions";
 import { writeDecisionRows } from "../decisions/store";
+import { restoreDecisiveErrors } from "./restore-decisive";
 import { restoreLabels } from "./restore-labels";
 import { copyLines, copyValue as v, jsonText } from "../db/copy";
 
@@ -95,7 +96,9 @@ export async function storeTraces(client: pg.PoolClient, items: readonly StoreIt
   await copyLines(client, "edges", EDGE_COLUMNS, edgeLines(items, ids));
   await writeDiagnostics(client, items.flatMap((i) => (i.diagnostics ? [{ traceDbId: ids.get(i.prepared.trace.trace_id)!, diagnostics: i.diagnostics }] : [])));
   const dropped = opts.upsert ? await dropOrphanedLabels(client, traceIds) : new Map<string, Problem[]>();
-  await restoreLabels(client, items.flatMap((i) => (i.labels ? [{ traceKey: i.prepared.trace.trace_id, labels: i.labels }] : [])));
+  const labelled = items.flatMap((i) => (i.labels ? [{ traceKey: i.prepared.trace.trace_id, labels: i.labels }] : []));
+  await restoreLabels(client, labelled);
+  await restoreDecisiveErrors(client, labelled);
   return items.map((item) => ({
     id: ids.get(item.prepared.trace.trace_id)!,
     trace_id: item.prepared.trace.trace_id,
@@ -115,6 +118,10 @@ async function dropOrphanedLabels(client: pg.PoolClient, traceIds: string[]): Pr
     AND NOT EXISTS (SELECT 1 FROM events e JOIN traces t ON t.id = e.trace_id WHERE t.trace_id = a.trace_key AND e.event_id = a.event_id)
     RETURNING a.trace_key, a.event_id, a.family`;
   const [annotations, adjudications] = [await client.query<Orphan>(orphan("annotations"), [traceIds]), await client.query<Orphan>(orphan("adjudications"), [traceIds])];
+  const decisiveOrphan = (table: string) => `DELETE FROM ${table} a WHERE a.trace_key = ANY($1::text[])
+    AND NOT EXISTS (SELECT 1 FROM events e JOIN traces t ON t.id = e.trace_id WHERE t.trace_id = a.trace_key AND e.event_id = a.event_id)
+    RETURNING a.trace_key, a.event_id, 'decisive error' AS family`;
+  const decisive = [...(await client.query<Orphan>(decisiveOrphan("decisive_errors"), [traceIds])).rows, ...(await client.query<Orphan>(decisiveOrphan("decisive_error_adjudications"), [traceIds])).rows];
   const out = new Map<string, Problem[]>();
   const report = (rows: Orphan[], what: string) => {
     for (const r of rows) {
@@ -125,6 +132,11 @@ async function dropOrphanedLabels(client: pg.PoolClient, traceIds: string[]): Pr
   };
   report(annotations.rows, "an annotation");
   report(adjudications.rows, "an adjudicated value");
+  for (const r of decisive) {
+    const list = out.get(r.trace_key) ?? [];
+    list.push({ path: "$.events", message: `removed a decisive-error label on event "${r.event_id}", which the new version of the trace no longer has` });
+    out.set(r.trace_key, list);
+  }
   return out;
 }
 

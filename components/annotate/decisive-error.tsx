@@ -1,0 +1,90 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import type { ApiDecisiveError, DecisiveErrorsResponse } from "@/lib/api/decisive-errors";
+import { keyAction } from "@/lib/annotate/keymap";
+import { describeFailure, sendJson } from "@/lib/api/send";
+import { selectUnitEventId, useLabeling, useLabelingStore } from "./store";
+
+/**
+ * "The run went wrong here": the decisive error of the trace (SPEC.md
+ * section 5), one per annotator. Shows every annotator's (a dataset's
+ * ground truth marked as imported) and the adjudicated one; the selected
+ * event becomes the caller's with `w` or the button. Names are text.
+ */
+export function DecisiveErrorPanel({ disabled, me }: { disabled: boolean; me: string | null }) {
+  const store = useLabelingStore();
+  const traceId = useLabeling((s) => s.traceId);
+  const eventId = useLabeling(selectUnitEventId);
+  const rows = useLabeling((s) => s.rows);
+  const [data, setData] = useState<DecisiveErrorsResponse | null>(null);
+  const [version, setVersion] = useState(0);
+  const [reason, setReason] = useState("");
+  const [message, setMessage] = useState<string | null>(null);
+  const url = `/api/traces/${encodeURIComponent(traceId)}/decisive-error`;
+
+  useEffect(() => {
+    let cancelled = false;
+    void sendJson<DecisiveErrorsResponse>("GET", url).then((r) => {
+      if (cancelled) return;
+      if (r.ok) setData(r.data);
+      else setMessage(describeFailure(r));
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [url, version]);
+
+  const name = useCallback(async (event: string) => {
+    setMessage("saving…");
+    const r = await sendJson<ApiDecisiveError>("PUT", url, { event_id: event, reason: reason.trim() || null });
+    setMessage(r.ok ? `saved: the run went wrong at ${r.data.event_id} (${r.data.agent})` : `not saved: ${describeFailure(r)}`);
+    if (r.ok) setVersion((v) => v + 1);
+  }, [url, reason]);
+
+  // `w` names the selected event (never while a text field or dialog has focus)
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
+      if (keyAction(e)?.kind !== "decisive" || disabled || store.getState().overlay) return;
+      const id = selectUnitEventId(store.getState());
+      if (id) void name(id);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [store, disabled, name]);
+
+  const clear = async () => {
+    const r = await sendJson<unknown>("DELETE", url);
+    setMessage(r.ok ? "your decisive error was removed" : describeFailure(r));
+    setVersion((v) => v + 1);
+  };
+  const seqOf = (id: string) => rows.findIndex((r) => r?.id === id);
+  const mine = data?.labels.find((l) => !l.imported && l.annotator === me);
+  return (
+    <section className="rounded border border-rose-200 bg-rose-50/40 p-3 text-sm dark:bg-transparent" data-testid="decisive-error" aria-label="Decisive error">
+      <h2 className="font-semibold">Decisive error <span className="font-normal text-slate-600">— the step after which the run could no longer succeed</span></h2>
+      {data && (
+        <ul className="mt-1 space-y-0.5" data-testid="decisive-labels">
+          {data.adjudication && (
+            <li data-testid="decisive-adjudicated"><strong>adjudicated:</strong> {data.adjudication.event_id} ({data.adjudication.agent}){data.adjudication.reason ? ` — ${data.adjudication.reason}` : ""}</li>
+          )}
+          {data.labels.map((l) => (
+            <li key={l.annotator} data-testid="decisive-label" data-annotator={l.annotator} data-event-id={l.event_id}>
+              <button type="button" className="text-blue-700 underline" onClick={() => { const seq = seqOf(l.event_id); if (seq >= 0) store.getState().setIndex(seq); }}>{l.event_id}</button>{" "}
+              ({l.agent}) by {l.annotator}{l.imported ? " (imported)" : ""}{l.reason ? <span className="text-slate-600"> — {l.reason.length > 160 ? `${l.reason.slice(0, 160)}…` : l.reason}</span> : null}
+            </li>
+          ))}
+          {data.labels.length === 0 && !data.adjudication && <li className="text-slate-500">nobody has named one yet</li>}
+        </ul>
+      )}
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        <input aria-label="Why (optional)" value={reason} onChange={(e) => setReason(e.target.value)} onKeyDown={(e) => e.key === "Escape" && (e.target as HTMLInputElement).blur()} placeholder="why (optional)" className="w-56 rounded border border-slate-300 px-2 py-1" disabled={disabled} />
+        <button type="button" disabled={disabled || !eventId} onClick={() => eventId && void name(eventId)} className="rounded bg-rose-700 px-2 py-1 text-white hover:bg-rose-600 disabled:opacity-50" data-testid="decisive-here">The run went wrong here (w)</button>
+        {mine && <button type="button" disabled={disabled} onClick={() => void clear()} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100" data-testid="decisive-clear">remove mine</button>}
+      </div>
+      {message && <p className="mt-1 text-xs text-slate-600" data-testid="decisive-message" role="status">{message}</p>}
+    </section>
+  );
+}
