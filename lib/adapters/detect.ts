@@ -23,6 +23,9 @@ export function detectFormat(path: string, firstBytes: string): AdapterFormat | 
   if (looksLikeChatDevLog(start)) return "chatdev";
   if (!start.startsWith("{") && !start.startsWith("[")) return null;
 
+  // Baton's own strict and extended forms first: an extended export keeps an adapter's fields in `metadata`
+  // (a Who&When run's mistake_agent, say), which must not make its own export look like the source format
+  if (/^\[?\s*\{\s*"trace_id"\s*:/.test(start) || has(text, "trace_id", "events", "edges")) return "baton";
   if (/^\{\s*"resourceSpans"\s*:/.test(start) || (has(text, "resourceSpans") && hasAny(text, "scopeSpans", "instrumentationLibrarySpans"))) return "otlp";
   if (has(text, "spans") && hasAny(text, "span_id", "parent_span_id", "root_span_name")) return "agentops";
   // Who&When: either the history comes first (Magentic-One runs), or the labels do (CaptainAgent runs).
