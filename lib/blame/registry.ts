@@ -3,6 +3,8 @@ import { CREDIT_METHODS } from "../credit/index";
 import { needsGroup, rankByNegativeCredit } from "./credit";
 import { rankDivergence, rankErrors } from "./errors";
 import { frequentAgent, frequentStep } from "./frequency";
+import { learnedCombined } from "./combined";
+import { learnedEvents } from "./learned";
 import type { BlameMethod, HeuristicMethod } from "./methods";
 import { rankFirstStep, rankLastEvent, rankMostActive } from "./priors";
 
@@ -25,6 +27,8 @@ export const METHODS: readonly BlameMethod[] = [
   heuristic("divergence", "the failed rollout's event where its group's successes and failures part ways", rankDivergence, true),
   frequentAgent,
   frequentStep,
+  learnedEvents,
+  learnedCombined,
 ];
 
 export function methodByName(name: string): BlameMethod | undefined {
