@@ -45,3 +45,8 @@ export function contextOf(input: BlameInput): BlameContext {
   }
   return context;
 }
+
+/** Event ids in event order (what a guided search walks). */
+export function orderedEventIds(input: BlameInput): string[] {
+  return contextOf(input).ordered.map((e) => e.id);
+}

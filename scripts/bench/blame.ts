@@ -14,7 +14,7 @@ import { readdirSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { adapt } from "@/lib/adapters";
-import { blameInput, evaluateMethods, METHODS, pickBest, scoreRankings, type BlameScores, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
+import { blameInput, evaluateMethods, methodByName, METHODS, orderedEventIds, pickBest, rankingsOf, runGuided, scoreRankings, type BlameRanking, type BlameScores, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
 import { validateTrace } from "@/lib/trace/validate";
 
 const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" } } });
@@ -51,6 +51,27 @@ function row(name: string, s: BlameScores | null, note = ""): string {
   return [name.padEnd(26), cell(s.agent.top1), cell(s.agent.top3), pct(s.agent.mrr.value).padEnd(6), cell(s.step.top1), cell(s.step.top3), pct(s.step.mrr.value).padEnd(6), note].join(" ");
 }
 
+/** Mean answers of a truthful annotator (from the label) per run: with the best method's CV ranking as prior, and with none. */
+function guidedAnswers(labelled: readonly LabelledTrace[], best: string | null) {
+  const method = best === null ? undefined : methodByName(best);
+  const priors: (BlameRanking | null)[] = method ? rankingsOf(method, labelled, CV) : labelled.map(() => null);
+  let weighted = 0;
+  let plain = 0;
+  let events = 0;
+  let found = 0;
+  labelled.forEach((t, i) => {
+    const ids = orderedEventIds(t.input);
+    const d = ids.indexOf(t.decisive_event_id);
+    const withPrior = runGuided(ids, priors[i] ?? null, (k) => k < d);
+    weighted += withPrior.answers.length;
+    plain += runGuided(ids, null, (k) => k < d).answers.length;
+    events += ids.length;
+    if (withPrior.decisive_index === d) found++;
+  });
+  const n = labelled.length;
+  return { weighted: weighted / n, plain: plain / n, events: events / n, found };
+}
+
 async function main(): Promise<void> {
   const report: Record<string, unknown> = { cv: CV, anchors: ANCHORS, subsets: {} };
   for (const subset of SUBSETS) {
@@ -68,8 +89,10 @@ async function main(): Promise<void> {
     console.log(["method".padEnd(26), "agent top-1 [95% CI]".padEnd(19), "agent top-3".padEnd(19), "MRR".padEnd(6), "step top-1 [95% CI]".padEnd(19), "step top-3".padEnd(19), "MRR".padEnd(6)].join(" "));
     for (const e of [...evaluations, ...inSample]) console.log(row(e.method, e.scores, e.cv ? `CV ${e.cv.k}-fold` : e.not_applicable > 0 ? `(${e.not_applicable} not applicable: no group)` : ""));
     for (const a of ANCHORS) console.log(`${a.name}: agent ${typeof a.agent === "number" ? pct(a.agent) : a.agent} %, step ${typeof a.step === "number" ? pct(a.step) : a.step}`);
+    const guided = guidedAnswers(labelled, best);
+    console.log(`guided mode, truthful annotator: ${guided.weighted.toFixed(2)} answers per run with the ${best} ranking as prior (under CV), ${guided.plain.toFixed(2)} with plain bisection (ratio ${(guided.weighted / guided.plain).toFixed(2)}); mean events per run ${guided.events.toFixed(1)}; found the decisive step in ${guided.found}/${labelled.length}`);
     console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
-    (report.subsets as Record<string, unknown>)[subset] = { runs: labelled.length, best, methods: [...evaluations, ...inSample] };
+    (report.subsets as Record<string, unknown>)[subset] = { runs: labelled.length, best, methods: [...evaluations, ...inSample], guided };
   }
   if (values.json) {
     await writeFile(values.json, JSON.stringify(report, null, 2));
