@@ -58,7 +58,7 @@ export interface AgentModel {
   readonly l2: number;
 }
 
-export const AGENT_LOGIT: Required<LogitOptions> = { l2: 0.05, iterations: 250, rate: 0.05 };
+export const AGENT_LOGIT: Required<LogitOptions> = { l2: 0.1, iterations: 250, rate: 0.05 };
 
 function toRow(c: AgentCandidate, column: ReadonlyMap<string, number>): SparseRow {
   const idx: number[] = [];

@@ -33,7 +33,8 @@ export function trainCombined(examples: readonly LabelledTrace[]): CombinedModel
 export function rankCombined(model: CombinedModel, input: BlameInput): BlameRanking {
   const ranking = rankWithEventModel(model.events, input, "learned");
   const p = agentProbabilities(model.agents, input, model.events);
-  const scores = new Map(ranking.agents.map((a) => [agentKey(a.agent), p.get(agentKey(a.agent)) ?? 0]));
+  // The agent logit's probability averaged with the event model's mass: two views of the same question.
+  const scores = new Map(ranking.agents.map((a) => [agentKey(a.agent), ((p.get(agentKey(a.agent)) ?? 0) + a.score) / 2]));
   const sorted = [...ranking.agents].sort((a, b) => scores.get(agentKey(b.agent))! - scores.get(agentKey(a.agent))!);
   let rank = 0;
   const agents = sorted.map((a, i) => {

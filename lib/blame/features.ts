@@ -59,6 +59,7 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
     if (!appearance.has(key)) appearance.set(key, appearance.size);
   }
   const seen = new Map<string, number>();
+  let returns = 0;
   let j = 0;
   let lastSuspect = -1;
   ordered.forEach((e, k) => {
@@ -72,6 +73,7 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
     const before = seen.get(key) ?? 0;
     seen.set(key, before + 1);
     const jj = human ? -1 : j++;
+    const returnIndex = e.type === "return" ? returns++ : -1;
     const fanIn = g.predStart[v + 1]! - g.predStart[v]!;
     const fanOut = g.succStart[v + 1]! - g.succStart[v]!;
     let nextFails = 0;
@@ -94,6 +96,12 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
       agent_first_event: !human && before === 0 ? 1 : 0,
       agent_earlier_events: Math.log1p(before) / 3,
       agent_second_event: !human && before === 1 ? 1 : 0,
+      first_reply: !human && before === 0 && (e.type === "return" || e.type === "message" || e.type === "tool_call") ? 1 : 0,
+      second_reply: !human && before === 1 && (e.type === "return" || e.type === "message" || e.type === "tool_call") ? 1 : 0,
+      run_first_return: returnIndex === 0 ? 1 : 0,
+      run_second_return: returnIndex === 1 ? 1 : 0,
+      run_third_return: returnIndex === 2 ? 1 : 0,
+      decision_after_reply: e.type === "orchestrator_decision" && k > 0 && ordered[k - 1]!.type === "return" ? 1 : 0,
       agent_share: human ? 0 : counts.get(key)! / suspects,
       agent_appearance: human ? 0 : 1 / (1 + appearance.get(key)!),
       agent_first_speaker: !human && appearance.get(key) === 0 ? 1 : 0,

@@ -24,7 +24,7 @@ export interface EventModel extends LearnedModel {
   readonly l2: number;
 }
 
-export const EVENT_LOGIT: Required<LogitOptions> = { l2: 0.02, iterations: 250, rate: 0.05 };
+export const EVENT_LOGIT: Required<LogitOptions> = { l2: 0.1, iterations: 250, rate: 0.05 };
 const HASH_VALUE = 0.25;
 /** Contributions to a score smaller than this are left out of `signals` (they still count in the score). */
 const SIGNAL_FLOOR = 0.05;
@@ -62,21 +62,22 @@ function row(f: EventFeatures, column: ReadonlyMap<string, number>, hashValue: n
   return { idx, val };
 }
 
-export function trainEventModel(examples: readonly LabelledTrace[], method = "learned", options: { words?: boolean; logit?: LogitOptions } = {}): EventModel {
+export function trainEventModel(examples: readonly LabelledTrace[], method = "learned", options: { words?: boolean; logit?: LogitOptions; hashValue?: number } = {}): EventModel {
   const names = columns(examples);
   const column = new Map(names.map((n, i) => [n, i]));
-  const words = options.words ?? true;
+  const words = options.words ?? false;
+  const hashValue = options.hashValue ?? HASH_VALUE;
   const sets: ChoiceSet[] = [];
   for (const t of examples) {
     const chosen = contextOf(t.input).ordered.findIndex((e) => e.id === t.decisive_event_id);
     if (chosen < 0) continue;
-    sets.push({ rows: cachedFeatures(t.input).map((f) => row(f, column, HASH_VALUE, words)), chosen });
+    sets.push({ rows: cachedFeatures(t.input).map((f) => row(f, column, hashValue, words)), chosen });
   }
   const logit = { ...EVENT_LOGIT, ...options.logit };
   const w = trainLogit(sets, names.length + HASH_BUCKETS, logit);
   const named: Record<string, number> = {};
   names.forEach((n, i) => (named[n] = w[i]!));
-  return { method, trained_on: sets.length, version: 1, named, hashed: words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: HASH_VALUE, l2: logit.l2 };
+  return { method, trained_on: sets.length, version: 1, named, hashed: words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: hashValue, l2: logit.l2 };
 }
 
 /** Each event's probability of being the decisive one, with the contributions that made its score. */
@@ -109,7 +110,17 @@ export const learnedEvents: LearnedMethod<EventModel> = {
   name: "learned_events",
   learned: true,
   needs_group: false,
-  description: "conditional logit over the events of a trace (position, structure, errors, words, credit); agents by the probability mass of their events",
+  description: "conditional logit over the events of a trace (position, structure, errors, text markers, credit); agents by the probability mass of their events",
   train: (examples) => trainEventModel(examples, "learned_events"),
   rank: (model, input) => rankWithEventModel(model, input, "learned_events"),
+};
+
+/** The same logit with hashed n-grams of the content as well (more capacity, more to memorise). */
+export const learnedWords: LearnedMethod<EventModel> = {
+  name: "learned_words",
+  learned: true,
+  needs_group: false,
+  description: "learned_events plus hashed unigrams and bigrams of each event's content",
+  train: (examples) => trainEventModel(examples, "learned_words", { words: true, logit: { l2: 0.02 } }),
+  rank: (model, input) => rankWithEventModel(model, input, "learned_words"),
 };

@@ -4,7 +4,7 @@ import { needsGroup, rankByNegativeCredit } from "./credit";
 import { rankDivergence, rankErrors } from "./errors";
 import { frequentAgent, frequentStep } from "./frequency";
 import { learnedCombined } from "./combined";
-import { learnedEvents } from "./learned";
+import { learnedEvents, learnedWords } from "./learned";
 import type { BlameMethod, HeuristicMethod } from "./methods";
 import { rankFirstStep, rankLastEvent, rankMostActive } from "./priors";
 
@@ -28,6 +28,7 @@ export const METHODS: readonly BlameMethod[] = [
   frequentAgent,
   frequentStep,
   learnedEvents,
+  learnedWords,
   learnedCombined,
 ];
 
