@@ -1,0 +1,74 @@
+/**
+ * Scores of every method on a set of labelled traces (SPEC.md section 10);
+ * learned methods are cross-validated inside, so no trace is scored by a
+ * model that saw its label.
+ */
+import { crossValidatedRankings, DEFAULT_CV, type CvOptions } from "./cv";
+import type { BlameMethod } from "./methods";
+import { METHODS } from "./registry";
+import { scoreRankings, type BlameScores } from "./scores";
+import { BlameNotApplicableError, type BlameRanking, type LabelledTrace } from "./types";
+
+export interface MethodEvaluation {
+  method: string;
+  learned: boolean;
+  /** Scores over the traces the method could rank; null when it could rank none. */
+  scores: BlameScores | null;
+  /** Traces it could not rank (no group for a group method). */
+  not_applicable: number;
+  /** How the learned methods were scored: k folds by trace with this shuffle seed; null for heuristics. */
+  cv: { k: number; seed: number } | null;
+}
+
+/** Rankings of every labelled trace by one method (CV for learned ones); null where not applicable. */
+export function rankingsOf(method: BlameMethod, labelled: readonly LabelledTrace[], cv: CvOptions = {}): (BlameRanking | null)[] {
+  if (method.learned) return crossValidatedRankings(method, labelled, cv);
+  return labelled.map((t) => {
+    try {
+      return method.rank(t.input);
+    } catch (e) {
+      if (e instanceof BlameNotApplicableError) return null;
+      throw e;
+    }
+  });
+}
+
+export function evaluateMethod(method: BlameMethod, labelled: readonly LabelledTrace[], cv: CvOptions = {}): MethodEvaluation {
+  const rankings = rankingsOf(method, labelled, cv);
+  const scored = labelled.flatMap((t, i) => (rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
+  const k = cv.k ?? DEFAULT_CV.k;
+  const seed = cv.seed ?? DEFAULT_CV.seed;
+  return {
+    method: method.name,
+    learned: method.learned,
+    scores: scored.length > 0 ? scoreRankings(scored) : null,
+    not_applicable: labelled.length - scored.length,
+    cv: method.learned ? { k, seed } : null,
+  };
+}
+
+/** Every registered method (or the given ones) on the labelled traces. */
+export function evaluateMethods(labelled: readonly LabelledTrace[], cv: CvOptions = {}, methods: readonly BlameMethod[] = METHODS): MethodEvaluation[] {
+  return methods.map((m) => evaluateMethod(m, labelled, cv));
+}
+
+/**
+ * `method=best`: the best cross-validated step accuracy (top-1) among the
+ * methods that ranked every trace, then agent accuracy, then MRR; null when
+ * none did.
+ */
+export function pickBest(evaluations: readonly MethodEvaluation[]): string | null {
+  let best: MethodEvaluation | null = null;
+  const key = (e: MethodEvaluation) => [e.scores!.step.top1.value, e.scores!.agent.top1.value, e.scores!.step.mrr.value];
+  for (const e of evaluations) {
+    if (!e.scores || e.not_applicable > 0) continue;
+    if (!best) {
+      best = e;
+      continue;
+    }
+    const [a, b] = [key(e), key(best)];
+    const i = a.findIndex((x, j) => x !== b[j]);
+    if (i >= 0 && a[i]! > b[i]!) best = e;
+  }
+  return best?.method ?? null;
+}

@@ -1,0 +1,41 @@
+/** Small hand-built traces for the methods' tests: each plants one culprit. */
+import { makeTrace, type TraceSpec } from "../graph/fixtures";
+import type { Trace } from "../trace/types";
+
+/**
+ * A failed run: task -> planner -> coder writes code -> the terminal fails ->
+ * coder apologises and retries -> the terminal succeeds -> writer answers.
+ * The planted culprit is `code1` (its tool result fails).
+ */
+export const FAILED_TOOL: TraceSpec = {
+  events: [
+    { id: "task", t: 0, type: "message", agent: "human", role: "user", content: "Compute the answer." },
+    { id: "plan", t: 1, type: "orchestrator_decision", agent: "planner", role: "orchestrator", content: "Plan: write code." },
+    { id: "code1", t: 2, type: "tool_call", agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(1/0)\n```" },
+    { id: "out1", t: 3, type: "tool_result", agent: "terminal", role: "code_executor", tool: "code_execution", status: "error", content: "exitcode: 1 Traceback (most recent call last)" },
+    { id: "code2", t: 4, type: "tool_call", agent: "coder", role: "expert", tool: "code_execution", content: "Sorry, fixed:\n```python\nprint(1)\n```" },
+    { id: "out2", t: 5, type: "tool_result", agent: "terminal", role: "code_executor", tool: "code_execution", content: "exitcode: 0\n1" },
+    { id: "answer", t: 6, type: "aggregate", agent: "writer", role: "expert", content: "The answer is 1. TERMINATE" },
+  ],
+  edges: [
+    ["task", "plan"],
+    ["plan", "code1"],
+    ["code1", "out1", "tool_dependency"],
+    ["out1", "code2"],
+    ["code2", "out2", "tool_dependency"],
+    ["out2", "answer", "aggregate"],
+  ],
+  rewards: { task_success: -1 },
+  metrics: { task_success: 0 },
+};
+
+/** The same run as the adapter of a labelled dataset writes it: the answer in metadata and on the event. */
+export function withLabels(trace: Trace, eventId: string, agent: string): Trace {
+  return {
+    ...trace,
+    metadata: { ground_truth: { mistake_event_id: eventId, mistake_agent: agent }, labels: { mistake_agent: agent, question: "Compute the answer." } },
+    events: trace.events.map((e) => (e.id === eventId ? { ...e, extra: { mistake: true, mistake_agent: agent, mistake_reason: "divides by zero" } } : e)),
+  };
+}
+
+export const failedTool = (): Trace => makeTrace(FAILED_TOOL);

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { makeTrace } from "../graph/fixtures";
+import { learnedCombined } from "./combined";
+import { crossValidatedRankings, kFolds, rankUnderCv } from "./cv";
+import { FAILED_TOOL } from "./fixtures";
+import { blameInput } from "./input";
+import { learnedEvents, trainEventModel } from "./learned";
+import type { LabelledTrace } from "./types";
+
+/**
+ * Runs in which a coder's code fails at a varying position, among other
+ * steps that look the same except for the failure that follows: the
+ * decisive step is always the failing code turn.
+ */
+function run(i: number): LabelledTrace {
+  const fillers = i % 4;
+  const events = [
+    { id: "task", t: 0, type: "message" as const, agent: "human", role: "user", content: "Task." },
+    ...Array.from({ length: fillers }, (_, j) => ({ id: `ok${j}`, t: 1 + j, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(2)\n```" })),
+    { id: "bad", t: 1 + fillers, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(1/0)\n```" },
+    { id: "fail", t: 2 + fillers, type: "tool_result" as const, agent: "terminal", role: "code_executor", tool: "code_execution", status: "error", content: "exitcode: 1" },
+    { id: "end", t: 3 + fillers, type: "aggregate" as const, agent: i % 2 ? "writer" : "checker", role: "expert", content: "Done. TERMINATE" },
+  ];
+  const ids = events.map((e) => e.id);
+  const edges = ids.slice(1).map((id, j) => [ids[j]!, id] as [string, string]);
+  const trace = makeTrace({ ...FAILED_TOOL, trace_id: `run-${i}`, events, edges });
+  return { input: blameInput(trace), decisive_event_id: "bad", decisive_agent: "coder" };
+}
+
+const runs = Array.from({ length: 12 }, (_, i) => run(i));
+
+describe("the learned event model", () => {
+  it("learns to put the planted culprit first on runs it did not see, and records what it was trained on", () => {
+    const rankings = crossValidatedRankings(learnedEvents, runs, { k: 4, seed: 3 });
+    for (const r of rankings) {
+      expect(r.events[0]!.id).toBe("bad");
+      expect(r.agents[0]!.agent).toBe("coder");
+    }
+    const model = learnedEvents.train(runs.slice(0, 9));
+    expect(model.trained_on).toBe(9);
+  });
+
+  it("near miss: the failure's own result and the earlier good code turn rank below the culprit", () => {
+    const model = learnedEvents.train(runs.slice(0, 8));
+    const r = learnedEvents.rank(model, run(11).input);
+    const rankOf = (id: string) => r.events.find((e) => e.id === id)!.rank;
+    expect(rankOf("bad")).toBe(1);
+    expect(rankOf("fail")).toBeGreaterThan(1);
+    expect(rankOf("ok0")).toBeGreaterThan(1);
+    expect(r.events[0]!.signals).toHaveProperty("caused_error");
+  });
+
+  it("is plain JSON: a stored and reloaded model ranks the same", () => {
+    const model = trainEventModel(runs, "learned_events");
+    const reloaded = JSON.parse(JSON.stringify(model)) as typeof model;
+    expect(learnedEvents.rank(reloaded, run(5).input)).toEqual(learnedEvents.rank(model, run(5).input));
+    const combined = learnedCombined.train(runs);
+    expect(learnedCombined.rank(JSON.parse(JSON.stringify(combined)) as typeof combined, run(5).input)).toEqual(learnedCombined.rank(combined, run(5).input));
+  });
+
+  it("is deterministic: the same examples give the same weights", () => {
+    expect(trainEventModel(runs)).toEqual(trainEventModel(runs));
+  });
+});
+
+describe("cross-validation by trace", () => {
+  it("deals every trace into exactly one of k folds of near-equal size, the same for a seed", () => {
+    const folds = kFolds(23, 5, 9);
+    const sizes = [0, 1, 2, 3, 4].map((f) => folds.filter((x) => x === f).length);
+    expect(sizes.sort()).toEqual([4, 4, 5, 5, 5]);
+    expect(kFolds(23, 5, 9)).toEqual(folds);
+    expect(kFolds(23, 5, 10)).not.toEqual(folds);
+  });
+
+  it("never uses a trace's own label to rank it: changing that label leaves its CV ranking unchanged", () => {
+    for (const index of [0, 5, 11]) {
+      const before = rankUnderCv(learnedEvents, runs, index, { k: 4, seed: 3 });
+      const relabelled = runs.map((t, i) => (i === index ? { ...t, decisive_event_id: "end", decisive_agent: "writer" } : t));
+      expect(rankUnderCv(learnedEvents, relabelled, index, { k: 4, seed: 3 })).toEqual(before);
+      expect(crossValidatedRankings(learnedEvents, relabelled, { k: 4, seed: 3 })[index]).toEqual(before);
+      // and another trace's label does change the model that ranks it
+      const other = runs.map((t, i) => (i === (index + 1) % runs.length || i === (index + 2) % runs.length ? { ...t, decisive_event_id: "end", decisive_agent: "writer" } : t));
+      const folds = kFolds(runs.length, 4, 3);
+      if (folds[(index + 1) % runs.length] !== folds[index]) expect(rankUnderCv(learnedEvents, other, index, { k: 4, seed: 3 })).not.toEqual(before);
+    }
+  });
+});

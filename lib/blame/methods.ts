@@ -1,0 +1,31 @@
+/** The shapes of attribution methods: heuristics rank directly, learned ones train a JSON model first. */
+import type { BlameInput, BlameRanking, LabelledTrace } from "./types";
+
+export interface MethodInfo {
+  readonly name: string;
+  readonly learned: boolean;
+  /** True when the method needs the other rollouts of the trace's group. */
+  readonly needs_group: boolean;
+  /** One line, for docs and the UI. */
+  readonly description: string;
+}
+
+export interface HeuristicMethod extends MethodInfo {
+  readonly learned: false;
+  rank(input: BlameInput): BlameRanking;
+}
+
+/** What every learned model carries besides its parameters (all of it plain JSON). */
+export interface LearnedModel {
+  readonly method: string;
+  /** How many labelled traces it was trained on. */
+  readonly trained_on: number;
+}
+
+export interface LearnedMethod<M extends LearnedModel = LearnedModel> extends MethodInfo {
+  readonly learned: true;
+  train(examples: readonly LabelledTrace[]): M;
+  rank(model: M, input: BlameInput): BlameRanking;
+}
+
+export type BlameMethod = HeuristicMethod | LearnedMethod;

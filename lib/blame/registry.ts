@@ -1,0 +1,37 @@
+/** Every attribution method by name. */
+import { CREDIT_METHODS } from "../credit/index";
+import { needsGroup, rankByNegativeCredit } from "./credit";
+import { rankDivergence, rankErrors } from "./errors";
+import { frequentAgent, frequentStep } from "./frequency";
+import { learnedCombined } from "./combined";
+import { learnedEvents, learnedWords } from "./learned";
+import type { BlameMethod, HeuristicMethod } from "./methods";
+import { rankFirstStep, rankLastEvent, rankMostActive } from "./priors";
+
+const creditMethods: HeuristicMethod[] = CREDIT_METHODS.map((m) => ({
+  name: `neg_credit_${m}`,
+  learned: false,
+  needs_group: needsGroup(m),
+  description: `most negative ${m} credit first (uniform preset); agents by ascending sum`,
+  rank: (input) => rankByNegativeCredit(m, input),
+}));
+
+const heuristic = (name: string, description: string, rank: HeuristicMethod["rank"], needs_group = false): HeuristicMethod => ({ name, learned: false, needs_group, description, rank });
+
+export const METHODS: readonly BlameMethod[] = [
+  ...creditMethods,
+  heuristic("first_step", "the earliest step after the task first (people excluded); agents by their earliest step", rankFirstStep),
+  heuristic("last_event", "the last event first", rankLastEvent),
+  heuristic("most_active_agent", "the agent with the most steps; its events tie", rankMostActive),
+  heuristic("errors", "the step that caused the first failed event, then the failure itself; later errors weigh less", rankErrors),
+  heuristic("divergence", "the failed rollout's event where its group's successes and failures part ways", rankDivergence, true),
+  frequentAgent,
+  frequentStep,
+  learnedEvents,
+  learnedWords,
+  learnedCombined,
+];
+
+export function methodByName(name: string): BlameMethod | undefined {
+  return METHODS.find((m) => m.name === name);
+}

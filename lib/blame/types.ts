@@ -1,0 +1,58 @@
+/**
+ * What every failure-attribution method returns (SPEC.md section 10): the
+ * events and the agents of one trace ranked by blame, rank 1 first. Higher
+ * score = more blame; tied items share a rank (competition ranking 1, 1, 3).
+ */
+import type { Trace } from "../trace/types";
+
+export interface RankedEvent {
+  id: string;
+  agent: string;
+  rank: number;
+  score: number;
+  /** The named signals or feature contributions behind the score, e.g. `{"credit_ccp": -0.34, "status_error": 1}`. */
+  signals: Record<string, number>;
+}
+
+export interface RankedAgent {
+  agent: string;
+  rank: number;
+  score: number;
+}
+
+export interface BlameRanking {
+  method: string;
+  /** In rank order (ties in event order). */
+  events: RankedEvent[];
+  /** In rank order; agents whose names differ only in case or surrounding spaces are one agent. */
+  agents: RankedAgent[];
+}
+
+/**
+ * The only thing a method sees: a trace stripped of everything that can hold
+ * a label (its `metadata`, every event's unknown extra properties), and the
+ * other rollouts of its group stripped alike. Build it with `blameInput`.
+ */
+export interface BlameInput {
+  readonly trace: Trace;
+  /** Other rollouts sharing the trace's group_id (grpo, gigpo, divergence); absent or empty when there is no group. */
+  readonly group: readonly Trace[];
+}
+
+/** A trace with a known decisive error (SPEC.md section 5), for scoring and training. */
+export interface LabelledTrace {
+  readonly input: BlameInput;
+  readonly decisive_event_id: string;
+  readonly decisive_agent: string;
+}
+
+/** Thrown by `rankTrace` when a method cannot rank this input (grpo/gigpo/divergence without a group). */
+export class BlameNotApplicableError extends Error {
+  constructor(
+    readonly method: string,
+    reason: string,
+  ) {
+    super(`${method} is not applicable: ${reason}`);
+    this.name = "BlameNotApplicableError";
+  }
+}
