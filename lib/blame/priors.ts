@@ -43,3 +43,10 @@ export function rankMostActive(input: BlameInput): BlameRanking {
   });
   return toRanking("most_active_agent", scored, "max");
 }
+
+/** `random`: everything ties, so every score is the expected score of a uniformly random pick (agents: the non-human ones). */
+export function rankRandom(input: BlameInput): BlameRanking {
+  const { ordered } = contextOf(input);
+  const scored = ordered.map((event) => ({ event, score: isHuman(event) ? -1 : 0, signals: {} }));
+  return toRanking("random", scored, "max");
+}

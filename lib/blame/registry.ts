@@ -6,7 +6,7 @@ import { frequentAgent, frequentStep } from "./frequency";
 import { learnedCombined } from "./combined";
 import { learnedEvents, learnedWords } from "./learned";
 import type { BlameMethod, HeuristicMethod } from "./methods";
-import { rankFirstStep, rankLastEvent, rankMostActive } from "./priors";
+import { rankFirstStep, rankLastEvent, rankMostActive, rankRandom } from "./priors";
 
 const creditMethods: HeuristicMethod[] = CREDIT_METHODS.map((m) => ({
   name: `neg_credit_${m}`,
@@ -20,6 +20,7 @@ const heuristic = (name: string, description: string, rank: HeuristicMethod["ran
 
 export const METHODS: readonly BlameMethod[] = [
   ...creditMethods,
+  heuristic("random", "no evidence: every step and every agent ties (people excluded), the expected score of a random pick", rankRandom),
   heuristic("first_step", "the earliest step after the task first (people excluded); agents by their earliest step", rankFirstStep),
   heuristic("last_event", "the last event first", rankLastEvent),
   heuristic("most_active_agent", "the agent with the most steps; its events tie", rankMostActive),
