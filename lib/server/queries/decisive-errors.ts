@@ -96,16 +96,26 @@ export async function adjudicateDecisiveError(trace: { id: number; traceId: stri
   return decisiveErrorsOf(trace.traceId);
 }
 
+/**
+ * The decisive event and agent of every trace that has one, as SQL over
+ * `trace_key`: the adjudicated one, else the event most annotators name
+ * (ties: the one named first), with the agent its first namer gave. The
+ * same rule as decisiveEventOf in lib/trace/decisive-errors.ts.
+ */
+export const DECISIVE_SQL = `
+  SELECT trace_key, event_id, agent FROM decisive_error_adjudications
+  UNION ALL
+  SELECT v.trace_key, v.event_id, v.agent FROM (
+    SELECT trace_key, event_id, (array_agg(agent ORDER BY created_at, id))[1] AS agent,
+           row_number() OVER (PARTITION BY trace_key ORDER BY count(*) DESC, min(created_at), min(id)) AS k
+    FROM decisive_errors GROUP BY trace_key, event_id) v
+  WHERE v.k = 1 AND NOT EXISTS (SELECT 1 FROM decisive_error_adjudications a WHERE a.trace_key = v.trace_key)`;
+
 /** The decisive event of each trace (adjudicated, else most named), for export rows; traces without one are absent. */
 export async function decisiveEventsOf(traceKeys: readonly string[]): Promise<Map<string, string>> {
   const { rows } = await pool().query<{ trace_key: string; event_id: string }>({
     name: "decisive.events",
-    text: `SELECT trace_key, event_id FROM decisive_error_adjudications WHERE trace_key = ANY($1::text[])
-           UNION ALL
-           SELECT v.trace_key, v.event_id FROM (
-             SELECT trace_key, event_id, row_number() OVER (PARTITION BY trace_key ORDER BY count(*) DESC, min(created_at), min(id)) AS k
-             FROM decisive_errors WHERE trace_key = ANY($1::text[]) AND trace_key NOT IN (SELECT trace_key FROM decisive_error_adjudications WHERE trace_key = ANY($1::text[]))
-             GROUP BY trace_key, event_id) v WHERE v.k = 1`,
+    text: `SELECT d.trace_key, d.event_id FROM (${DECISIVE_SQL}) d WHERE d.trace_key = ANY($1::text[])`,
     values: [traceKeys],
   });
   return new Map(rows.map((r) => [r.trace_key, r.event_id]));

@@ -1,6 +1,7 @@
 import { decisiveErrorInput } from "@/lib/api/decisive-errors";
 import { authorizeTraceRef } from "@/lib/server/auth/trace-access";
 import { ApiError } from "@/lib/server/errors";
+import { scheduleBlameRefresh } from "@/lib/server/blame/jobs";
 import { parseJsonRequest, route } from "@/lib/server/http";
 import { decisiveErrorsOf, deleteOwnDecisiveError, saveDecisiveError } from "@/lib/server/queries/decisive-errors";
 
@@ -20,7 +21,9 @@ export const PUT = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
   const { row, actor } = await authorizeTraceRef(request, id, "annotate");
   const input = await parseJsonRequest(request, decisiveErrorInput);
-  return Response.json(await saveDecisiveError(row, actor, input));
+  const saved = await saveDecisiveError(row, actor, input);
+  await scheduleBlameRefresh(row.project.name);
+  return Response.json(saved);
 });
 
 /** DELETE /api/traces/{id}/decisive-error: removes the caller's own; 404 when there is none. */
@@ -28,5 +31,6 @@ export const DELETE = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
   const { row, actor } = await authorizeTraceRef(request, id, "annotate");
   if (!(await deleteOwnDecisiveError(row.traceId, actor))) throw new ApiError(404, "not_found", "you have named no decisive error on this trace");
+  await scheduleBlameRefresh(row.project.name);
   return Response.json({ deleted: true });
 });

@@ -1,5 +1,6 @@
 import { decisiveErrorInput } from "@/lib/api/decisive-errors";
 import { authorizeTraceRef } from "@/lib/server/auth/trace-access";
+import { scheduleBlameRefresh } from "@/lib/server/blame/jobs";
 import { parseJsonRequest, route } from "@/lib/server/http";
 import { adjudicateDecisiveError } from "@/lib/server/queries/decisive-errors";
 
@@ -12,5 +13,7 @@ export const PUT = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
   const { row, actor } = await authorizeTraceRef(request, id, "admin");
   const input = await parseJsonRequest(request, decisiveErrorInput);
-  return Response.json(await adjudicateDecisiveError(row, actor, input));
+  const answer = await adjudicateDecisiveError(row, actor, input);
+  await scheduleBlameRefresh(row.project.name);
+  return Response.json(answer);
 });

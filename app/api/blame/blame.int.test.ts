@@ -1,0 +1,110 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { blameInput, methodByName, scoreRankings, type BlameRanking, type HeuristicMethod } from "@/lib/blame";
+import { prisma } from "@/lib/server/db/client";
+import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
+import { loadTrace } from "@/lib/server/queries/load-trace";
+import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
+import { GET as blame } from "../traces/[id]/blame/route";
+import { POST as ingest } from "../traces/route";
+import { GET as evaluation } from "./evaluation/route";
+import type { BlameEvaluationResponse } from "@/lib/server/blame/evaluation";
+import type { BlameResponse } from "@/lib/server/blame/rank";
+
+/** Twelve real Who&When runs (Algorithm-Generated 1-12), each with its labelled mistake as decisive error. */
+const FILES = Array.from({ length: 12 }, (_, i) => `../shared/data/who_and_when/Algorithm-Generated/${i + 1}.json`);
+const ID = (i: number) => `whowhen-algorithm-generated-${i}`;
+
+async function ask(id: string, method: string) {
+  const response = await blame(getRequest(`/api/traces/${encodeURIComponent(id)}/blame?method=${method}`), params({ id }));
+  return { status: response.status, body: (await response.json()) as BlameResponse & ErrorBody };
+}
+
+beforeAll(async () => {
+  process.env.BATON_BLAME_WORKER = "0"; // these tests train on request; the job is tested apart
+  await prisma().trace.deleteMany();
+  await prisma().decisiveError.deleteMany();
+  await prisma().blameModel.deleteMany();
+  await prisma().blameEvaluation.deleteMany();
+  for (const f of FILES) expect((await ingestFormatted(f, { format: "auto", upsert: false })).ok).toBe(true);
+});
+
+describe("GET /api/traces/{id}/blame", () => {
+  it("ranks every event and agent of a run, rank 1 first, ties sharing a rank", async () => {
+    const { status, body } = await ask(ID(1), "errors");
+    expect(status).toBe(200);
+    expect(body.version).toBe("baton-spec-3");
+    expect(body.method).toBe("errors");
+    const trace = await loadTrace(ID(1));
+    expect(body.events.map((e) => e.id).sort()).toEqual(trace.events.map((e) => e.id).sort());
+    expect(body.events[0]!.rank).toBe(1);
+    body.events.forEach((e, i) => {
+      if (i === 0) return;
+      const prev = body.events[i - 1]!;
+      expect(e.score).toBeLessThanOrEqual(prev.score);
+      // competition ranking: a tie keeps the rank, else the rank is the position
+      expect(e.rank).toBe(e.score === prev.score ? prev.rank : i + 1);
+    });
+    expect(new Set(body.agents.map((a) => a.agent))).toEqual(new Set(trace.events.map((e) => e.agent)));
+    // the same answer as the method on the stored trace itself
+    expect(body.events).toEqual((methodByName("errors") as HeuristicMethod).rank(blameInput(trace)).events);
+  });
+
+  it("a learned method ranks a labelled run with a model that never saw its label: the same ranking once the label is gone", async () => {
+    const labelled = await ask(ID(3), "learned_events");
+    expect(labelled.status).toBe(200);
+    expect(labelled.body.trained).toMatchObject({ traces: 11, held_out: true });
+    await prisma().decisiveError.deleteMany({ where: { traceKey: ID(3) } });
+    const unlabelled = await ask(ID(3), "learned_events");
+    expect(unlabelled.body.trained).toMatchObject({ traces: 11, held_out: false });
+    expect(unlabelled.body.events).toEqual(labelled.body.events);
+    expect(unlabelled.body.agents).toEqual(labelled.body.agents);
+    // give the label back for the tests below
+    await ingestFormatted(FILES[2]!, { format: "auto", upsert: true });
+    expect(await prisma().decisiveError.count({ where: { traceKey: ID(3) } })).toBe(1);
+  });
+
+  it("best names the method it chose by cross-validated step accuracy", async () => {
+    const { status, body } = await ask(ID(2), "best");
+    expect(status).toBe(200);
+    const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"))).json()) as BlameEvaluationResponse;
+    expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default" });
+    expect(body.method).toBe(scores.best);
+  });
+
+  it("refuses an unknown method at its path, an unknown trace with 404, and a learned method with nothing to learn from with 422", async () => {
+    const bad = await ask(ID(1), "astrology");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0]!.path).toBe("method");
+    expect((await ask("no-such-trace", "errors")).status).toBe(404);
+    const example = { trace_id: "lonely", task_id: "t", project: "empty", events: [{ id: "a", t: 0, type: "message", agent: "x" }], edges: [], rewards: {}, costs: { tokens: 0, wall_clock_s: 0 } };
+    expect((await ingest(jsonRequest("/api/traces", example), params({}))).status).toBe(201);
+    expect((await ask("lonely", "learned_events")).status).toBe(422);
+    const best = await ask("lonely", "best");
+    expect(best.status).toBe(200);
+    expect(best.body.chosen).toMatchObject({ by: "default" });
+  });
+});
+
+describe("GET /api/blame/evaluation", () => {
+  it("scores every method on the labelled runs of a project, the unlearned ones exactly as the methods rank them", async () => {
+    const response = await evaluation(getRequest("/api/blame/evaluation?project=default"));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as BlameEvaluationResponse;
+    expect(body).toMatchObject({ version: "baton-spec-3", traces: 12, cv: { k: 5, seed: 1, by: "trace" } });
+    const first = body.methods.find((m) => m.method === "first_step")!;
+    // recomputed here from the stored traces and their decisive events
+    const rankings: { ranking: BlameRanking; decisive_event_id: string; decisive_agent: string }[] = [];
+    // in trace_id order, as the server sums them (float sums depend on the order)
+    for (const id of Array.from({ length: 12 }, (_, i) => ID(i + 1)).sort()) {
+      const d = await prisma().decisiveError.findFirstOrThrow({ where: { traceKey: id } });
+      rankings.push({ ranking: (methodByName("first_step") as HeuristicMethod).rank(blameInput(await loadTrace(id, { content: "all" }))), decisive_event_id: d.eventId, decisive_agent: d.agent });
+    }
+    expect(first.scores).toEqual(scoreRankings(rankings));
+    expect(body.methods.find((m) => m.method === "learned_events")!.cv).toEqual({ k: 5, seed: 1 });
+    expect(body.methods.find((m) => m.method === "divergence")!.not_applicable).toBe(12);
+    // unchanged labels: the stored answer
+    expect(await (await evaluation(getRequest("/api/blame/evaluation?project=default"))).json()).toEqual(body);
+    const bad = await evaluation(getRequest("/api/blame/evaluation?projekt=x"));
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,0 +1,80 @@
+import "server-only";
+import { DEFAULT_CV, evaluateMethods, pickBest, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { SPEC_VERSION } from "@/lib/metrics";
+import { pool, prisma } from "../db/client";
+import { fingerprintOf, labelledRows, loadLabelled, type LabelledFilter, type LabelledRow } from "./labelled";
+
+/** `GET /api/blame/evaluation`: every method scored on the labelled traces of a filter (SPEC.md section 10), overall and by system. */
+export interface BlameEvaluationResponse {
+  version: typeof SPEC_VERSION;
+  filter: { project: string | null; system: string | null };
+  /** labelled traces scored */
+  traces: number;
+  /** how learned methods were scored */
+  cv: { k: number; seed: number; by: "trace" };
+  /** the method `method=best` stands for here: the best cross-validated step accuracy (then agent accuracy, then MRR) */
+  best: string | null;
+  methods: MethodEvaluation[];
+  by_system: { system: string | null; traces: number; best: string | null; methods: MethodEvaluation[] }[];
+  /** SPEC.md section 5: of the traces with >= 2 annotators' decisive errors, the share on which all name the same event (and, apart, the same agent) */
+  agreement: { traces: number; same_event: number | null; same_agent: number | null };
+  computed_at: string;
+}
+
+function scoreAll(labelled: readonly LabelledTrace[]): { best: string | null; methods: MethodEvaluation[] } {
+  const methods = evaluateMethods(labelled, DEFAULT_CV);
+  return { best: pickBest(methods), methods };
+}
+
+/** Cross-validated scores of every method; kept in blame_evaluations until the labels under the filter change. */
+export async function blameEvaluation(f: LabelledFilter & { project?: string; system?: string }): Promise<BlameEvaluationResponse> {
+  const rows = await labelledRows(f);
+  const fingerprint = fingerprintOf(rows);
+  const key = JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
+  const cached = await prisma().blameEvaluation.findUnique({ where: { key } });
+  if (cached && cached.fingerprint === fingerprint) return cached.result as unknown as BlameEvaluationResponse;
+  const result = await evaluate(f, rows);
+  const data = { fingerprint, result: result as unknown as Prisma.InputJsonValue, computedAt: new Date(result.computed_at) };
+  await prisma().blameEvaluation.upsert({ where: { key }, create: { key, ...data }, update: data });
+  return result;
+}
+
+async function evaluate(f: LabelledFilter, rows: readonly LabelledRow[]): Promise<BlameEvaluationResponse> {
+  const labelled = await loadLabelled(rows);
+  const systems = [...new Set(rows.map((r) => r.system))].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
+  const overall = scoreAll(labelled);
+  const bySystem = systems.length < 2 ? [] : systems.map((system) => {
+    const subset = labelled.filter((_, i) => rows[i]!.system === system);
+    return { system, traces: subset.length, ...scoreAll(subset) };
+  });
+  return {
+    version: SPEC_VERSION,
+    filter: { project: f.project ?? null, system: f.system ?? null },
+    traces: rows.length,
+    cv: { k: DEFAULT_CV.k, seed: DEFAULT_CV.seed, by: "trace" },
+    best: overall.best,
+    methods: overall.methods,
+    by_system: bySystem,
+    agreement: await decisiveAgreement(rows.map((r) => r.trace_id)),
+    computed_at: new Date().toISOString(),
+  };
+}
+
+/** Agreement of decisive errors (SPEC.md section 5) over traces with >= 2 annotators (agent names compared case-insensitively, trimmed). */
+export async function decisiveAgreement(traceKeys: readonly string[]): Promise<BlameEvaluationResponse["agreement"]> {
+  const { rows } = await pool().query<{ traces: number; same_event: number; same_agent: number }>(
+    `SELECT count(*)::int AS traces, count(*) FILTER (WHERE events = 1)::int AS same_event, count(*) FILTER (WHERE agents = 1)::int AS same_agent
+     FROM (SELECT trace_key, count(DISTINCT event_id) AS events, count(DISTINCT lower(btrim(agent))) AS agents
+           FROM decisive_errors WHERE trace_key = ANY($1::text[]) GROUP BY trace_key HAVING count(*) >= 2) x`,
+    [traceKeys],
+  );
+  const r = rows[0]!;
+  return { traces: r.traces, same_event: r.traces > 0 ? r.same_event / r.traces : null, same_agent: r.traces > 0 ? r.same_agent / r.traces : null };
+}
+
+/** `method=best` for a project: the evaluation's best method over its labelled traces, null when it has none. */
+export async function bestMethodOf(project: string): Promise<string | null> {
+  return (await blameEvaluation({ project })).best;
+}
+

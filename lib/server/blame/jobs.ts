@@ -1,0 +1,48 @@
+import "server-only";
+import { METHODS, type LearnedMethod } from "@/lib/blame";
+import { prisma } from "../db/client";
+import { boss } from "../judges/boss";
+import { blameEvaluation } from "./evaluation";
+import { fullModel } from "./models";
+
+/**
+ * After a decisive error changes, a background job (pg-boss, shared by every
+ * process) retrains the project's learned attribution models and rescores
+ * its methods, so that the next blame or evaluation request finds them
+ * ready. A request that comes first trains on the spot; either way the
+ * answer says when and on how many traces it was trained.
+ */
+export const BLAME_QUEUE = "blame-refresh";
+
+let worker: Promise<string> | null = null;
+
+export async function scheduleBlameRefresh(project: string): Promise<void> {
+  if (process.env.BATON_BLAME_WORKER === "0") return;
+  const b = await boss();
+  await b.createQueue(BLAME_QUEUE);
+  ensureWorker();
+  // one pending refresh per project: later label changes join it
+  await b.send(BLAME_QUEUE, { project }, { singletonKey: project, retryLimit: 1 });
+}
+
+function ensureWorker(): void {
+  if (worker) return;
+  worker = (async () => {
+    const b = await boss();
+    return b.work<{ project: string }>(BLAME_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+      if (job) await refreshProject(job.data.project);
+    });
+  })();
+  worker.catch((error) => {
+    console.error("[baton] blame worker:", error);
+    worker = null;
+  });
+}
+
+/** Retrains every learned method of a project and rescores its methods. */
+export async function refreshProject(project: string): Promise<void> {
+  const row = await prisma().project.findUnique({ where: { name: project } });
+  if (!row) return;
+  for (const method of METHODS) if (method.learned) await fullModel(row.id, method);
+  await blameEvaluation({ project });
+}

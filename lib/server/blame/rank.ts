@@ -1,0 +1,57 @@
+import "server-only";
+import { BEST, BlameNotApplicableError, methodByName, type BlameRanking, type RankedAgent, type RankedEvent } from "@/lib/blame";
+import { SPEC_VERSION } from "@/lib/metrics";
+import { ApiError } from "../errors";
+import { bestMethodOf } from "./evaluation";
+import { blameInputOf } from "./labelled";
+import { modelFor } from "./models";
+
+/** `GET /api/traces/{id}/blame?method=` (the shape of the attribution API). */
+export interface BlameResponse {
+  version: typeof SPEC_VERSION;
+  method: string;
+  /** for method=best: how the method was chosen */
+  chosen?: { by: "cross-validated step accuracy"; project: string } | { by: "default"; reason: string };
+  /** learned methods: on how many labelled traces of the project, when; `held_out` when this trace has a decisive error, which was left out */
+  trained?: { traces: number; at: string; held_out: boolean };
+  events: RankedEvent[];
+  agents: RankedAgent[];
+}
+
+/** The method `best` falls back to when a project has no labelled trace: the strongest unlearned one on Who&When (docs/metrics.md). */
+export const DEFAULT_BLAME_METHOD = "errors";
+
+interface TraceRef {
+  id: number;
+  traceId: string;
+  groupId: string | null;
+  projectId: number;
+  project: string;
+}
+
+/** One trace ranked by one method; a learned method ranks a labelled trace with a model that never saw its label. */
+export async function blameOf(trace: TraceRef, requested: string): Promise<BlameResponse> {
+  let name = requested;
+  let chosen: BlameResponse["chosen"];
+  if (requested === BEST) {
+    const best = await bestMethodOf(trace.project);
+    name = best ?? DEFAULT_BLAME_METHOD;
+    chosen = best ? { by: "cross-validated step accuracy", project: trace.project } : { by: "default", reason: `project ${trace.project} has no trace with a decisive error to compare methods on` };
+  }
+  const method = methodByName(name);
+  if (!method) throw new ApiError(400, "invalid_input", `unknown attribution method "${name}"`, [{ path: "method", message: "unknown method" }]);
+  const input = await blameInputOf(trace.id, trace.groupId);
+  try {
+    if (!method.learned) return answer(method.rank(input), { chosen });
+    const trained = await modelFor(trace.projectId, method, trace.traceId);
+    if (!trained) throw new BlameNotApplicableError(name, `project ${trace.project} has too few traces with a decisive error to learn from`);
+    return answer(method.rank(trained.model, input), { chosen, trained: { traces: trained.traces, at: trained.at.toISOString(), held_out: trained.heldOut } });
+  } catch (error) {
+    if (error instanceof BlameNotApplicableError) throw new ApiError(422, "not_applicable", error.message);
+    throw error;
+  }
+}
+
+function answer(ranking: BlameRanking, extra: Pick<BlameResponse, "chosen" | "trained">): BlameResponse {
+  return { version: SPEC_VERSION, method: ranking.method, ...(extra.chosen && { chosen: extra.chosen }), ...(extra.trained && { trained: extra.trained }), events: ranking.events, agents: ranking.agents };
+}
