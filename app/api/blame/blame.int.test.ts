@@ -66,7 +66,7 @@ describe("GET /api/traces/{id}/blame", () => {
   it("best names the method it chose by cross-validated step accuracy", async () => {
     const { status, body } = await ask(ID(2), "best");
     expect(status).toBe(200);
-    const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"))).json()) as BlameEvaluationResponse;
+    const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()) as BlameEvaluationResponse;
     expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default" });
     expect(body.method).toBe(scores.best);
   });
@@ -87,7 +87,7 @@ describe("GET /api/traces/{id}/blame", () => {
 
 describe("GET /api/blame/evaluation", () => {
   it("scores every method on the labelled runs of a project, the unlearned ones exactly as the methods rank them", async () => {
-    const response = await evaluation(getRequest("/api/blame/evaluation?project=default"));
+    const response = await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}));
     expect(response.status).toBe(200);
     const body = (await response.json()) as BlameEvaluationResponse;
     expect(body).toMatchObject({ version: "baton-spec-3", traces: 12, cv: { k: 5, seed: 1, by: "trace" } });
@@ -103,8 +103,8 @@ describe("GET /api/blame/evaluation", () => {
     expect(body.methods.find((m) => m.method === "learned_events")!.cv).toEqual({ k: 5, seed: 1 });
     expect(body.methods.find((m) => m.method === "divergence")!.not_applicable).toBe(12);
     // unchanged labels: the stored answer
-    expect(await (await evaluation(getRequest("/api/blame/evaluation?project=default"))).json()).toEqual(body);
-    const bad = await evaluation(getRequest("/api/blame/evaluation?projekt=x"));
+    expect(await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()).toEqual(body);
+    const bad = await evaluation(getRequest("/api/blame/evaluation?projekt=x"), params({}));
     expect(bad.status).toBe(400);
   });
 });

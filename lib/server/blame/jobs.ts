@@ -1,5 +1,5 @@
 import "server-only";
-import { METHODS, type LearnedMethod } from "@/lib/blame";
+import { METHODS } from "@/lib/blame";
 import { prisma } from "../db/client";
 import { boss } from "../judges/boss";
 import { blameEvaluation } from "./evaluation";
