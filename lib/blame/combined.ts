@@ -49,7 +49,7 @@ export const learnedCombined: LearnedMethod<CombinedModel> = {
   name: "learned",
   learned: true,
   needs_group: false,
-  description: "the event logit for steps and an agent logit (share, first speech, role, errors, words, the event model's mass) for agents",
+  description: "learned_events for the steps; agents by the mean of its mass and an agent logit (share of steps, first appearance, role, error and text-marker rates, the event model's mass)",
   train: trainCombined,
   rank: rankCombined,
 };

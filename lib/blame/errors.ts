@@ -6,14 +6,14 @@
  * - `divergence`: the failed rollout's event at the first step where the
  *   group's successful and failed rollouts part ways (lib/decisions).
  */
+import { prepareTrace } from "../credit/prepare";
 import { groupDivergence, type DivergenceRollout } from "../decisions/divergence";
 import { computeE1 } from "../metrics/e1";
 import { NO_LABELS } from "../rewards/labels";
+import type { Trace } from "../trace/types";
 import { contextOf } from "./input";
 import { toRanking } from "./rank";
 import { BlameNotApplicableError, type BlameInput, type BlameRanking } from "./types";
-import { prepareTrace } from "../credit/prepare";
-import type { Trace } from "../trace/types";
 
 export const isError = (status: string | undefined) => status === "error";
 

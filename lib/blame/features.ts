@@ -5,6 +5,7 @@
  * group. Values are scaled to about [0, 1] so that one L2 penalty fits all.
  */
 import { CREDIT_METHODS } from "../credit/index";
+import { EVENT_TYPES } from "../trace/types";
 import { creditInEventOrder, needsGroup } from "./credit";
 import { errorCauses } from "./errors";
 import { contextOf } from "./input";
@@ -12,7 +13,6 @@ import { isHuman } from "./priors";
 import { agentKey } from "./rank";
 import { hashedNgrams, textSignals } from "./text";
 import type { BlameInput } from "./types";
-import { EVENT_TYPES } from "../trace/types";
 
 export interface EventFeatures {
   /** Named features (what `signals` report). */

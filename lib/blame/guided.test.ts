@@ -92,6 +92,9 @@ describe("contradictions", () => {
 
   it("rejects a step that is not in the trace", () => {
     expect(() => answerQuestion(startGuided(ids(3)), 3, true)).toThrow(RangeError);
+    // the run failed: off track after its last step is a given, on track there is impossible
+    expect(() => answerQuestion(startGuided(ids(3)), 2, true)).toThrow(RangeError);
+    expect(nextQuestion(answerQuestion(startGuided(ids(3)), 2, false)).kind).toBe("question");
   });
 });
 

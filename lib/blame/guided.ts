@@ -122,7 +122,9 @@ export function nextQuestion(state: GuidedState): GuidedStep {
 
 /** Records an answer about step k (any k: a UI may let people answer out of turn). */
 export function answerQuestion(state: GuidedState, k: number, onTrack: boolean, purpose: GuidedAnswer["purpose"] = "bisect"): GuidedState {
-  if (!Number.isInteger(k) || k < 0 || k >= state.events.length) throw new RangeError(`step ${k} is not an event order index of this trace (0..${state.events.length - 1})`);
+  const last = state.events.length - 1;
+  if (!Number.isInteger(k) || k < 0 || k > last) throw new RangeError(`step ${k} is not an event order index of this trace (0..${last})`);
+  if (k === last && onTrack) throw new RangeError("the run failed: it cannot be on track after its last step");
   return { ...state, answers: [...state.answers, { k, event_id: state.events[k]!, on_track: onTrack, purpose }] };
 }
 
