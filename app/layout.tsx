@@ -54,6 +54,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <Link href="/decisions" className="text-sm text-slate-600 hover:text-slate-900">
                 Decisions
               </Link>
+              <Link href="/attribution" className="text-sm text-slate-600 hover:text-slate-900">
+                Attribution
+              </Link>
               <Link href="/heatmaps" className="text-sm text-slate-600 hover:text-slate-900">
                 Heatmaps
               </Link>

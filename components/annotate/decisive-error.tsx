@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { ApiDecisiveError, DecisiveErrorsResponse } from "@/lib/api/decisive-errors";
 import { keyAction } from "@/lib/annotate/keymap";
 import { describeFailure, sendJson } from "@/lib/api/send";
+import { GuidedSearch } from "./guided-search";
 import { selectUnitEventId, useLabeling, useLabelingStore } from "./store";
 
 /**
@@ -35,9 +36,9 @@ export function DecisiveErrorPanel({ disabled, me }: { disabled: boolean; me: st
     };
   }, [url, version]);
 
-  const name = useCallback(async (event: string) => {
+  const name = useCallback(async (event: string, why?: string) => {
     setMessage("saving…");
-    const r = await sendJson<ApiDecisiveError>("PUT", url, { event_id: event, reason: reason.trim() || null });
+    const r = await sendJson<ApiDecisiveError>("PUT", url, { event_id: event, reason: (why ?? reason).trim() || null });
     setMessage(r.ok ? `saved: the run went wrong at ${r.data.event_id} (${r.data.agent})` : `not saved: ${describeFailure(r)}`);
     if (r.ok) setVersion((v) => v + 1);
   }, [url, reason]);
@@ -82,6 +83,7 @@ export function DecisiveErrorPanel({ disabled, me }: { disabled: boolean; me: st
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <input aria-label="Why (optional)" value={reason} onChange={(e) => setReason(e.target.value)} onKeyDown={(e) => e.key === "Escape" && (e.target as HTMLInputElement).blur()} placeholder="why (optional)" className="w-56 rounded border border-slate-300 px-2 py-1" disabled={disabled} />
         <button type="button" disabled={disabled || !eventId} onClick={() => eventId && void name(eventId)} className="rounded bg-rose-700 px-2 py-1 text-white hover:bg-rose-600 disabled:opacity-50" data-testid="decisive-here">The run went wrong here (w)</button>
+        <GuidedSearch disabled={disabled} onFound={(event, why) => void name(event, reason.trim() ? `${reason.trim()} (${why})` : why)} />
         {mine && <button type="button" disabled={disabled} onClick={() => void clear()} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100" data-testid="decisive-clear">remove mine</button>}
       </div>
       {message && <p className="mt-1 text-xs text-slate-600" data-testid="decisive-message" role="status">{message}</p>}

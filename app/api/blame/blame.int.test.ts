@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { blameInput, methodByName, scoreRankings, type BlameRanking, type HeuristicMethod } from "@/lib/blame";
+import { blameInput, methodByName, METHODS, scoreRankings, type BlameRanking, type HeuristicMethod } from "@/lib/blame";
 import { prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { loadTrace } from "@/lib/server/queries/load-trace";
@@ -9,6 +9,8 @@ import { POST as ingest } from "../traces/route";
 import { GET as evaluation } from "./evaluation/route";
 import type { BlameEvaluationResponse } from "@/lib/server/blame/evaluation";
 import type { BlameResponse } from "@/lib/server/blame/rank";
+import { scheduleBlameRefresh } from "@/lib/server/blame/jobs";
+import { stopBoss } from "@/lib/server/judges/boss";
 
 /** Twelve real Who&When runs (Algorithm-Generated 1-12), each with its labelled mistake as decisive error. */
 const FILES = Array.from({ length: 12 }, (_, i) => `../shared/data/who_and_when/Algorithm-Generated/${i + 1}.json`);
@@ -106,5 +108,22 @@ describe("GET /api/blame/evaluation", () => {
     expect(await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()).toEqual(body);
     const bad = await evaluation(getRequest("/api/blame/evaluation?projekt=x"), params({}));
     expect(bad.status).toBe(400);
+  });
+});
+
+describe("the background refresh after a decisive-error change", () => {
+  it("retrains every learned method of the project on a pg-boss worker and rescores its methods", async () => {
+    delete process.env.BATON_BLAME_WORKER;
+    await prisma().blameModel.deleteMany();
+    await prisma().blameEvaluation.deleteMany();
+    try {
+      await scheduleBlameRefresh("default");
+      const learned = METHODS.filter((m) => m.learned).map((m) => m.name).sort();
+      await expect.poll(async () => (await prisma().blameModel.findMany({ select: { method: true } })).map((m) => m.method).sort(), { timeout: 60_000, interval: 500 }).toEqual(learned);
+      for (const row of await prisma().blameModel.findMany()) expect(row.trainedOn).toBe(12);
+      await expect.poll(async () => prisma().blameEvaluation.count(), { timeout: 60_000, interval: 500 }).toBe(1);
+    } finally {
+      await stopBoss();
+    }
   });
 });

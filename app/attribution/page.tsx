@@ -1,0 +1,87 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { MethodTable } from "@/components/attribution/method-table";
+import { formatPercent } from "@/lib/format";
+import { pageReadableProjects } from "@/lib/server/auth/page-access";
+import { blameEvaluation } from "@/lib/server/blame/evaluation";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Attribution · Baton" };
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+
+/**
+ * Which attribution method to trust on a team's own runs: every method
+ * scored against the decisive errors its labelled runs hold (SPEC.md
+ * section 10), overall and by system, and the guided mode's questions per
+ * run. Computed on the server, kept until the labels change.
+ */
+export default async function AttributionPage({ searchParams }: { searchParams: Promise<{ project?: string | string[]; system?: string | string[] }> }) {
+  const query = await searchParams;
+  const project = first(query.project);
+  const system = first(query.system);
+  const readable = await pageReadableProjects("/attribution");
+  const report = await blameEvaluation({ ...(project && { project }), ...(system && { system }), ...(readable !== null && { readable }) });
+  const scope = [project && `project ${project}`, system && `system ${system}`].filter(Boolean).join(" · ") || "all projects you can read";
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Failure attribution</h1>
+        <p className="text-sm text-slate-600" data-testid="attribution-scope">
+          {scope}: {report.traces.toLocaleString("en")} run(s) with a decisive error. Each method names one step (and one agent) as the one that broke the run; a share is how often that is the labelled one. Methods that learn are scored only on runs they were not trained on ({report.cv.k}-fold cross-validation by run).
+        </p>
+      </div>
+      <form className="flex flex-wrap items-end gap-3 text-sm hide-when-presenting" action="/attribution">
+        <label className="flex flex-col">project<input name="project" defaultValue={project ?? ""} className="rounded border border-slate-300 px-2 py-1" /></label>
+        <label className="flex flex-col">system<input name="system" defaultValue={system ?? ""} className="rounded border border-slate-300 px-2 py-1" /></label>
+        <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-white hover:bg-slate-700">Apply</button>
+      </form>
+      {report.traces === 0 ? (
+        <p className="rounded border border-slate-300 bg-slate-50 p-4 text-sm" data-testid="attribution-empty">
+          No run here has a decisive error yet. Name one on a run&apos;s label page (<kbd>w</kbd>, or the guided questions), or import a dataset that carries them (Who&amp;When runs do).
+        </p>
+      ) : (
+        <>
+          <section className="space-y-2">
+            <h2 className="text-lg font-medium">All {report.traces} runs {report.best && <span className="text-sm font-normal text-slate-600">— best: <span className="font-mono">{report.best}</span> (what <span className="font-mono">method=best</span> uses)</span>}</h2>
+            <MethodTable methods={report.methods} best={report.best} testId="methods-all" />
+          </section>
+          {report.by_system.map((s) => (
+            <section key={s.system ?? ""} className="space-y-2" data-testid="system-section" data-system={s.system ?? ""}>
+              <h2 className="text-lg font-medium">{s.system ?? "(no system)"} <span className="text-sm font-normal text-slate-600">— {s.traces} runs{s.best ? `, best ${s.best}` : ""}</span></h2>
+              <MethodTable methods={s.methods} best={s.best} testId={`methods-${s.system ?? "none"}`} />
+            </section>
+          ))}
+          <section className="space-y-2" data-testid="guided-section">
+            <h2 className="text-lg font-medium">Guided mode: questions per run</h2>
+            <p className="text-sm text-slate-600">
+              &ldquo;Is the run still on track after step k?&rdquo;, answered truthfully from each run&apos;s decisive error, with {report.guided.method ? <span className="font-mono">{report.guided.method}</span> : "no method"}&apos;s ranking as the prior: <strong data-testid="guided-mean">{report.guided.mean_answers?.toFixed(2)}</strong> answers per run on average, against {report.guided.plain_mean_answers?.toFixed(2)} for plain bisection.
+            </p>
+            <details className="text-sm">
+              <summary className="cursor-pointer">every run&apos;s questions</summary>
+              <table className="mt-2 text-left text-xs">
+                <thead className="text-slate-500"><tr><th className="pr-3">run</th><th className="pr-3">events</th><th className="pr-3">questions (✓ on track, ✗ off track)</th><th>found</th></tr></thead>
+                <tbody>
+                  {report.guided.runs.map((r) => (
+                    <tr key={r.trace_id} className="border-t border-slate-100" data-testid="guided-run">
+                      <td className="pr-3 font-mono"><Link className="text-blue-700 hover:underline" href={`/traces/${encodeURIComponent(r.trace_id)}/label`}>{r.trace_id}</Link></td>
+                      <td className="pr-3">{r.events}</td>
+                      <td className="pr-3 font-mono">{r.questions.map((q) => `${q.event_id} ${q.on_track ? "✓" : "✗"}`).join(" · ")}</td>
+                      <td>{r.found ? "yes" : "no"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
+          </section>
+          <p className="text-sm text-slate-600" data-testid="decisive-agreement">
+            Agreement between annotators on the decisive error: {report.agreement.traces === 0 ? "no run has two annotators' decisive errors yet" : `${report.agreement.traces} run(s) with two or more; the same step on ${formatPercent(report.agreement.same_event, 0)}, the same agent on ${formatPercent(report.agreement.same_agent, 0)}`}.
+          </p>
+        </>
+      )}
+      <p className="text-xs text-slate-500">
+        Definitions: <Link className="text-blue-700 hover:underline" href="/docs/metrics#failure-attribution">docs/metrics.md, “Failure attribution”</Link>. JSON: <a className="text-blue-700 hover:underline" href={`/api/blame/evaluation?${new URLSearchParams({ ...(project && { project }), ...(system && { system }) }).toString()}`}>/api/blame/evaluation</a>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { answerQuestion, nextQuestion, startGuided, type GuidedState, type GuidedStep } from "@/lib/blame/guided";
+import type { BlameRanking } from "@/lib/blame/types";
+import { describeFailure, sendJson } from "@/lib/api/send";
+import { useLabeling, useLabelingStore } from "./store";
+
+/**
+ * Finding the decisive error with a few questions: "is the run still on
+ * track after step k?", k chosen by bisection weighted by the best
+ * attribution method's ranking (lib/blame/guided.ts), the asked step shown
+ * in the panel below. `y` / `n` answer. The first step after which the run
+ * is off track is offered as the caller's decisive error; contradictory
+ * answers are listed, not hidden.
+ */
+export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound: (eventId: string, reason: string) => void }) {
+  const store = useLabelingStore();
+  const traceId = useLabeling((s) => s.traceId);
+  const allLoaded = useLabeling((s) => s.loaded >= s.total && s.total > 0);
+  const [state, setState] = useState<GuidedState | null>(null);
+  const [prior, setPrior] = useState<{ method: string; note: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const step: GuidedStep | null = state ? nextQuestion(state) : null;
+
+  const start = async () => {
+    setError(null);
+    const r = await sendJson<BlameRanking & { chosen?: { by: string } }>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=best`);
+    const ids = store.getState().rows.map((row) => row!.id);
+    if (!r.ok) setError(`no prior ranking (${describeFailure(r)}): plain bisection`);
+    setPrior(r.ok ? { method: r.data.method, note: r.data.chosen?.by ?? "" } : null);
+    setState(startGuided(ids, r.ok ? r.data : null));
+  };
+
+  const answer = (onTrack: boolean) => {
+    if (!state || step?.kind !== "question") return;
+    try {
+      setState(answerQuestion(state, step.k, onTrack, step.purpose));
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  // the asked step is selected, so that its content is what the panel shows
+  const asked = step?.kind === "question" ? step.k : step?.kind === "done" ? step.decisive_index : null;
+  useEffect(() => {
+    if (asked !== null) store.getState().setIndex(asked);
+  }, [asked, store]);
+
+  useEffect(() => {
+    if (step?.kind !== "question") return;
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || (e.key !== "y" && e.key !== "n")) return;
+      e.preventDefault();
+      answer(e.key === "y");
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  if (!state) {
+    return (
+      <button type="button" disabled={disabled || !allLoaded} onClick={() => void start()} className="rounded border border-rose-300 px-2 py-1 hover:bg-rose-100 disabled:opacity-50" data-testid="guided-start" title={allLoaded ? "" : "waiting for every event to load"}>
+        Find it with questions
+      </button>
+    );
+  }
+  const rows = store.getState().rows;
+  const asked_n = state.answers.length;
+  return (
+    <div className="mt-2 w-full space-y-1 rounded border border-rose-300 bg-white p-2 dark:bg-transparent" data-testid="guided" role="group" aria-label="Guided search for the decisive error">
+      <p className="text-xs text-slate-600">
+        {prior ? <>prior: <span className="font-mono">{prior.method}</span>{prior.note && ` (${prior.note})`}</> : "plain bisection"} · {asked_n} answer(s) so far, at most {state.budget}
+      </p>
+      {error && <p className="text-xs text-amber-800">{error}</p>}
+      {step?.kind === "question" && (
+        <div data-testid="guided-question" data-k={step.k} data-event-id={step.event_id}>
+          <p>
+            Is the run still on track after step {step.k} (<span className="font-mono">{step.event_id}</span>, {rows[step.k]?.agent})?{step.purpose === "check" && " (a last check of the step before)"}
+          </p>
+          <div className="mt-1 flex gap-2">
+            <button type="button" onClick={() => answer(true)} className="rounded bg-emerald-700 px-2 py-1 text-white hover:bg-emerald-600" data-testid="guided-yes">Yes, on track (y)</button>
+            <button type="button" onClick={() => answer(false)} className="rounded bg-rose-700 px-2 py-1 text-white hover:bg-rose-600" data-testid="guided-no">No, off track (n)</button>
+            <button type="button" onClick={() => setState(null)} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100">Stop</button>
+          </div>
+        </div>
+      )}
+      {step?.kind === "done" && (
+        <div data-testid="guided-done" data-event-id={step.decisive_event_id}>
+          <p>
+            The run went wrong at step {step.decisive_index} (<span className="font-mono">{step.decisive_event_id}</span>, {rows[step.decisive_index]?.agent}), found with {step.answers.length} answer(s).
+          </p>
+          {step.contradictions.length > 0 && (
+            <ul className="text-xs text-amber-800" data-testid="guided-contradictions">
+              {step.contradictions.map((c, i) => (
+                <li key={i}>contradiction: &ldquo;{c.earlier.on_track ? "on track" : "off track"} after step {c.earlier.k}&rdquo; then &ldquo;{c.later.on_track ? "on track" : "off track"} after step {c.later.k}&rdquo; (the later answer counts)</li>
+              ))}
+            </ul>
+          )}
+          <div className="mt-1 flex gap-2">
+            <button type="button" disabled={disabled} onClick={() => { onFound(step.decisive_event_id, `found with ${step.answers.length} guided question(s)`); setState(null); }} className="rounded bg-rose-700 px-2 py-1 text-white hover:bg-rose-600 disabled:opacity-50" data-testid="guided-save">Save as my decisive error</button>
+            <button type="button" onClick={() => setState(null)} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100">Discard</button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

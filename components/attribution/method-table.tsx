@@ -1,0 +1,61 @@
+import type { MethodEvaluation, Score } from "@/lib/blame";
+import { formatPercent } from "@/lib/format";
+
+/**
+ * Every attribution method's scores over a set of labelled runs (SPEC.md
+ * section 10): a bar per accuracy with its Wilson 95 % interval as a band,
+ * so that a room sees at once which method finds the decisive error; the
+ * figures are printed beside each bar. The best method is marked.
+ */
+export function MethodTable({ methods, best, testId }: { methods: readonly MethodEvaluation[]; best: string | null; testId: string }) {
+  const ranked = [...methods].sort((a, b) => (b.scores?.step.top1.value ?? -1) - (a.scores?.step.top1.value ?? -1) || (b.scores?.agent.top1.value ?? -1) - (a.scores?.agent.top1.value ?? -1));
+  return (
+    <table className="w-full text-left text-sm" data-testid={testId}>
+      <thead className="text-xs text-slate-500">
+        <tr>
+          <th className="py-1 pr-3 font-medium">method</th>
+          <th className="py-1 pr-3 font-medium">step found (top-1)</th>
+          <th className="py-1 pr-3 font-medium">step in top 3</th>
+          <th className="py-1 pr-3 font-medium">agent found (top-1)</th>
+          <th className="py-1 pr-3 font-medium">agent in top 3</th>
+          <th className="py-1 pr-3 font-medium">MRR step / agent</th>
+          <th className="py-1 font-medium">scored</th>
+        </tr>
+      </thead>
+      <tbody>
+        {ranked.map((m) => (
+          <tr key={m.method} className={`border-t border-slate-100 ${m.method === best ? "bg-emerald-50 dark:bg-emerald-950/40" : ""}`} data-testid="method-row" data-method={m.method}>
+            <td className="py-1 pr-3 font-mono">{m.method}{m.method === best && <span className="ml-2 rounded bg-emerald-700 px-1.5 py-0.5 font-sans text-xs text-white">best</span>}</td>
+            {m.scores ? (
+              <>
+                <td className="py-1 pr-3"><Bar score={m.scores.step.top1} /></td>
+                <td className="py-1 pr-3 text-slate-600">{formatPercent(m.scores.step.top3.value, 1)}</td>
+                <td className="py-1 pr-3"><Bar score={m.scores.agent.top1} /></td>
+                <td className="py-1 pr-3 text-slate-600">{formatPercent(m.scores.agent.top3.value, 1)}</td>
+                <td className="py-1 pr-3 text-slate-600">{m.scores.step.mrr.value.toFixed(2)} / {m.scores.agent.mrr.value.toFixed(2)}</td>
+                <td className="py-1 text-xs text-slate-500">{m.scores.n} runs{m.cv ? `, ${m.cv.k}-fold CV` : ""}{m.not_applicable > 0 ? `; ${m.not_applicable} not applicable` : ""}</td>
+              </>
+            ) : (
+              <td colSpan={6} className="py-1 text-xs text-slate-500">not applicable to these runs ({m.not_applicable}: it needs a group of rollouts)</td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A share as a bar with its 95 % interval as a lighter band behind it. */
+function Bar({ score }: { score: Score }) {
+  const title = `${formatPercent(score.value, 1)} (95% ${formatPercent(score.low, 1)}–${formatPercent(score.high, 1)}, n = ${score.n})`;
+  return (
+    <span className="flex items-center gap-2" title={title} data-value={score.value}>
+      <span className="relative inline-block h-3 w-32 rounded-sm bg-slate-100 dark:bg-slate-800" aria-hidden="true">
+        <span className="absolute inset-y-0 rounded-sm bg-sky-200 dark:bg-sky-900" style={{ left: `${score.low * 100}%`, width: `${(score.high - score.low) * 100}%` }} />
+        <span className="absolute inset-y-0.5 left-0 rounded-sm bg-sky-700" style={{ width: `${score.value * 100}%` }} />
+      </span>
+      <span className="tabular-nums">{formatPercent(score.value, 1)}</span>
+      <span className="text-xs text-slate-500 tabular-nums">{formatPercent(score.low, 0)}–{formatPercent(score.high, 0)}</span>
+    </span>
+  );
+}

@@ -1,0 +1,83 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+/**
+ * Failure attribution as a person meets it, on real Who&When runs: the run's
+ * labelled mistake arrives as its decisive error; a person names their own
+ * with `w`, then finds one with the guided questions (answering truthfully
+ * from the ground truth), and reads the Attribution page, whose figures are
+ * the API's.
+ */
+const SYSTEM = "CaptainAgent (AG2)";
+const RUNS = [31, 32, 33, 34, 35, 36];
+
+async function importRun(request: APIRequestContext, n: number): Promise<string> {
+  const response = await request.post(`/api/import?name=${n}.json&upsert=1`, { data: readFileSync(`../shared/data/who_and_when/Algorithm-Generated/${n}.json`, "utf8"), headers: { "content-type": "application/json" } });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { traces: { trace_id: string }[] }).traces[0]!.trace_id;
+}
+
+test("name a decisive error, find one with guided questions, read the Attribution page", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const ids: string[] = [];
+  for (const n of RUNS) ids.push(await importRun(request, n));
+  const id = ids[0]!;
+  const truth = ((await (await request.get(`/api/traces/${id}/decisive-error`)).json()) as { labels: { event_id: string; annotator: string }[] }).labels.find((l) => l.annotator === "Who&When ground truth")!;
+  const order = ((await (await request.get(`/api/traces/${id}/events?limit=1000`)).json()) as { events: { id: string }[] }).events.map((e) => e.id);
+  // a person's earlier label, if a previous run of this test left one
+  await request.delete(`/api/traces/${id}/decisive-error`);
+
+  await page.goto(`/traces/${id}/label`);
+  const panel = page.getByTestId("decisive-error");
+  await expect(panel.locator(`[data-testid=decisive-label][data-annotator="Who&When ground truth"]`)).toHaveAttribute("data-event-id", truth.event_id);
+  await expect(panel).toContainText("(imported)");
+
+  // `w` names the selected event
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  const selected = await page.locator('[data-testid=label-row][data-selected="true"]').getAttribute("data-event-id");
+  await page.keyboard.press("w");
+  await expect(page.getByTestId("decisive-message")).toContainText(`saved: the run went wrong at ${selected}`);
+  await expect(panel.locator("[data-testid=decisive-label]")).toHaveCount(2);
+
+  // typing in the reason box is not a shortcut
+  await page.getByLabel("Why (optional)").fill("wrong");
+  await expect(page.getByTestId("decisive-message")).toContainText(`saved: the run went wrong at ${selected}`);
+  await page.getByLabel("Why (optional)").fill("");
+
+  // the guided questions, answered truthfully from the ground truth: on track after k exactly when k comes before the decisive step
+  await page.getByTestId("guided-start").click();
+  const d = order.indexOf(truth.event_id);
+  let answers = 0;
+  for (;;) {
+    const done = page.getByTestId("guided-done");
+    const question = page.getByTestId("guided-question");
+    await expect(done.or(question)).toBeVisible();
+    if (await done.isVisible()) break;
+    const k = Number(await question.getAttribute("data-k"));
+    // the asked step is the one shown
+    await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", order[k]!);
+    await page.keyboard.press(k < d ? "y" : "n");
+    answers++;
+    await expect(question.or(done)).not.toHaveAttribute("data-k", String(k));
+  }
+  expect(answers).toBeLessThanOrEqual(Math.ceil(Math.log2(order.length)) + 1);
+  await expect(page.getByTestId("guided-done")).toHaveAttribute("data-event-id", truth.event_id);
+  await page.getByTestId("guided-save").click();
+  await expect(page.getByTestId("decisive-message")).toContainText(`saved: the run went wrong at ${truth.event_id}`);
+  const mine = ((await (await request.get(`/api/traces/${id}/decisive-error`)).json()) as { labels: { event_id: string; annotator: string; reason: string }[] }).labels.find((l) => l.annotator !== "Who&When ground truth")!;
+  expect(mine.event_id).toBe(truth.event_id);
+  expect(mine.reason).toBe(`found with ${answers} guided question(s)`);
+
+  // the Attribution page shows what the API computes
+  await page.goto(`/attribution?system=${encodeURIComponent(SYSTEM)}`);
+  const api = (await (await request.get(`/api/blame/evaluation?system=${encodeURIComponent(SYSTEM)}`)).json()) as { traces: number; best: string; methods: { method: string; scores: { step: { top1: { value: number } } } | null }[] };
+  expect(api.traces).toBeGreaterThanOrEqual(RUNS.length);
+  await expect(page.getByTestId("attribution-scope")).toContainText(`${api.traces} run(s) with a decisive error`);
+  const best = page.locator(`[data-testid=methods-all] [data-testid=method-row][data-method="${api.best}"]`);
+  await expect(best).toContainText("best");
+  const learned = api.methods.find((m) => m.method === "learned_events")!;
+  await expect(page.locator('[data-testid=methods-all] [data-testid=method-row][data-method="learned_events"] [data-value]').first()).toHaveAttribute("data-value", String(learned.scores!.step.top1.value));
+  await expect(page.getByTestId("guided-run")).toHaveCount(api.traces);
+  await expect(page.getByTestId("guided-mean")).not.toBeEmpty();
+});
