@@ -69,9 +69,10 @@ test("name a decisive error, find one with guided questions, read the Attributio
   expect(mine.event_id).toBe(truth.event_id);
   expect(mine.reason).toBe(`found with ${answers} guided question(s)`);
 
-  // the Attribution page shows what the API computes
-  await page.goto(`/attribution?system=${encodeURIComponent(SYSTEM)}`);
+  // the Attribution page shows what the API computes (the API waits for the scores; the page shows the kept ones)
   const api = (await (await request.get(`/api/blame/evaluation?system=${encodeURIComponent(SYSTEM)}`)).json()) as { traces: number; best: string; methods: { method: string; scores: { step: { top1: { value: number } } } | null }[] };
+  await page.goto(`/attribution?system=${encodeURIComponent(SYSTEM)}`);
+  await expect(page.getByTestId("attribution-scoring")).toHaveCount(0);
   expect(api.traces).toBeGreaterThanOrEqual(RUNS.length);
   await expect(page.getByTestId("attribution-scope")).toContainText(`${api.traces} run(s) with a decisive error`);
   const best = page.locator(`[data-testid=methods-all] [data-testid=method-row][data-method="${api.best}"]`);

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { MethodTable } from "@/components/attribution/method-table";
 import { formatPercent } from "@/lib/format";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
-import { blameEvaluation } from "@/lib/server/blame/evaluation";
+import { keptBlameEvaluation } from "@/lib/server/blame/evaluation";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Attribution · Baton" };
@@ -21,14 +21,14 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
   const project = first(query.project);
   const system = first(query.system);
   const readable = await pageReadableProjects("/attribution");
-  const report = await blameEvaluation({ ...(project && { project }), ...(system && { system }), ...(readable !== null && { readable }) });
+  const { result: report, fresh } = await keptBlameEvaluation({ ...(project && { project }), ...(system && { system }), ...(readable !== null && { readable }) });
   const scope = [project && `project ${project}`, system && `system ${system}`].filter(Boolean).join(" · ") || "all projects you can read";
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">Failure attribution</h1>
         <p className="text-sm text-slate-600" data-testid="attribution-scope">
-          {scope}: {report.traces.toLocaleString("en")} run(s) with a decisive error. Each method names one step (and one agent) as the one that broke the run; a share is how often that is the labelled one. Methods that learn are scored only on runs they were not trained on ({report.cv.k}-fold cross-validation by run).
+          {scope}: {report ? `${report.traces.toLocaleString("en")} run(s) with a decisive error.` : "scoring…"} Each method names one step (and one agent) as the one that broke the run; a share is how often that is the labelled one. Methods that learn are scored only on runs they were not trained on (5-fold cross-validation by run).
         </p>
       </div>
       <form className="flex flex-wrap items-end gap-3 text-sm hide-when-presenting" action="/attribution">
@@ -36,7 +36,13 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
         <label className="flex flex-col">system<input name="system" defaultValue={system ?? ""} className="rounded border border-slate-300 px-2 py-1" /></label>
         <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-white hover:bg-slate-700">Apply</button>
       </form>
-      {report.traces === 0 ? (
+      {!fresh && (
+        <p role="status" className="rounded border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900 dark:bg-transparent" data-testid="attribution-scoring">
+          {report ? `The labels changed since these scores (${report.computed_at.slice(0, 16).replace("T", " ")} UTC): ` : ""}Baton is scoring every method on these runs in the background (for a hundred runs, about a minute); this page refreshes itself.
+          <meta httpEquiv="refresh" content="5" />
+        </p>
+      )}
+      {!report ? null : report.traces === 0 ? (
         <p className="rounded border border-slate-300 bg-slate-50 p-4 text-sm" data-testid="attribution-empty">
           No run here has a decisive error yet. Name one on a run&apos;s label page (<kbd>w</kbd>, or the guided questions), or import a dataset that carries them (Who&amp;When runs do).
         </p>

@@ -3,6 +3,7 @@ import { DEFAULT_CV, evaluateMethods, methodByName, orderedEventIds, pickBest, r
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
+import { scheduleBlameRefresh } from "./jobs";
 import { fingerprintOf, labelledRows, loadLabelled, type LabelledFilter, type LabelledRow } from "./labelled";
 
 /** `GET /api/blame/evaluation`: every method scored on the labelled traces of a filter (SPEC.md section 10), overall and by system. */
@@ -55,14 +56,39 @@ function scoreAll(labelled: readonly LabelledTrace[]): { best: string | null; me
   return { best: pickBest(methods), methods };
 }
 
-/** Cross-validated scores of every method; kept in blame_evaluations until the labels under the filter change. */
-export async function blameEvaluation(f: LabelledFilter & { project?: string; system?: string }): Promise<BlameEvaluationResponse> {
+const keyOf = (f: LabelledFilter) => JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
+
+/** Cross-validated scores of every method, computed now unless kept in blame_evaluations for the current labels (tens of seconds for a hundred runs). */
+export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluationResponse> {
+  const { result, fresh, rows, fingerprint } = await stored(f);
+  if (result && fresh) return result;
+  return computeAndKeep(f, rows, fingerprint);
+}
+
+/**
+ * What pages and `method=best` use, never waiting for a computation: the kept
+ * scores (`fresh` false when the labels changed since; null when never
+ * computed), with a background job scheduled to bring them up to date.
+ */
+export async function keptBlameEvaluation(f: LabelledFilter): Promise<{ result: BlameEvaluationResponse | null; fresh: boolean }> {
+  const { result, fresh, rows, fingerprint } = await stored(f);
+  if (fresh) return { result, fresh };
+  // nothing labelled is quick to score; anything else is scored in the background
+  if (rows.length === 0) return { result: await computeAndKeep(f, rows, fingerprint), fresh: true };
+  await scheduleBlameRefresh({ filter: f });
+  return { result, fresh };
+}
+
+async function stored(f: LabelledFilter) {
   const rows = await labelledRows(f);
   const fingerprint = fingerprintOf(rows);
-  const key = JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
-  const cached = await prisma().blameEvaluation.findUnique({ where: { key } });
-  if (cached && cached.fingerprint === fingerprint) return cached.result as unknown as BlameEvaluationResponse;
+  const cached = await prisma().blameEvaluation.findUnique({ where: { key: keyOf(f) } });
+  return { result: (cached?.result ?? null) as unknown as BlameEvaluationResponse | null, fresh: cached?.fingerprint === fingerprint, rows, fingerprint };
+}
+
+async function computeAndKeep(f: LabelledFilter, rows: readonly LabelledRow[], fingerprint: string): Promise<BlameEvaluationResponse> {
   const result = await evaluate(f, rows);
+  const key = keyOf(f);
   const data = { fingerprint, result: result as unknown as Prisma.InputJsonValue, computedAt: new Date(result.computed_at) };
   await prisma().blameEvaluation.upsert({ where: { key }, create: { key, ...data }, update: data });
   return result;
@@ -102,8 +128,8 @@ export async function decisiveAgreement(traceKeys: readonly string[]): Promise<B
   return { traces: r.traces, same_event: r.traces > 0 ? r.same_event / r.traces : null, same_agent: r.traces > 0 ? r.same_agent / r.traces : null };
 }
 
-/** `method=best` for a project: the evaluation's best method over its labelled traces, null when it has none. */
-export async function bestMethodOf(project: string): Promise<string | null> {
-  return (await blameEvaluation({ project })).best;
+/** `method=best` for a project: the kept evaluation's best method (scheduling a rescore when the labels changed), null when never scored or no trace is labelled. */
+export async function bestMethodOf(project: string): Promise<{ method: string; as_of: string; fresh: boolean } | null> {
+  const { result, fresh } = await keptBlameEvaluation({ project });
+  return result?.best ? { method: result.best, as_of: result.computed_at, fresh } : null;
 }
-

@@ -3,6 +3,7 @@ import { METHODS } from "@/lib/blame";
 import { prisma } from "../db/client";
 import { boss } from "../judges/boss";
 import { blameEvaluation } from "./evaluation";
+import type { LabelledFilter } from "./labelled";
 import { fullModel } from "./models";
 
 /**
@@ -16,21 +17,26 @@ export const BLAME_QUEUE = "blame-refresh";
 
 let worker: Promise<string> | null = null;
 
-export async function scheduleBlameRefresh(project: string): Promise<void> {
+/** A project's models and scores (after a label change), or the scores of one filter (a page asked for them). */
+export type RefreshJob = { project: string } | { filter: LabelledFilter };
+
+export async function scheduleBlameRefresh(job: RefreshJob): Promise<void> {
   if (process.env.BATON_BLAME_WORKER === "0") return;
   const b = await boss();
   await b.createQueue(BLAME_QUEUE);
   ensureWorker();
-  // one pending refresh per project: later label changes join it
-  await b.send(BLAME_QUEUE, { project }, { singletonKey: project, retryLimit: 1 });
+  // one pending refresh per project or filter: later requests join it
+  await b.send(BLAME_QUEUE, job, { singletonKey: JSON.stringify(job), retryLimit: 1 });
 }
 
 function ensureWorker(): void {
   if (worker) return;
   worker = (async () => {
     const b = await boss();
-    return b.work<{ project: string }>(BLAME_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
-      if (job) await refreshProject(job.data.project);
+    return b.work<RefreshJob>(BLAME_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+      if (!job) return;
+      if ("project" in job.data) await refreshProject(job.data.project);
+      else await blameEvaluation(job.data.filter);
     });
   })();
   worker.catch((error) => {

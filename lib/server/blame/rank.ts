@@ -11,7 +11,7 @@ export interface BlameResponse {
   version: typeof SPEC_VERSION;
   method: string;
   /** for method=best: how the method was chosen */
-  chosen?: { by: "cross-validated step accuracy"; project: string } | { by: "default"; reason: string };
+  chosen?: { by: "cross-validated step accuracy"; project: string; as_of: string; note?: string } | { by: "default"; reason: string };
   /** learned methods: on how many labelled traces of the project, when; `held_out` when this trace has a decisive error, which was left out */
   trained?: { traces: number; at: string; held_out: boolean };
   events: RankedEvent[];
@@ -35,8 +35,10 @@ export async function blameOf(trace: TraceRef, requested: string): Promise<Blame
   let chosen: BlameResponse["chosen"];
   if (requested === BEST) {
     const best = await bestMethodOf(trace.project);
-    name = best ?? DEFAULT_BLAME_METHOD;
-    chosen = best ? { by: "cross-validated step accuracy", project: trace.project } : { by: "default", reason: `project ${trace.project} has no trace with a decisive error to compare methods on` };
+    name = best?.method ?? DEFAULT_BLAME_METHOD;
+    chosen = best
+      ? { by: "cross-validated step accuracy", project: trace.project, as_of: best.as_of, ...(!best.fresh && { note: "labels changed since: being rescored" }) }
+      : { by: "default", reason: `the methods of project ${trace.project} are not scored yet (no trace with a decisive error, or being scored now)` };
   }
   const method = methodByName(name);
   if (!method) throw new ApiError(400, "invalid_input", `unknown attribution method "${name}"`, [{ path: "method", message: "unknown method" }]);

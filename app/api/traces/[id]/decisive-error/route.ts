@@ -22,7 +22,7 @@ export const PUT = route(async (request: Request, { params }: Context) => {
   const { row, actor } = await authorizeTraceRef(request, id, "annotate");
   const input = await parseJsonRequest(request, decisiveErrorInput);
   const saved = await saveDecisiveError(row, actor, input);
-  await scheduleBlameRefresh(row.project.name);
+  await scheduleBlameRefresh({ project: row.project.name });
   return Response.json(saved);
 });
 
@@ -31,6 +31,6 @@ export const DELETE = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
   const { row, actor } = await authorizeTraceRef(request, id, "annotate");
   if (!(await deleteOwnDecisiveError(row.traceId, actor))) throw new ApiError(404, "not_found", "you have named no decisive error on this trace");
-  await scheduleBlameRefresh(row.project.name);
+  await scheduleBlameRefresh({ project: row.project.name });
   return Response.json({ deleted: true });
 });

@@ -14,6 +14,6 @@ export const PUT = route(async (request: Request, { params }: Context) => {
   const { row, actor } = await authorizeTraceRef(request, id, "admin");
   const input = await parseJsonRequest(request, decisiveErrorInput);
   const answer = await adjudicateDecisiveError(row, actor, input);
-  await scheduleBlameRefresh(row.project.name);
+  await scheduleBlameRefresh({ project: row.project.name });
   return Response.json(answer);
 });
