@@ -17,6 +17,7 @@ const PAGES: { path: string; ready?: (page: Page) => Promise<unknown> }[] = [
   { path: `/traces/${DEMO}/heatmap` },
   { path: `/traces/${DEMO}/label` },
   { path: "/heatmaps" },
+  { path: "/attribution" },
   { path: "/dashboard" },
   { path: "/queues" },
   { path: "/queues/new" },

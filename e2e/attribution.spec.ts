@@ -69,6 +69,17 @@ test("name a decisive error, find one with guided questions, read the Attributio
   expect(mine.event_id).toBe(truth.event_id);
   expect(mine.reason).toBe(`found with ${answers} guided question(s)`);
 
+  // the blame overlay: the heatmap shows the top suspects of the chosen method, and the graph draws them highlighted
+  await page.goto(`/traces/${id}/heatmap`);
+  const suspects = page.getByTestId("suspects");
+  await page.getByTestId("suspects-method").selectOption("errors");
+  const errors = (await (await request.get(`/api/traces/${id}/blame?method=errors`)).json()) as { events: { id: string; rank: number }[] };
+  const expected = errors.events.filter((e) => e.rank <= 3).slice(0, 6).map((e) => e.id);
+  await expect(suspects.getByTestId("suspect")).toHaveCount(expected.length);
+  expect(await suspects.getByTestId("suspect").evaluateAll((els) => els.map((e) => e.getAttribute("data-suspect-id")))).toEqual(expected);
+  await suspects.getByTestId("suspects-graph").click();
+  await expect(page).toHaveURL(new RegExp(`/graph\\?${expected.map((e) => `sel=${e}`).join("&")}$`));
+
   // the Attribution page shows what the API computes (the API waits for the scores; the page shows the kept ones)
   const api = (await (await request.get(`/api/blame/evaluation?system=${encodeURIComponent(SYSTEM)}`)).json()) as { traces: number; best: string; methods: { method: string; scores: { step: { top1: { value: number } } } | null }[] };
   await page.goto(`/attribution?system=${encodeURIComponent(SYSTEM)}`);

@@ -77,12 +77,12 @@ export function DecisiveErrorPanel({ disabled, me }: { disabled: boolean; me: st
               ({l.agent}) by {l.annotator}{l.imported ? " (imported)" : ""}{l.reason ? <span className="text-slate-600"> — {l.reason.length > 160 ? `${l.reason.slice(0, 160)}…` : l.reason}</span> : null}
             </li>
           ))}
-          {data.labels.length === 0 && !data.adjudication && <li className="text-slate-500">nobody has named one yet</li>}
+          {data.labels.length === 0 && !data.adjudication && <li className="text-slate-600">nobody has named one yet</li>}
         </ul>
       )}
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <input aria-label="Why (optional)" value={reason} onChange={(e) => setReason(e.target.value)} onKeyDown={(e) => e.key === "Escape" && (e.target as HTMLInputElement).blur()} placeholder="why (optional)" className="w-56 rounded border border-slate-300 px-2 py-1" disabled={disabled} />
-        <button type="button" disabled={disabled || !eventId} onClick={() => eventId && void name(eventId)} className="rounded bg-rose-700 px-2 py-1 text-white hover:bg-rose-600 disabled:opacity-50" data-testid="decisive-here">The run went wrong here (w)</button>
+        <button type="button" disabled={disabled || !eventId} onClick={() => eventId && void name(eventId)} className="rounded bg-rose-700 px-2 py-1 text-rose-50 hover:bg-rose-600 disabled:opacity-50" data-testid="decisive-here">The run went wrong here (w)</button>
         <GuidedSearch disabled={disabled} onFound={(event, why) => void name(event, reason.trim() ? `${reason.trim()} (${why})` : why)} />
         {mine && <button type="button" disabled={disabled} onClick={() => void clear()} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100" data-testid="decisive-clear">remove mine</button>}
       </div>

@@ -81,8 +81,8 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
             Is the run still on track after step {step.k} (<span className="font-mono">{step.event_id}</span>, {rows[step.k]?.agent})?{step.purpose === "check" && " (a last check of the step before)"}
           </p>
           <div className="mt-1 flex gap-2">
-            <button type="button" onClick={() => answer(true)} className="rounded bg-emerald-700 px-2 py-1 text-white hover:bg-emerald-600" data-testid="guided-yes">Yes, on track (y)</button>
-            <button type="button" onClick={() => answer(false)} className="rounded bg-rose-700 px-2 py-1 text-white hover:bg-rose-600" data-testid="guided-no">No, off track (n)</button>
+            <button type="button" onClick={() => answer(true)} className="rounded bg-emerald-700 px-2 py-1 text-emerald-50 hover:bg-emerald-600" data-testid="guided-yes">Yes, on track (y)</button>
+            <button type="button" onClick={() => answer(false)} className="rounded bg-rose-700 px-2 py-1 text-rose-50 hover:bg-rose-600" data-testid="guided-no">No, off track (n)</button>
             <button type="button" onClick={() => setState(null)} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100">Stop</button>
           </div>
         </div>
@@ -100,7 +100,7 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
             </ul>
           )}
           <div className="mt-1 flex gap-2">
-            <button type="button" disabled={disabled} onClick={() => { onFound(step.decisive_event_id, `found with ${step.answers.length} guided question(s)`); setState(null); }} className="rounded bg-rose-700 px-2 py-1 text-white hover:bg-rose-600 disabled:opacity-50" data-testid="guided-save">Save as my decisive error</button>
+            <button type="button" disabled={disabled} onClick={() => { onFound(step.decisive_event_id, `found with ${step.answers.length} guided question(s)`); setState(null); }} className="rounded bg-rose-700 px-2 py-1 text-rose-50 hover:bg-rose-600 disabled:opacity-50" data-testid="guided-save">Save as my decisive error</button>
             <button type="button" onClick={() => setState(null)} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100">Discard</button>
           </div>
         </div>

@@ -25,7 +25,7 @@ export function MethodTable({ methods, best, testId }: { methods: readonly Metho
       <tbody>
         {ranked.map((m) => (
           <tr key={m.method} className={`border-t border-slate-100 ${m.method === best ? "bg-emerald-50 dark:bg-emerald-950/40" : ""}`} data-testid="method-row" data-method={m.method}>
-            <td className="py-1 pr-3 font-mono">{m.method}{m.method === best && <span className="ml-2 rounded bg-emerald-700 px-1.5 py-0.5 font-sans text-xs text-white">best</span>}</td>
+            <td className="py-1 pr-3 font-mono">{m.method}{m.method === best && <span className="ml-2 rounded bg-emerald-700 px-1.5 py-0.5 font-sans text-xs text-emerald-50">best</span>}</td>
             {m.scores ? (
               <>
                 <td className="py-1 pr-3"><Bar score={m.scores.step.top1} /></td>

@@ -15,6 +15,14 @@ describe("the input of every method carries no label", () => {
     expect(labelled.events.find((e) => e.id === "code1")!.extra).toBeDefined(); // the caller's trace is untouched
   });
 
+  it("drops the labels an adapter writes beside the trace (the extended form's decisive errors and annotations)", () => {
+    const adapted = { ...failedTool(), decisive_errors: [{ event_id: "code1", agent: "coder", reason: "the mistake", annotator: "truth" }], annotations: [{ event_id: "code1", family: "step_quality", value: -1 }] };
+    const stripped = stripTrace(adapted);
+    expect(Object.keys(stripped)).not.toContain("decisive_errors");
+    expect(Object.keys(stripped)).not.toContain("annotations");
+    expect(JSON.stringify(stripped)).not.toContain("the mistake");
+  });
+
   it("gives every heuristic method the same ranking with and without the labels", () => {
     const plain = blameInput(failedTool());
     const labelled = blameInput(withLabels(failedTool(), "code1", "coder"));

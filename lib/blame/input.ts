@@ -8,9 +8,10 @@ import { prepareTrace, type PreparedTrace } from "../credit/prepare";
 import type { Trace, TraceEvent } from "../trace/types";
 import type { BlameInput } from "./types";
 
-/** A copy of the trace without `metadata` and without the events' extra properties. */
+/** A copy of the trace without `metadata`, without any label the extended form carries, and without the events' extra properties. */
 export function stripTrace(trace: Trace): Trace {
-  const { metadata: _metadata, ...rest } = trace;
+  // an adapter's output (what benchmarks read) may still carry the labels of the extended form beside the trace
+  const { metadata: _metadata, decisive_errors: _d, decisive_error_adjudication: _a, annotations: _n, adjudications: _j, ...rest } = trace as Trace & Partial<Record<"decisive_errors" | "decisive_error_adjudication" | "annotations" | "adjudications", unknown>>;
   const events = trace.events.map((e) => {
     const { extra: _extra, ...known } = e;
     return known;

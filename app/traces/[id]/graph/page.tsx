@@ -4,6 +4,8 @@ import { requirePageRead } from "@/lib/server/auth/page-access";
 import { graphMeta } from "@/lib/server/queries/graph";
 import { listPresets } from "@/lib/server/queries/presets";
 import { findTraceRowOrNull } from "@/lib/server/queries/traces";
+import { Suspects } from "@/components/attribution/suspects";
+import { BLAME_METHODS } from "@/lib/blame";
 import { GraphView } from "./_components/graph-view";
 
 export const dynamic = "force-dynamic";
@@ -31,6 +33,7 @@ export default async function TraceGraphPage({ params, searchParams }: Props) {
           {meta.events.toLocaleString("en")} events · {meta.edges.toLocaleString("en")} edges · {meta.lanes.length.toLocaleString("en")} agents
         </span>
       </div>
+      <div className="mb-2 hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} collapsed /></div>
       <GraphView key={traceId} traceId={traceId} meta={meta} view={parseViewState(query)} presets={presets.map((p) => p.name)} subject={{ task: row?.taskId ?? null, system: row?.system ?? null }} />
     </div>
   );

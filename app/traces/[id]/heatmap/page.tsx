@@ -1,5 +1,7 @@
 import Link from "next/link";
+import { Suspects } from "@/components/attribution/suspects";
 import { HeatmapControls } from "@/components/heatmap/controls";
+import { BLAME_METHODS } from "@/lib/blame";
 import { HeatmapView } from "@/components/heatmap/heatmap-view";
 import { AddToAgenda } from "@/components/meeting/add-to-agenda";
 import { searchParamsObject } from "@/lib/api/filters";
@@ -57,6 +59,7 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
         )}
         <span className="ml-auto"><AddToAgenda title={main?.title ?? `Heatmap ${traceId}`} /></span>
       </div>
+      <div className="hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} /></div>
       <HeatmapControls scope="trace" values={values} presets={presets.map((p) => p.name)} groupTraces={groupTraces} />
       {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
       {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} overrides={overrides} />}
