@@ -3,6 +3,7 @@ import { CREDIT_METHODS } from "../credit/index";
 import { needsGroup, rankByNegativeCredit } from "./credit";
 import { rankDivergence, rankErrors } from "./errors";
 import { frequentAgent, frequentStep } from "./frequency";
+import { learnedStumps } from "./boosted";
 import { learnedCombined } from "./combined";
 import { learnedEvents, learnedWords } from "./learned";
 import type { BlameMethod, HeuristicMethod } from "./methods";
@@ -31,6 +32,7 @@ export const METHODS: readonly BlameMethod[] = [
   learnedEvents,
   learnedWords,
   learnedCombined,
+  learnedStumps,
 ];
 
 export function methodByName(name: string): BlameMethod | undefined {

@@ -1,0 +1,148 @@
+/**
+ * `learned_stumps`: gradient-boosted decision stumps under the same
+ * conditional logit as `learned_events` (softmax over the events of a
+ * trace), on its named features. A stump splits one feature at one
+ * threshold, so the sum can learn what a linear score cannot: "a worker's
+ * second reply, and it covers little of its instruction". Each round fits
+ * the stump with the largest Newton gain on the softmax's gradient and
+ * Hessian, shrunk by RATE. Deterministic (no sampling; ties go to the first
+ * feature by name, then the lowest threshold); the model is plain JSON.
+ *
+ * Hand-written because the npm gradient-boosting packages fit independent
+ * rows (regression or one-vs-rest), not a softmax over each trace's events.
+ */
+import { contextOf } from "./input";
+import { cachedFeatures } from "./learned";
+import type { LearnedMethod, LearnedModel } from "./methods";
+import { toRanking } from "./rank";
+import { softmax } from "./softmax";
+import type { BlameInput, BlameRanking, LabelledTrace } from "./types";
+
+export interface Stump {
+  readonly feature: string;
+  /** Events with feature value <= threshold get `low`, the others `high` (an absent feature is 0). */
+  readonly threshold: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+export interface StumpModel extends LearnedModel {
+  readonly version: 1;
+  readonly stumps: Stump[];
+}
+
+/** Boosting rounds, shrinkage, L2 on a leaf (lambda), thresholds tried per feature, least Hessian mass on either side of a split. */
+export const STUMPS = { rounds: 150, rate: 0.1, lambda: 10, thresholds: 8, minHessian: 0.5 };
+
+const value = (named: Record<string, number>, feature: string) => named[feature] ?? 0;
+
+export function stumpScore(stumps: readonly Stump[], named: Record<string, number>): number {
+  let s = 0;
+  for (const t of stumps) s += value(named, t.feature) <= t.threshold ? t.low : t.high;
+  return s;
+}
+
+/** Up to `count` distinct thresholds per feature: midpoints between quantiles of its values. */
+function thresholdsOf(values: Float64Array, count: number): number[] {
+  const sorted = Float64Array.from(values).sort();
+  const distinct = [...new Set(sorted)];
+  if (distinct.length <= 1) return [];
+  if (distinct.length <= count + 1) return distinct.slice(0, -1).map((v, i) => (v + distinct[i + 1]!) / 2);
+  const out = new Set<number>();
+  for (let q = 1; q <= count; q++) {
+    const v = sorted[Math.floor((q * sorted.length) / (count + 1))]!;
+    const next = distinct.find((d) => d > v);
+    if (next !== undefined) out.add((v + next) / 2);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+export function trainStumps(examples: readonly LabelledTrace[], method = "learned_stumps", options: Partial<typeof STUMPS> = {}): StumpModel {
+  const o = { ...STUMPS, ...options };
+  const sets: { start: number; size: number; chosen: number }[] = [];
+  const rows: Record<string, number>[] = [];
+  for (const t of examples) {
+    const chosen = contextOf(t.input).ordered.findIndex((e) => e.id === t.decisive_event_id);
+    if (chosen < 0) continue;
+    const f = cachedFeatures(t.input);
+    sets.push({ start: rows.length, size: f.length, chosen });
+    for (const e of f) rows.push(e.named);
+  }
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r)))].sort();
+  const columns = names.map((n) => Float64Array.from(rows, (r) => value(r, n)));
+  const splits = columns.map((c) => thresholdsOf(c, o.thresholds));
+  const score = new Float64Array(rows.length);
+  const g = new Float64Array(rows.length);
+  const h = new Float64Array(rows.length);
+  const stumps: Stump[] = [];
+  for (let round = 0; round < o.rounds; round++) {
+    for (const s of sets) {
+      const p = softmax(Array.from(score.subarray(s.start, s.start + s.size)));
+      p.forEach((pc, c) => {
+        g[s.start + c] = pc - (c === s.chosen ? 1 : 0);
+        h[s.start + c] = Math.max(pc * (1 - pc), 1e-6);
+      });
+    }
+    let G = 0;
+    let H = 0;
+    for (let i = 0; i < rows.length; i++) {
+      G += g[i]!;
+      H += h[i]!;
+    }
+    let best: { gain: number; stump: Stump } | null = null;
+    names.forEach((feature, f) => {
+      const column = columns[f]!;
+      for (const threshold of splits[f]!) {
+        let gl = 0;
+        let hl = 0;
+        for (let i = 0; i < rows.length; i++) {
+          if (column[i]! <= threshold) {
+            gl += g[i]!;
+            hl += h[i]!;
+          }
+        }
+        const gr = G - gl;
+        const hr = H - hl;
+        if (hl < o.minHessian || hr < o.minHessian) continue;
+        const gain = (gl * gl) / (hl + o.lambda) + (gr * gr) / (hr + o.lambda) - (G * G) / (H + o.lambda);
+        if (!best || gain > best.gain + 1e-12) best = { gain, stump: { feature, threshold, low: (-o.rate * gl) / (hl + o.lambda), high: (-o.rate * gr) / (hr + o.lambda) } };
+      }
+    });
+    if (!best) break;
+    const { stump } = best as { gain: number; stump: Stump };
+    stumps.push(stump);
+    const column = columns[names.indexOf(stump.feature)]!;
+    for (let i = 0; i < rows.length; i++) score[i]! += column[i]! <= stump.threshold ? stump.low : stump.high;
+  }
+  return { method, trained_on: sets.length, version: 1, stumps };
+}
+
+/** Each event's probability of being the decisive one under the stumps. */
+export function stumpProbabilities(model: StumpModel, input: BlameInput): number[] {
+  return softmax(cachedFeatures(input).map((f) => stumpScore(model.stumps, f.named)));
+}
+
+export function rankWithStumps(model: StumpModel, input: BlameInput, name = model.method): BlameRanking {
+  const features = cachedFeatures(input);
+  const p = stumpProbabilities(model, input);
+  const scored = contextOf(input).ordered.map((event, k) => {
+    const signals: Record<string, number> = {};
+    for (const t of model.stumps) {
+      const c = value(features[k]!.named, t.feature) <= t.threshold ? t.low : t.high;
+      signals[t.feature] = (signals[t.feature] ?? 0) + c;
+    }
+    for (const [n, c] of Object.entries(signals)) if (Math.abs(c) < 0.05) delete signals[n];
+    return { event, score: p[k]!, signals };
+  });
+  return toRanking(name, scored, "sum");
+}
+
+export const learnedStumps: LearnedMethod<StumpModel> = {
+  name: "learned_stumps",
+  learned: true,
+  needs_group: false,
+  description: "gradient-boosted decision stumps on learned_events' named features, softmax over the events of a trace; agents by the probability mass of their events",
+  train: (examples) => trainStumps(examples),
+  rank: (model, input) => rankWithStumps(model, input),
+};
+
