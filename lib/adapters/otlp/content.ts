@@ -131,7 +131,8 @@ export function messagesOf(value: Json | undefined): Json[] | undefined {
 export function textOf(value: Json | string | undefined): string {
   if (value === undefined || value === null) return "";
   const parsed = typeof value === "string" ? parseJson(value) : value;
-  if (parsed === undefined) return typeof value === "string" ? value : "";
+  if (parsed === undefined && typeof value === "string") return messageRepr(value)?.content ?? value;
+  if (parsed === undefined) return "";
   if (typeof parsed === "string") return parsed;
   const messages = messagesOf(parsed);
   if (messages !== undefined && messages.length > 0) return messageText(messages[messages.length - 1]!);
@@ -158,4 +159,37 @@ export function requestText(value: string | undefined): string | undefined {
   if (user !== undefined) return messageText(user) || undefined;
   // structured inputs (a crew's kickoff inputs): the JSON is the request
   return isObj(parsed) && messages === undefined && Object.keys(parsed).length > 0 ? value : undefined;
+}
+
+/** A Python string literal as repr() writes it ('…' or "…"), unescaped. */
+const PY_STR = String.raw`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"`;
+const REPR_FIELD = (field: string) => new RegExp(String.raw`(?:^|\s)${field}=(${PY_STR})(?=\s|$)`);
+
+function unpy(literal: string): string {
+  return literal.slice(1, -1).replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)/g, (_, e: string) =>
+    e === "n" ? "\n" : e === "t" ? "\t" : e === "r" ? "\r" : e.length > 1 ? String.fromCharCode(parseInt(e.slice(1), 16)) : e,
+  );
+}
+
+/**
+ * A LangChain message written as its Python repr (`content='…' name='…'
+ * tool_call_id='…'`, what OpenInference's LangChain tracer records when a
+ * tool returns a ToolMessage it cannot serialise): its content and tool-call id.
+ */
+export function messageRepr(text: string): { content: string; toolCallId?: string } | undefined {
+  const content = /^content=/.test(text) ? REPR_FIELD("content").exec(text)?.[1] : undefined;
+  if (content === undefined) return undefined;
+  const id = REPR_FIELD("tool_call_id").exec(text)?.[1];
+  return { content: unpy(content), ...(id !== undefined ? { toolCallId: unpy(id) } : {}) };
+}
+
+/**
+ * The answer of a ReAct-style completion ("Thought: …\nFinal Answer: …",
+ * LlamaIndex's "Thought: …\nAnswer: …", CrewAI's "Final Answer:"): the text
+ * after the answer marker; undefined when the text is no ReAct answer.
+ */
+export function reactAnswer(text: string | undefined): string | undefined {
+  if (text === undefined || !/^\s*Thought:/.test(text)) return undefined;
+  const m = /(?:^|\n)\s*(?:Final Answer|Answer):[ \t]*([\s\S]*)$/.exec(text);
+  return m !== null && m[1]!.trim() !== "" ? m[1]!.trim() : undefined;
 }

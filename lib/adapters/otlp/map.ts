@@ -44,6 +44,9 @@ class OtlpRunMapper implements TurnHost {
   private readonly origin: bigint;
   private readonly roots: SpanNode[];
   private readonly parentOf = new Map<string, string>();
+  /** what the trace page says about the mapping (spans attached without their parent, what the spans do not say) */
+  private readonly notes: string[] = [];
+  answer?: string;
 
   constructor(private readonly spans: readonly OtlpSpan[]) {
     if (spans.length === 0) throw new AdapterInputError("otlp", "otlp", ["no spans"]);
@@ -73,9 +76,11 @@ class OtlpRunMapper implements TurnHost {
   map(file?: string): AdaptedTrace {
     const run = this.roots.length === 1 && this.roots[0]!.c.role === "run" ? this.roots[0]! : undefined;
     const service = textAttr(this.roots[0]!.span.resource, "service.name");
+    this.answer = run?.c.output;
     const turns = this.topTurns(run, service);
     if (turns.length === 0) throw new AdapterInputError("otlp", file ?? `trace ${this.spans[0]!.traceId}`, [`none of its ${this.spans.length} span(s) is a GenAI or OpenInference agent, LLM or tool span`]);
     const request = this.requestOf(run, turns);
+    if (request === undefined) this.notes.push("no span holds the run's request (a user message or an agent's input): the trace starts with the first agent's step");
     const runner = new TurnRunner(this);
     const first = turns[0]!;
     const start = run?.span.startTimeUnixNano ?? first.node.span.startTimeUnixNano;
@@ -130,7 +135,7 @@ class OtlpRunMapper implements TurnHost {
           started_at: new Date(Number(this.origin / 1_000_000n)).toISOString(),
           root_span: this.roots[0]!.span.name,
           unmapped_spans: unmapped.count,
-          otlp: { families: [...new Set(this.nodes().map((n) => n.c.family))].sort(), unmapped, ...(conversation !== undefined ? { conversation_id: conversation } : {}) },
+          otlp: { families: [...new Set(this.nodes().map((n) => n.c.family))].sort(), unmapped, ...(conversation !== undefined ? { conversation_id: conversation } : {}), ...(this.notes.length > 0 ? { notes: this.notes } : {}) },
           ...(linksSkipped > 0 ? { links_skipped: linksSkipped } : {}),
           ...(unattached > 0 ? { evaluations_unattached: unattached } : {}),
         },
@@ -142,7 +147,10 @@ class OtlpRunMapper implements TurnHost {
   /**
    * The run's top-level agent turns in start order: the agents found below
    * the run (looking through plumbing), a root agent itself, or, when no
-   * span is an agent, one turn named after the service that holds every step.
+   * span is an agent, the steps grouped by the agent they name (ADK's
+   * `adk_agent_name`, LlamaIndex's `current_agent_name`: one turn per run of
+   * consecutive steps of one agent), else one turn named after the service
+   * that holds every step (and a note that no span names an agent).
    */
   private topTurns(run: SpanNode | undefined, service: string | undefined): { name: string; node: SpanNode; implicit?: true }[] {
     const agentsBelow = (nodes: readonly SpanNode[]): SpanNode[] => nodes.flatMap((n) => (n.c.role === "agent" ? [n] : n.c.role === "other" || n.c.role === "run" ? agentsBelow(n.children) : []));
@@ -151,13 +159,19 @@ class OtlpRunMapper implements TurnHost {
     const holder = run ?? { span: this.roots[0]!.span, c: { family: "genai" as const, role: "run" as const }, children: this.roots };
     if (stepsOf(holder.children).length === 0 && !["llm", "tool"].includes(this.roots[0]!.c.role)) return [];
     const children = run !== undefined ? run.children : this.roots;
-    return [{ name: service ?? run?.c.name ?? this.roots[0]!.span.name, node: { ...holder, children }, implicit: true }];
+    const named = namedTurns(children, holder);
+    if (named.length > 0) return named;
+    const name = service ?? run?.c.name ?? this.roots[0]!.span.name;
+    this.notes.push(`no span names an agent: the run's steps are one lane named after ${service !== undefined ? "the service" : "the root span"} (${name})`);
+    return [{ name, node: { ...holder, children }, implicit: true }];
   }
 
-  /** The run's request: the run's or first agent's input, else the first model call's first user message. */
+  /** The run's request: the run's or first agent's input, the task that holds the first agent (AgentOps' CrewAI task), else the first model call's first user message. */
   private requestOf(run: SpanNode | undefined, turns: readonly { node: SpanNode }[]): string | undefined {
     const llms = this.nodes().filter((n) => n.c.role === "llm").sort((a, b) => compareStart(a.span, b.span));
-    return run?.c.request ?? turns[0]?.node.c.request ?? llms.map((n) => n.c.request).find((r) => r !== undefined);
+    const first = turns[0]?.node;
+    const holder = first?.parent !== undefined && first.parent !== run && first.parent.c.role === "other" ? first.parent.c.request : undefined;
+    return run?.c.request ?? first?.c.request ?? holder ?? llms.map((n) => n.c.request).find((r) => r !== undefined);
   }
 
   private nodes(): SpanNode[] {
@@ -221,25 +235,82 @@ class OtlpRunMapper implements TurnHost {
     return unattached;
   }
 
-  /** The span tree, in start order; a span whose parent is missing, or whose parent link would close a cycle, is a root. */
+  /**
+   * The span tree, in start order. A span whose parent link would close a
+   * cycle is a root. Spans whose parent is not in the export (a collector
+   * that kept only some instrumentations' spans) stay part of the run: the
+   * siblings of one missing parent hang off a stand-in for it, placed inside
+   * the innermost span whose time holds them all (else under the one root
+   * when it started before them, else at the top), and a note says so.
+   */
   private tree(): SpanNode[] {
     const nodes = new Map<string, SpanNode>(this.spans.map((span) => [span.spanId, { span, c: classifySpan(span), children: [] as SpanNode[] }]));
     const roots: SpanNode[] = [];
+    const orphans = new Map<string, SpanNode[]>();
     for (const node of [...nodes.values()].sort((a, b) => compareStart(a.span, b.span))) {
-      const parent = node.span.parentSpanId !== undefined ? nodes.get(node.span.parentSpanId) : undefined;
-      if (parent && !this.isAncestor(node.span.spanId, parent.span.spanId)) {
-        parent.children.push(node);
-        node.parent = parent;
-        this.parentOf.set(node.span.spanId, parent.span.spanId);
-      } else roots.push(node);
+      const missing = node.span.parentSpanId;
+      const parent = missing !== undefined ? nodes.get(missing) : undefined;
+      if (parent && !this.isAncestor(node.span.spanId, parent.span.spanId)) this.attach(node, parent);
+      else if (missing !== undefined && parent === undefined) orphans.set(missing, [...(orphans.get(missing) ?? []), node]);
+      else roots.push(node);
     }
-    return roots;
+    const placed = [...orphans].map(([missing, group]) => {
+      const start = group.reduce((m, n) => (BigInt(n.span.startTimeUnixNano) < m ? BigInt(n.span.startTimeUnixNano) : m), BigInt(group[0]!.span.startTimeUnixNano));
+      const end = group.reduce((m, n) => (BigInt(n.span.endTimeUnixNano) > m ? BigInt(n.span.endTimeUnixNano) : m), BigInt(group[0]!.span.endTimeUnixNano));
+      const first = group[0]!.span;
+      const standIn: SpanNode = {
+        span: { traceId: first.traceId, spanId: missing, name: "(parent span not in the export)", kind: 0, startTimeUnixNano: String(start), endTimeUnixNano: String(end), attributes: {}, events: [], links: [], status: { code: 0 }, resource: first.resource, scope: {} },
+        c: { family: group[0]!.c.family, role: "other" },
+        children: [],
+      };
+      for (const n of group) this.attach(n, standIn);
+      return { standIn, start, end, group };
+    });
+    const realRoots = [...roots];
+    for (const { standIn, start, end, group } of placed) {
+      const holders = [...nodes.values()].filter((n) => BigInt(n.span.startTimeUnixNano) <= start && BigInt(n.span.endTimeUnixNano) >= end && !this.isAncestor(standIn.span.spanId, n.span.spanId));
+      const host = holders.sort((a, b) => this.depth(a) - this.depth(b) || compareStart(a.span, b.span)).at(-1) ?? (realRoots.length === 1 && BigInt(realRoots[0]!.span.startTimeUnixNano) <= start ? realRoots[0] : undefined);
+      if (host !== undefined) this.attach(standIn, host);
+      else roots.push(standIn);
+      const names = [...new Set(group.map((n) => n.span.name))].join(", ");
+      this.notes.push(`${group.length} span(s) whose parent (${standIn.span.spanId}) is not in the export were kept, attached ${host !== undefined ? `inside "${host.span.name}", where their time places them` : "at the top of the run"}: ${names}`);
+    }
+    for (const node of nodes.values()) node.children.sort((a, b) => compareStart(a.span, b.span));
+    return roots.sort((a, b) => compareStart(a.span, b.span));
+  }
+
+  private attach(node: SpanNode, parent: SpanNode): void {
+    parent.children.push(node);
+    node.parent = parent;
+    this.parentOf.set(node.span.spanId, parent.span.spanId);
+  }
+
+  private depth(node: SpanNode): number {
+    let d = 0;
+    for (let at = node.parent; at !== undefined; at = at.parent) d++;
+    return d;
   }
 
   private isAncestor(id: string, of: string): boolean {
     for (let at: string | undefined = of; at !== undefined; at = this.parentOf.get(at)) if (at === id) return true;
     return false;
   }
+}
+
+/** The steps below `children` grouped by the agent they name, one turn per run of consecutive steps of one agent; none when no step names one. */
+function namedTurns(children: readonly SpanNode[], holder: SpanNode): { name: string; node: SpanNode; implicit: true }[] {
+  const units = (nodes: readonly SpanNode[]): SpanNode[] => nodes.flatMap((k) => (k.c.role === "other" || k.c.role === "run" ? units(k.children) : [k]));
+  const list = units(children).sort((a, b) => compareStart(a.span, b.span));
+  const hintOf = (n: SpanNode) => stepsOf([n]).map((s) => s.c.agent).find((a) => a !== undefined);
+  const firstHint = list.map(hintOf).find((h) => h !== undefined);
+  if (firstHint === undefined) return [];
+  const groups: { name: string; units: SpanNode[] }[] = [];
+  for (const unit of list) {
+    const name = hintOf(unit) ?? groups.at(-1)?.name ?? firstHint;
+    if (groups.at(-1)?.name !== name) groups.push({ name, units: [] });
+    groups.at(-1)!.units.push(unit);
+  }
+  return groups.map((g) => ({ name: g.name, node: { span: holder.span, c: { family: holder.c.family, role: "agent", name: g.name }, children: g.units }, implicit: true }));
 }
 
 /** Attributes that hold what a model call read (where the tool-call ids of results it consumed appear). */

@@ -6,7 +6,7 @@ import type { OtlpSpan } from "../otlp-span";
  * shape; map.ts builds the trace from it alone.
  */
 
-export type Family = "genai" | "vercel" | "openinference" | "traceloop" | "mastra";
+export type Family = "genai" | "vercel" | "openinference" | "traceloop" | "mastra" | "logfire" | "agentops" | "adk";
 
 export type Role =
   /** the run itself (a workflow root, OpenAI Agents' "Agent workflow", LangGraph's graph): no lane of its own */
@@ -50,6 +50,8 @@ export interface Classified {
   parentAgent?: string;
   /** plumbing that repeats its agent (a same-name subgraph): part of the agent, not listed as unmapped */
   absorbed?: boolean;
+  /** steps that name the agent they run for when no span is an agent (ADK's `adk_agent_name` label, LlamaIndex's `current_agent_name`) */
+  agent?: string;
   model?: string;
   usage?: { input?: number; output?: number; total?: number };
 }

@@ -2,7 +2,7 @@ import type { EdgeType } from "../../trace/types";
 import type { EventRef, Parent } from "../emit";
 import { optional, type OtlpSpan } from "../otlp-span";
 import type { SpanNode } from "./classify";
-import { callText } from "./content";
+import { callText, reactAnswer } from "./content";
 import type { GuardedTraceBuilder } from "./graph";
 import { transferTarget, type ToolCallPart } from "./model";
 import { statusOf } from "./status";
@@ -40,6 +40,8 @@ export interface TurnHost {
   readonly handoffs: Map<string, { ref: EventRef; from: string }>;
   /** delegations seen, parent -> child */
   delegated(from: string, to: string): void;
+  /** the run's own output (a workflow's or crew's result), when its root span has one */
+  readonly answer?: string;
 }
 
 export class TurnRunner {
@@ -118,7 +120,7 @@ export class TurnRunner {
       const type = closing.kind === "return" ? "return" : closing.kind === "aggregate" ? "aggregate" : closing.kind === "message" ? "message" : "orchestrator_decision";
       const address = closing.kind === "return" ? { from: agent, to: closing.to } : closing.kind === "message" ? { from: agent, to: closing.to } : closing.kind === "none" ? { decision: "continue" as const } : {};
       const via = (p: Parent): Parent => (type === "aggregate" && p[1] === "return" ? [p[0], "aggregate"] : p);
-      const ref = this.h.b.add({ t, t_end: tEnd, type, agent, ...address, ...optional("content", c.output), ...measured }, ...parents.map(via));
+      const ref = this.h.b.add({ t, t_end: tEnd, type, agent, ...address, ...optional("content", type === "aggregate" || type === "return" ? this.answerText(c.output, type) : c.output), ...measured }, ...parents.map(via));
       this.h.record(span, ref, ref, "llm");
       return [ref];
     }
@@ -201,6 +203,17 @@ export class TurnRunner {
     this.h.record(span, spawn, final!, "agent");
     if (call?.id !== undefined) this.h.b.annotate(final!, { tool_call_id: call.id });
     this.wait(agent, { ref: final!, ...(call?.id !== undefined ? { callId: call.id } : {}), via: "return" });
+  }
+
+  /**
+   * An answering model call's text: a ReAct completion ("Thought: …
+   * Final Answer: …") without its scaffolding; for the run's answer, the
+   * run's own output when it has one (a LlamaIndex workflow's, a crew's result).
+   */
+  private answerText(output: string | undefined, type: "aggregate" | "return"): string | undefined {
+    const answer = reactAnswer(output);
+    if (answer === undefined) return output;
+    return type === "aggregate" && this.h.answer !== undefined && this.h.answer.trim() !== "" ? this.h.answer : answer;
   }
 
   /** The turn's closing event when no model call gave it: the agent's return, the run's aggregate. */

@@ -1,5 +1,5 @@
 import { textAttr, type OtlpSpan } from "../../otlp-span";
-import { langchain, messagesOf, parseJson, requestText, textOf, toolCallsOf, type Json } from "../content";
+import { langchain, messageRepr, messagesOf, parseJson, requestText, roleOf, textOf, toolCallsOf, type Json } from "../content";
 import type { Classified, ToolCallPart } from "../model";
 import { transferTarget } from "../model";
 import { modelOf, usageOf } from "./genai";
@@ -16,10 +16,12 @@ import { modelOf, usageOf } from "./genai";
  * - LangChain/LangGraph: a graph node running a same-name subgraph is an
  *   agent (classify.ts, which sees the tree); a tool's result is a
  *   ToolMessage carrying its `tool_call_id` (JS `{output: {lc, kwargs}}`,
- *   Python `{type: "tool", data}`, or inside a handoff's Command);
+ *   Python `{type: "tool", data}`, its Python repr `content='…' tool_call_id='…'`,
+ *   or inside a handoff's Command);
  * - smolagents: agents are `<name>.run`, model text may come as
- *   `message.contents.N.message_content.text`, and `final_answer` is the
- *   agent's answer, not a tool;
+ *   `message.contents.N.message_content.text`, tool-call arguments that
+ *   were parsed into a dict only in `output.value` (the ChatMessage JSON),
+ *   and `final_answer` is the agent's answer, not a tool;
  * - AutoGen AgentChat: the model client's raw CreateResult in output.value
  *   is not text (its flattened output messages say what came out).
  * Where two instrumentations wrap one call, layers.ts decides.
@@ -40,12 +42,16 @@ function outputCalls(span: OtlpSpan): ToolCallPart[] {
     if (m[4] === "function.arguments") call.args = value;
     calls.set(k, call);
   }
-  const fromValue = (messagesOf(parseJson(textAttr(span.attributes, "output.value"))) ?? []).flatMap(toolCallsOf);
+  const value = parseJson(textAttr(span.attributes, "output.value"));
+  // a list of messages, or one message (smolagents' ChatMessage.model_dump_json)
+  const fromValue = (messagesOf(value) ?? (isObj(value) && roleOf(value) !== undefined ? [value] : [])).flatMap(toolCallsOf);
   if (calls.size === 0) return fromValue;
   return [...calls.values()].flatMap((c, i) => {
     if (c.name === undefined) return [];
-    const id = c.id ?? fromValue.find((v, j) => v.name === c.name && j === i)?.id ?? fromValue.find((v) => v.name === c.name)?.id;
-    return [{ ...(id !== undefined ? { id } : {}), name: c.name, args: c.args ?? "{}" }];
+    const twin = fromValue.find((v, j) => v.name === c.name && j === i) ?? fromValue.find((v) => v.name === c.name);
+    const id = c.id ?? twin?.id;
+    // smolagents flattens only string arguments; parsed (dict) arguments are only in output.value
+    return [{ ...(id !== undefined ? { id } : {}), name: c.name, args: c.args ?? twin?.args ?? "{}" }];
   });
 }
 
@@ -88,7 +94,10 @@ function finalAnswerOf(calls: readonly ToolCallPart[]): string | undefined {
 function toolCallIdOf(span: OtlpSpan): string | undefined {
   const direct = textAttr(span.attributes, "tool_call.id", "tool.id", "tool.call_id");
   if (direct !== undefined) return direct;
-  const out = parseJson(textAttr(span.attributes, "output.value"));
+  const text = textAttr(span.attributes, "output.value");
+  const repr = text !== undefined ? messageRepr(text)?.toolCallId : undefined;
+  if (repr !== undefined) return repr;
+  const out = parseJson(text);
   // LangChain.js wraps the tool's return as {output}; the Python tracer writes it as it is
   const output = isObj(out) && isObj(out.output) ? out.output : out;
   if (!isObj(output)) return undefined;

@@ -1,0 +1,86 @@
+import { textAttr, type Attributes, type OtlpSpan } from "../../otlp-span";
+import { messageText, roleOf, textOf, toolCallsOf, type Json } from "../content";
+import type { Classified } from "../model";
+import { modelOf, usageOf } from "./genai";
+
+/**
+ * AgentOps (agentops SDK, agentops/semconv) and the indexed prompt
+ * attributes OpenLLMetry's LLM instrumentations wrote before the GenAI
+ * conventions had `gen_ai.operation.name`:
+ * - `agentops.span.kind`: workflow / session (the run; a crew's result in
+ *   `crewai.crew.result`), workflow.step / task (plumbing holding the task's
+ *   `agentops.entity.input`), agent (named by `agent.role`, else the span's
+ *   `<role>.agent` name), llm, tool (`tool.name`, `tool.parameters`, `tool.result`);
+ * - a model call's messages as `gen_ai.prompt.N.{role,content}` and
+ *   `gen_ai.completion.N.{role,content,tool_calls.M.{id,name,arguments}}`.
+ */
+
+/** `<prefix>.N.{role,content,tool_calls.M.*}` as messages, in index order. */
+export function indexedMessages(a: Attributes, prefix: "gen_ai.prompt" | "gen_ai.completion"): Json[] {
+  type Indexed = { role?: string; content?: string; calls: Map<number, { id?: string; name?: string; arguments?: string }> };
+  const byIndex = new Map<number, Indexed>();
+  const pattern = new RegExp(`^${prefix.replace(".", "\\.")}\\.(\\d+)\\.(role|content|tool_calls\\.(\\d+)\\.(id|name|arguments))$`);
+  for (const [key, value] of Object.entries(a)) {
+    const m = pattern.exec(key);
+    if (m === null || (typeof value !== "string" && typeof value !== "number")) continue;
+    const message: Indexed = byIndex.get(Number(m[1])) ?? { calls: new Map() };
+    if (m[2] === "role") message.role = String(value);
+    else if (m[2] === "content") message.content = String(value);
+    else {
+      const call = message.calls.get(Number(m[3])) ?? {};
+      call[m[4] as "id" | "name" | "arguments"] = String(value);
+      message.calls.set(Number(m[3]), call);
+    }
+    byIndex.set(Number(m[1]), message);
+  }
+  return [...byIndex]
+    .sort(([x], [y]) => x - y)
+    .map(([, m]): Json => ({
+      role: m.role ?? (prefix === "gen_ai.completion" ? "assistant" : "user"),
+      content: m.content ?? "",
+      ...(m.calls.size > 0 ? { tool_calls: [...m.calls].sort(([x], [y]) => x - y).map(([, c]) => ({ ...(c.id !== undefined ? { id: c.id } : {}), function: { name: c.name ?? "tool", arguments: c.arguments ?? "{}" } })) } : {}),
+    }));
+}
+
+const hasIndexed = (a: Attributes) => Object.keys(a).some((k) => /^gen_ai\.(prompt|completion)\.\d+\./.test(k));
+
+/** A model call read from indexed prompt/completion attributes. */
+function indexedLlm(span: OtlpSpan, family: "agentops" | "genai"): Classified {
+  const prompt = indexedMessages(span.attributes, "gen_ai.prompt");
+  const completion = indexedMessages(span.attributes, "gen_ai.completion");
+  const user = prompt.find((m) => roleOf(m) === "user");
+  const text = completion.map((m) => (typeof m === "object" && m !== null && !Array.isArray(m) && typeof m.content === "string" ? m.content : "")).filter((t) => t !== "").join("\n");
+  const model = modelOf(span);
+  return {
+    family,
+    role: "llm",
+    ...(text !== "" ? { output: text } : {}),
+    calls: completion.flatMap(toolCallsOf),
+    ...(user !== undefined && messageText(user) !== "" ? { request: messageText(user) } : {}),
+    ...(model !== undefined ? { model } : {}),
+    usage: usageOf(span),
+  };
+}
+
+export const classifyAgentOps = (span: OtlpSpan): Classified | undefined => {
+  const a = span.attributes;
+  const kind = textAttr(a, "agentops.span.kind")?.toLowerCase();
+  if (kind === undefined) return undefined;
+  const base = { family: "agentops" as const };
+  const input = textAttr(a, "agentops.entity.input");
+  const output = textOf(textAttr(a, "crewai.crew.result", "agentops.entity.output")) || undefined;
+  if (kind === "workflow" || kind === "session") return { ...base, role: "run", ...(output !== undefined ? { output } : {}), usage: usageOf(span) };
+  if (kind === "agent") {
+    const name = textAttr(a, "agent.role", "gen_ai.agent.name", "agent.name") ?? span.name.replace(/\.agent$/, "");
+    return { ...base, role: "agent", name, ...(output !== undefined ? { output } : {}), usage: usageOf(span) };
+  }
+  if (kind === "llm" || kind === "llm.call") return hasIndexed(a) ? indexedLlm(span, "agentops") : { ...base, role: "llm", calls: [], usage: usageOf(span) };
+  if (kind === "tool") {
+    const name = textAttr(a, "tool.name") ?? span.name.replace(/\.tool$/, "");
+    return { ...base, role: "tool", name, ...(textAttr(a, "tool.parameters") !== undefined ? { input: textAttr(a, "tool.parameters") } : {}), output: textOf(textAttr(a, "tool.result")) || undefined };
+  }
+  return { ...base, role: "other", name: span.name, ...(input !== undefined ? { input, request: input } : {}) };
+};
+
+/** OpenLLMetry-style model calls without `gen_ai.operation.name`: indexed `gen_ai.prompt.N.*` / `gen_ai.completion.N.*`. */
+export const classifyIndexedPrompt = (span: OtlpSpan): Classified | undefined => (hasIndexed(span.attributes) ? indexedLlm(span, "genai") : undefined);
