@@ -63,7 +63,7 @@ function contentText(content: Json | undefined): string {
       if (typeof part === "string") return part;
       if (!isObj(part)) return "";
       const type = str(part.type);
-      if (type === "text" || type === "output_text" || type === "input_text" || type === "reasoning") return str(part.text) ?? str(part.content) ?? "";
+      if (type === "text" || type === "output_text" || type === "input_text" || type === "reasoning" || part.block_type === "text") return str(part.text) ?? str(part.content) ?? "";
       if (type === "tool_call" || type === "tool-call" || type === "function_call") return callText(str(part.name) ?? str(part.toolName) ?? "tool", part.arguments ?? part.input ?? part.args);
       if (type === "tool_call_response" || type === "tool-result") return textOf(part.response ?? part.output ?? part.result ?? null);
       return str(part.text) ?? "";
@@ -103,7 +103,7 @@ export function messageText(message: Json): string {
   if (!isObj(message)) return typeof message === "string" ? message : "";
   const lc = langchain(message);
   const m = lc ? lc.kwargs : message;
-  const text = contentText(m.content ?? m.parts ?? null);
+  const text = contentText(m.content ?? m.parts ?? m.blocks ?? null);
   const alreadyInParts = Array.isArray(m.parts) || Array.isArray(m.content);
   const calls = alreadyInParts && !Array.isArray(m.tool_calls) ? [] : toolCallsOf(message).map((c) => callText(c.name, c.args));
   return [text, ...calls].filter((t) => t !== "").join("\n");
@@ -133,7 +133,7 @@ export function textOf(value: Json | string | undefined): string {
   const parsed = typeof value === "string" ? parseJson(value) : value;
   if (parsed === undefined && typeof value === "string") return messageRepr(value)?.content ?? value;
   if (parsed === undefined) return "";
-  if (typeof parsed === "string") return parsed;
+  if (typeof parsed === "string") return messageRepr(parsed)?.content ?? parsed;
   const messages = messagesOf(parsed);
   if (messages !== undefined && messages.length > 0) return messageText(messages[messages.length - 1]!);
   if (isObj(parsed)) {
@@ -151,9 +151,10 @@ export function requestText(value: string | undefined): string | undefined {
   const parsed = parseJson(value);
   if (parsed === undefined) return value.trim() === "" ? undefined : value;
   if (typeof parsed === "string") return parsed;
-  // `prompt` (AI SDK), `task` (AutoGen's run_stream and smolagents' run, bound as JSON by their instrumentors)
+  // `prompt` (AI SDK), `task` (AutoGen's run_stream and smolagents' run), `user_msg` (LlamaIndex AgentWorkflow.run), bound as JSON by their instrumentors
   if (isObj(parsed) && typeof parsed.prompt === "string") return parsed.prompt;
   if (isObj(parsed) && typeof parsed.task === "string" && parsed.task.trim() !== "") return parsed.task;
+  if (isObj(parsed) && typeof parsed.user_msg === "string" && parsed.user_msg.trim() !== "") return parsed.user_msg;
   const messages = messagesOf(parsed) ?? (isObj(parsed) && Array.isArray(parsed.messages) ? parsed.messages : undefined);
   const user = messages?.find((m) => roleOf(m) === "user");
   if (user !== undefined) return messageText(user) || undefined;

@@ -16,6 +16,8 @@ import { parseJson } from "./content";
  * - an agent that absorbed a same-name agent span takes the handover that
  *   span recorded (AutoGen: the native `invoke_agent <name>` holds
  *   OpenInference's `<name>.on_messages_stream` with `graph.node.parent_id`);
+ * - a tool span without a call id inside a LlamaIndex `call_tool` step
+ *   takes the id of the ToolCall event the step was given (`ev.tool_id`);
  * - LangChain's Python tracer types every run whose name contains "agent"
  *   as AGENT; a LangGraph node so typed (`metadata.langgraph_node` = its
  *   name) inside an agent, running no same-name subgraph, is a step of that
@@ -32,6 +34,10 @@ export function refineLayers(roots: readonly SpanNode[]): void {
       }
     }
     if (c.role === "llm") node.c = collapseWrappedCalls(node);
+    if (node.c.role === "tool" && node.c.toolCallId === undefined) {
+      const id = boundToolId(node.parent);
+      if (id !== undefined) node.c = { ...node.c, toolCallId: id };
+    }
     if (c.role === "agent" && insideAgent && isNamedLangGraphNode(node)) node.c = { ...c, role: "other" };
     if (node.c.role === "agent" && node.c.parentAgent === undefined) {
       const parent = absorbedTwin(node)?.c.parentAgent;
@@ -59,6 +65,14 @@ function collapseWrappedCalls(node: SpanNode): SpanNode["c"] {
     twin.c = { ...twin.c, role: "other", absorbed: true };
     at = twin;
   }
+}
+
+function boundToolId(parent: SpanNode | undefined): string | undefined {
+  if (parent === undefined || parent.c.family !== "openinference" || parent.c.role !== "other") return undefined;
+  const bound = parseJson(textAttr(parent.span.attributes, "input.value"));
+  const ev = typeof bound === "object" && bound !== null && !Array.isArray(bound) ? bound.ev : undefined;
+  const id = typeof ev === "object" && ev !== null && !Array.isArray(ev) ? ev.tool_id : undefined;
+  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 const within = (inner: OtlpSpan, outer: OtlpSpan) => BigInt(inner.startTimeUnixNano) >= BigInt(outer.startTimeUnixNano) && BigInt(inner.endTimeUnixNano) <= BigInt(outer.endTimeUnixNano);

@@ -108,7 +108,7 @@ class OtlpRunMapper implements TurnHost {
       const nextParent = turns[i + 1]?.node.c.parentAgent;
       const closing: Closing =
         next === undefined ? { kind: "aggregate" } : delegator.get(turn.name) === next && next !== turn.name ? { kind: "return", to: next } : nextParent === turn.name && next !== turn.name ? { kind: "message", to: next } : { kind: "none" };
-      const result = runner.run(turn.node, turn.name, entry, closing);
+      const result = runner.run(turn.node, turn.name, entry, closing, handoff?.from);
       // a turn that made no event and was entered from none (an agent span with no steps after one that left nothing to follow) records nothing
       const first = result.final ?? entry[0]?.[0] ?? result.tail[0]?.[0];
       const last = result.final ?? result.tail[0]?.[0] ?? entry[0]?.[0];
@@ -301,7 +301,12 @@ class OtlpRunMapper implements TurnHost {
 function namedTurns(children: readonly SpanNode[], holder: SpanNode): { name: string; node: SpanNode; implicit: true }[] {
   const units = (nodes: readonly SpanNode[]): SpanNode[] => nodes.flatMap((k) => (k.c.role === "other" || k.c.role === "run" ? units(k.children) : [k]));
   const list = units(children).sort((a, b) => compareStart(a.span, b.span));
-  const hintOf = (n: SpanNode) => stepsOf([n]).map((s) => s.c.agent).find((a) => a !== undefined);
+  // a step's own agent name, else the nearest plumbing span above it that names one (LlamaIndex's run_agent_step)
+  const named = (n: SpanNode): string | undefined => {
+    for (let at: SpanNode | undefined = n; at !== undefined && at !== holder; at = at.parent) if (at.c.agent !== undefined) return at.c.agent;
+    return undefined;
+  };
+  const hintOf = (n: SpanNode) => stepsOf([n]).map(named).find((a) => a !== undefined);
   const firstHint = list.map(hintOf).find((h) => h !== undefined);
   if (firstHint === undefined) return [];
   const groups: { name: string; units: SpanNode[] }[] = [];
@@ -314,4 +319,4 @@ function namedTurns(children: readonly SpanNode[], holder: SpanNode): { name: st
 }
 
 /** Attributes that hold what a model call read (where the tool-call ids of results it consumed appear). */
-const INPUT_KEY = /^(gen_ai\.input\.|gen_ai\.prompt|llm\.input_messages\.|input\.value$|ai\.prompt)/;
+const INPUT_KEY = /^(gen_ai\.input\.|gen_ai\.prompt|llm\.input_messages\.|input\.value$|ai\.prompt|raw_input$|request_data$|gcp\.vertex\.agent\.llm_request$)/;

@@ -52,16 +52,20 @@ export class TurnRunner {
   constructor(private readonly h: TurnHost) {}
 
   /** Runs `node`'s steps as agent `name`; returns the turn's closing event (when it made one) and what follows from it. */
-  run(node: SpanNode, name: string, entry: Parent[], closing: Closing): { final?: EventRef; tail: Parent[] } {
+  run(node: SpanNode, name: string, entry: Parent[], closing: Closing, handedOverBy?: string): { final?: EventRef; tail: Parent[] } {
     const steps = stepsOf(node.children);
     const calls = matchCalls(steps);
     let pendingEntry = entry;
+    let inherited = handedOverBy;
     const parentsFor = (span: OtlpSpan | undefined, consumeAll: boolean): Parent[] => {
       const out: Parent[] = [...pendingEntry];
       pendingEntry = [];
       const prev = this.last.get(name);
       if (prev !== undefined) out.push([prev, "causal"]);
       out.push(...this.consume(name, span, consumeAll));
+      // a handoff passes the conversation on: the first model call of the agent handed over to reads the results its input names
+      if (inherited !== undefined && span !== undefined) out.push(...this.consume(inherited, span, false));
+      if (span !== undefined) inherited = undefined;
       return out;
     };
     let final: EventRef | undefined;

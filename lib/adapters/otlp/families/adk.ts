@@ -34,6 +34,8 @@ export const classifyAdk = (span: OtlpSpan): Classified | undefined => {
   if (span.name === "invocation") return { ...base, role: "run" };
   const agent = /^agent_run \[(.+)\]$/.exec(span.name)?.[1];
   if (agent !== undefined) return { ...base, role: "agent", name: agent };
+  // after parallel calls ADK repeats their responses in one `execute_tool (merged)` span: the tools are already there
+  if (textAttr(a, "gen_ai.tool.name") === "(merged tools)") return { ...base, role: "other", absorbed: true };
   if (textAttr(a, "gen_ai.operation.name") === "execute_tool") {
     const result = parseJson(textAttr(a, "gcp.vertex.agent.tool_response"));
     const id = textAttr(a, "gen_ai.tool.call.id");

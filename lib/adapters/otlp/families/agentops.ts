@@ -79,7 +79,9 @@ export const classifyAgentOps = (span: OtlpSpan): Classified | undefined => {
     const name = textAttr(a, "tool.name") ?? span.name.replace(/\.tool$/, "");
     return { ...base, role: "tool", name, ...(textAttr(a, "tool.parameters") !== undefined ? { input: textAttr(a, "tool.parameters") } : {}), output: textOf(textAttr(a, "tool.result")) || undefined };
   }
-  return { ...base, role: "other", name: span.name, ...(input !== undefined ? { input, request: input } : {}) };
+  // a CrewAI task names the agent that runs it (when no agent span below says so, its steps are that agent's)
+  const agent = textAttr(a, "crewai.task.agent");
+  return { ...base, role: "other", name: span.name, ...(input !== undefined ? { input, request: input } : {}), ...(agent !== undefined ? { agent } : {}) };
 };
 
 /** OpenLLMetry-style model calls without `gen_ai.operation.name`: indexed `gen_ai.prompt.N.*` / `gen_ai.completion.N.*`. */
