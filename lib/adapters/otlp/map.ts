@@ -155,15 +155,45 @@ class OtlpRunMapper implements TurnHost {
   private topTurns(run: SpanNode | undefined, service: string | undefined): { name: string; node: SpanNode; implicit?: true }[] {
     const agentsBelow = (nodes: readonly SpanNode[]): SpanNode[] => nodes.flatMap((n) => (n.c.role === "agent" ? [n] : n.c.role === "other" || n.c.role === "run" ? agentsBelow(n.children) : []));
     const tops = run !== undefined ? agentsBelow(run.children) : agentsBelow(this.roots);
-    if (tops.length > 0) return tops.sort((a, b) => compareStart(a.span, b.span)).map((node) => ({ name: node.c.name ?? node.span.name, node }));
     const holder = run ?? { span: this.roots[0]!.span, c: { family: "genai" as const, role: "run" as const }, children: this.roots };
+    const fallback = service ?? run?.c.name ?? this.roots[0]!.span.name;
+    if (tops.length > 0) return this.withLooseSteps(tops, holder, fallback);
     if (stepsOf(holder.children).length === 0 && !["llm", "tool"].includes(this.roots[0]!.c.role)) return [];
     const children = run !== undefined ? run.children : this.roots;
     const named = namedTurns(children, holder);
     if (named.length > 0) return named;
-    const name = service ?? run?.c.name ?? this.roots[0]!.span.name;
-    this.notes.push(`no span names an agent: the run's steps are one lane named after ${service !== undefined ? "the service" : "the root span"} (${name})`);
-    return [{ name, node: { ...holder, children }, implicit: true }];
+    this.notes.push(`no span names an agent: the run's steps are one lane named after ${service !== undefined ? "the service" : "the root span"} (${fallback})`);
+    return [{ name: fallback, node: { ...holder, children }, implicit: true }];
+  }
+
+  /**
+   * The agent turns, with the model calls and tools that are in no agent
+   * span (their agent's span was not exported) as turns of their own
+   * between them: named by the agent the steps name, else `fallback`, with a note.
+   */
+  private withLooseSteps(tops: SpanNode[], holder: SpanNode, fallback: string): { name: string; node: SpanNode; implicit?: true }[] {
+    const turns = tops.sort((a, b) => compareStart(a.span, b.span)).map((node) => ({ name: node.c.name ?? node.span.name, node }));
+    const loose = (nodes: readonly SpanNode[]): SpanNode[] => nodes.flatMap((n) => (n.c.role === "other" || n.c.role === "run" ? loose(n.children) : n.c.role === "llm" || n.c.role === "tool" ? [n] : []));
+    const steps = loose(holder.children);
+    if (steps.length === 0) return turns;
+    const out: { name: string; node: SpanNode; implicit?: true }[] = [];
+    let pending: SpanNode[] = [];
+    const flush = () => {
+      if (pending.length === 0) return;
+      out.push(...(namedTurns(pending, holder).length > 0 ? namedTurns(pending, holder) : [{ name: fallback, node: { span: holder.span, c: { family: holder.c.family, role: "agent" as const, name: fallback }, children: pending }, implicit: true as const }]));
+      pending = [];
+    };
+    const byStart = [...turns.map((t) => ({ span: t.node.span, turn: t })), ...steps.map((n) => ({ span: n.span, step: n }))].sort((a, b) => compareStart(a.span, b.span));
+    for (const x of byStart) {
+      if ("step" in x) pending.push(x.step);
+      else {
+        flush();
+        out.push(x.turn);
+      }
+    }
+    flush();
+    this.notes.push(`${steps.length} model call(s) or tool(s) are in no agent span (their agent's span is not in the export): kept in the lane of the agent they name, else one named ${fallback}`);
+    return out;
   }
 
   /** The run's request: the run's or first agent's input, the task that holds the first agent (AgentOps' CrewAI task), else the first model call's first user message. */
@@ -267,13 +297,17 @@ class OtlpRunMapper implements TurnHost {
       return { standIn, start, end, group };
     });
     const realRoots = [...roots];
+    const where: string[] = [];
     for (const { standIn, start, end, group } of placed) {
       const holders = [...nodes.values()].filter((n) => BigInt(n.span.startTimeUnixNano) <= start && BigInt(n.span.endTimeUnixNano) >= end && !this.isAncestor(standIn.span.spanId, n.span.spanId));
       const host = holders.sort((a, b) => this.depth(a) - this.depth(b) || compareStart(a.span, b.span)).at(-1) ?? (realRoots.length === 1 && BigInt(realRoots[0]!.span.startTimeUnixNano) <= start ? realRoots[0] : undefined);
       if (host !== undefined) this.attach(standIn, host);
       else roots.push(standIn);
-      const names = [...new Set(group.map((n) => n.span.name))].join(", ");
-      this.notes.push(`${group.length} span(s) whose parent (${standIn.span.spanId}) is not in the export were kept, attached ${host !== undefined ? `inside "${host.span.name}", where their time places them` : "at the top of the run"}: ${names}`);
+      where.push(`${[...new Set(group.map((n) => n.span.name))].join(", ")} ${host !== undefined ? `inside "${host.span.name}"` : "at the top of the run"}`);
+    }
+    if (placed.length > 0) {
+      const count = placed.reduce((n, p) => n + p.group.length, 0);
+      this.notes.push(`${count} span(s) whose parent is not in the export (${placed.map((p) => p.standIn.span.spanId).join(", ")}) were kept where their time places them: ${where.join("; ")}`);
     }
     for (const node of nodes.values()) node.children.sort((a, b) => compareStart(a.span, b.span));
     return roots.sort((a, b) => compareStart(a.span, b.span));

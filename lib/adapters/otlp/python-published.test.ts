@@ -1,11 +1,13 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { span, spanId } from "../otlp-fixtures";
 import { textAttr, type OtlpSpan } from "../otlp-span";
 import type { AdaptedEvent, AdaptedTrace } from "../types";
-import { data } from "../fixtures";
+import { data, expectValid } from "../fixtures";
 import { classifySpan } from "./classify";
 import { messageRepr, reactAnswer, textOf } from "./content";
 import { agentOpsExportSpans } from "./fixtures/agentops-export";
+import { PYTHON_RUNS } from "./fixtures/python";
 import {
   ADK_ANSWER,
   ADK_CALLS,
@@ -61,7 +63,7 @@ describe("1. partial exports: spans whose parent is not in the export", () => {
   });
 
   it("says on the trace that the spans were attached without their parent", () => {
-    expect(notes(trace)).toEqual([`2 span(s) whose parent (${spans[0]!.parentSpanId}) is not in the export were kept, attached at the top of the run: call_llm`]);
+    expect(notes(trace)).toEqual([`2 span(s) whose parent is not in the export (${spans[0]!.parentSpanId}) were kept where their time places them: call_llm at the top of the run`]);
   });
 
   it("places an orphan inside the innermost span whose time holds it: a tool whose parent chain was dropped runs in its agent's lane", () => {
@@ -74,7 +76,10 @@ describe("1. partial exports: spans whose parent is not in the export", () => {
       span({ id: "c2", parent: "run", name: "chat gpt-4o", start: 9, end: 9.5, attrs: genai("chat", { "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "done" }] }]) }) }),
     ]);
     expect(ofType(t, "tool_result").map((e) => [e.agent, e.tool_call_id, e.content])).toEqual([["researcher", "k2", "found"]]);
-    expect(notes(t)[0]).toBe(`1 span(s) whose parent (${spanId("dropped")}) is not in the export were kept, attached inside "invoke_agent researcher", where their time places them: execute_tool lookup`);
+    expect(notes(t)).toEqual([
+      `1 span(s) whose parent is not in the export (${spanId("dropped")}) were kept where their time places them: execute_tool lookup inside "invoke_agent researcher"`,
+      "no span holds the run's request (a user message or an agent's input): the trace starts with the first agent's step",
+    ]);
   });
 });
 
@@ -244,5 +249,42 @@ describe("7. readable content", () => {
     expect(reactAnswer("Thought: done.\n\nFinal Answer:\n\nVerse 1\nline")).toBe("Verse 1\nline");
     expect(reactAnswer("Thought: I need a tool.\nAction: search\nAction Input: {}")).toBeUndefined();
     expect(reactAnswer("Answer: not a ReAct trace")).toBeUndefined();
+  });
+});
+
+describe("partial exports, for any subset of plumbing and agent spans dropped", () => {
+  const runs = { ...PUBLISHED_RUNS, ...Object.fromEntries(PYTHON_RUNS.map((r) => [r.truth.fixture, r.spans])) };
+  const steps = (spans: readonly OtlpSpan[]) => spans.filter((s) => ["llm", "tool"].includes(classifySpan(s).role) && classifySpan(s).absorbed !== true);
+
+  it("makes a valid trace that keeps every model call and tool span that remains, and notes what lost its parent", () => {
+    const names = Object.keys(runs) as (keyof typeof runs)[];
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.infiniteStream(fc.boolean()), (name, coin) => {
+        const spans = runs[name];
+        const keep = new Set(steps(spans).map((s) => s.spanId));
+        const kept = spans.filter((s) => keep.has(s.spanId) || coin.next().value);
+        const trace = adaptOtlpSpans(kept);
+        expect(expectValid(trace), name).toEqual([]);
+        const byId = new Map(kept.map((s) => [s.spanId, s]));
+        // a model span wrapped in a same-name model span is that call; a tool span inside a same-name tool span is that execution
+        const wrapped = (s: OtlpSpan) => {
+          const p = byId.get(s.parentSpanId ?? "");
+          return p !== undefined && classifySpan(p).role === classifySpan(s).role && (p.name === s.name || (classifySpan(s).role === "tool" && classifySpan(p).name === classifySpan(s).name));
+        };
+        // a tool that runs an agent (Pydantic AI's ask_billing) is that agent's spawn and return, made under the agent's and model call's span ids
+        const runsAgent = (s: OtlpSpan): boolean => kept.some((k) => k.parentSpanId === s.spanId && (classifySpan(k).role === "agent" || runsAgent(k)));
+        // what runs within a tool's time with no agent span kept between (a tool calling a model itself) is the tool's own work: listed as not mapped
+        const during = (s: OtlpSpan) => kept.some((t) => t !== s && classifySpan(t).role === "tool" && BigInt(t.startTimeUnixNano) <= BigInt(s.startTimeUnixNano) && BigInt(t.endTimeUnixNano) >= BigInt(s.endTimeUnixNano));
+        const mapped = new Set(trace.events.map((e) => e.span_id));
+        const listed = new Set((trace.metadata as { otlp: { unmapped: { names: { name: string }[] } } }).otlp.unmapped.names.map((n) => n.name));
+        for (const s of steps(kept)) {
+          if (wrapped(s) || classifySpan(s).handoffTo !== undefined || runsAgent(s)) continue;
+          expect(mapped.has(s.spanId) || (during(s) && listed.has(s.name)), `${name}: ${s.name}`).toBe(true);
+        }
+        const orphans = parentMissing(kept).length;
+        expect(notes(trace).some((n) => n.includes("is not in the export")), name).toBe(orphans > 0);
+      }),
+      { numRuns: 150, seed: 28 },
+    );
   });
 });
