@@ -24,6 +24,7 @@ import {
   SQ_TASK,
 } from "./fixtures/python-published";
 import { adaptOtlpSpans } from "./index";
+import { otlpNotesOf } from "./provenance";
 
 /**
  * The Python shapes of issue-sized gaps, one block per shape, on fixtures
@@ -63,6 +64,8 @@ describe("1. partial exports: spans whose parent is not in the export", () => {
   });
 
   it("says on the trace that the spans were attached without their parent", () => {
+    expect(otlpNotesOf(trace.metadata)).toEqual(notes(trace));
+    expect(otlpNotesOf({ otlp: { notes: [1] } })).toEqual([]);
     expect(notes(trace)).toEqual([`2 span(s) whose parent is not in the export (${spans[0]!.parentSpanId}) were kept where their time places them: call_llm at the top of the run`]);
   });
 
