@@ -12,8 +12,9 @@ import { stepsOf, TurnRunner, type Closing, type TurnHost } from "./turns";
 
 /**
  * OpenTelemetry spans of one trace, from any of the convention families
- * (GenAI, Vercel AI SDK, OpenInference incl. LangGraph and OpenAI Agents,
- * OpenLLMetry, Mastra), as one orchestration trace. Pure: spans in, a trace
+ * (GenAI, Vercel AI SDK, OpenInference incl. LangGraph, OpenAI Agents and
+ * LlamaIndex, OpenLLMetry, Mastra, AgentOps, logfire, Google ADK), as one
+ * orchestration trace. Pure: spans in, a trace
  * in Baton's wire form out. docs/otlp.md has the rules; in short:
  * - the run (a workflow root, a graph, OpenAI Agents' "Agent workflow") is
  *   no lane; its request is the first event (a `message` from the user to
@@ -22,6 +23,9 @@ import { stepsOf, TurnRunner, type Closing, type TurnHost } from "./turns";
  *   (transfer_to_<agent>, a handoff span, graph.node.parent_id) is a
  *   `spawn` from the agent that handed over; a delegated agent that hands
  *   back `return`s to its delegator;
+ * - spans whose parent is missing are kept, placed by time; what the spans
+ *   do not say (an agent name, the request) is noted in metadata.otlp.notes,
+ *   never made up;
  * - inside a turn, turns.ts decides what each model call, tool and nested
  *   agent becomes, and which step consumed which result.
  */
