@@ -58,8 +58,21 @@ export interface Classified {
 
 export type Classifier = (span: OtlpSpan) => Classified | undefined;
 
-/** `transfer_to_<agent>` (LangGraph supervisor and swarm, OpenAI Agents' handoff tools) names the agent it hands over to. */
-export function transferTarget(toolName: string | undefined): string | undefined {
+/**
+ * `transfer_to_<agent>` (LangGraph supervisor and swarm, OpenAI Agents' handoff
+ * tools) names the agent it hands over to; Google ADK's one `transfer_to_agent`
+ * tool names it in its `agent_name` argument.
+ */
+export function transferTarget(toolName: string | undefined, args?: string): string | undefined {
+  if (toolName === "transfer_to_agent") {
+    try {
+      const parsed = JSON.parse(args ?? "") as unknown;
+      const name = typeof parsed === "object" && parsed !== null ? (parsed as { agent_name?: unknown }).agent_name : undefined;
+      return typeof name === "string" && name !== "" ? name : undefined;
+    } catch {
+      return undefined;
+    }
+  }
   const m = toolName === undefined ? null : /^(?:transfer_to|handoff_to)_(.+)$/.exec(toolName);
   return m?.[1];
 }

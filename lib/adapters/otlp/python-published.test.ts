@@ -155,6 +155,27 @@ describe("4. agent names beyond gen_ai.agent.name", () => {
     expect(classifySpan(PUBLISHED_RUNS.adkPartial[0]!)).toMatchObject({ family: "adk", role: "llm", agent: "weather_agent" });
   });
 
+  it("Google ADK: transfer_to_agent names its target in agent_name; the sub-agent's agent_run runs inside the call that transferred", () => {
+    const sys = { "gen_ai.system": "gcp.vertex.agent" };
+    const request = (agent: string) => JSON.stringify({ model: "gemini-2.0-flash", config: { labels: { adk_agent_name: agent } }, contents: [{ role: "user", parts: [{ text: "Refund order 7" }] }] });
+    const response = (parts: unknown[]) => JSON.stringify({ content: { role: "model", parts } });
+    const trace = adaptOtlpSpans([
+      span({ id: "inv", name: "invocation", start: 0, end: 10, attrs: sys }),
+      span({ id: "co", parent: "inv", name: "agent_run [coordinator]", start: 0.1, end: 9.9, attrs: sys }),
+      span({ id: "l1", parent: "co", name: "call_llm", start: 0.2, end: 9.8, attrs: { ...sys, "gcp.vertex.agent.llm_request": request("coordinator"), "gcp.vertex.agent.llm_response": response([{ function_call: { id: "adk-1", name: "transfer_to_agent", args: { agent_name: "billing" } } }]) } }),
+      span({ id: "tr", parent: "l1", name: "execute_tool transfer_to_agent", start: 1, end: 1.1, attrs: { ...sys, "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "transfer_to_agent", "gen_ai.tool.call.id": "adk-1", "gcp.vertex.agent.tool_call_args": JSON.stringify({ agent_name: "billing" }), "gcp.vertex.agent.tool_response": JSON.stringify({ result: null }) } }),
+      span({ id: "bi", parent: "l1", name: "agent_run [billing]", start: 1.2, end: 9.7, attrs: sys }),
+      span({ id: "l2", parent: "bi", name: "call_llm", start: 1.3, end: 2, attrs: { ...sys, "gcp.vertex.agent.llm_request": request("billing"), "gcp.vertex.agent.llm_response": response([{ text: "Order 7 is refunded." }]) } }),
+    ]);
+    expect(trace.events.map((e) => [e.type, e.agent, e.to ?? "", e.content])).toEqual([
+      ["message", "coordinator", "coordinator", "Refund order 7"],
+      ["spawn", "coordinator", "billing", 'transfer_to_agent({"agent_name":"billing"})'],
+      ["return", "billing", "coordinator", "Order 7 is refunded."],
+      ["aggregate", "coordinator", "", "Order 7 is refunded."],
+    ]);
+    expect(trace.topology).toBe("centralized");
+  });
+
   it("when no span names an agent, the lane is the service and the trace says so", () => {
     const trace = adaptOtlpSpans(PUBLISHED_RUNS.langgraphToolMessageRepr);
     expect(lanes(trace)).toEqual(["langgraph-weather"]);

@@ -130,7 +130,7 @@ export class TurnRunner {
     }
     const refs = decided.map((call, i) => {
       const tool = calls.toolFor(call);
-      const target = transferTarget(call.name) ?? tool?.c.handoffTo ?? (tool?.c.role === "agent" ? tool.c.name : tool ? agentInside(tool)?.c.name : undefined);
+      const target = transferTarget(call.name, call.args) ?? tool?.c.handoffTo ?? (tool?.c.role === "agent" ? tool.c.name : tool ? agentInside(tool)?.c.name : undefined);
       const argsOf = (d: ToolCallPart) => (d.args === "{}" || d.args === "" ? ((calls.toolFor(d)?.c.handoffTo === undefined ? calls.toolFor(d)?.c.input : undefined) ?? d.args) : d.args);
       const shown = decided.map((d) => callText(d.name, d.args));
       const own = c.output?.split("\n").filter((line) => !shown.includes(line)).join("\n");
@@ -220,11 +220,17 @@ export class TurnRunner {
     return type === "aggregate" && this.h.answer !== undefined && this.h.answer.trim() !== "" ? this.h.answer : answer;
   }
 
-  /** The turn's closing event when no model call gave it: the agent's return, the run's aggregate. */
+  /**
+   * The turn's closing event when no model call gave it: the agent's return,
+   * the run's aggregate. Its text is the span's output, else (the agent
+   * handed the work to a sub-agent, ADK's transfer_to_agent) the answer
+   * the last sub-agent returned.
+   */
   private close(node: SpanNode, agent: string, closing: Closing, parents: Parent[]): EventRef {
     const { span, c } = node;
     const at = this.h.at(span.endTimeUnixNano);
-    const base = { t: at, agent, span_id: span.spanId, ...optional("content", c.output), ...statusOf(span), ...ownTokens(node) };
+    const returned = parents.filter((p) => p[1] === "return").map((p) => this.h.b.contentOf(p[0])).filter((x) => x !== undefined).at(-1);
+    const base = { t: at, agent, span_id: span.spanId, ...optional("content", c.output ?? returned), ...statusOf(span), ...ownTokens(node) };
     if (closing.kind === "aggregate") return this.h.b.add({ ...base, type: "aggregate" }, ...parents.map((p): Parent => (p[1] === "return" ? [p[0], "aggregate"] : p)));
     if (closing.kind === "message") return this.h.b.add({ ...base, type: "message", from: agent, to: closing.to }, ...parents);
     return this.h.b.add({ ...base, type: "return", from: agent, to: closing.kind === "return" ? closing.to : agent }, ...parents);
@@ -301,7 +307,7 @@ export function matchCalls(steps: readonly SpanNode[]): CallMatch {
     const candidates = [...llms].reverse().flatMap((l) => l.c.calls ?? []).filter((c) => !byCall.has(c));
     const call =
       (toolCallId !== undefined ? candidates.find((c) => c.id === toolCallId) : undefined) ??
-      (toolCallId === undefined || !candidates.some((c) => c.id !== undefined) ? candidates.find((c) => c.name === name || (handoffTo !== undefined && transferTarget(c.name) === handoffTo)) : undefined);
+      (toolCallId === undefined || !candidates.some((c) => c.id !== undefined) ? candidates.find((c) => c.name === name || (handoffTo !== undefined && transferTarget(c.name, c.args) === handoffTo)) : undefined);
     if (call !== undefined) {
       byTool.set(step, call);
       byCall.set(call, step);

@@ -1,6 +1,6 @@
 import { textAttr, type OtlpSpan } from "../../otlp-span";
 import { parseJson, textOf, type Json } from "../content";
-import type { Classified, ToolCallPart } from "../model";
+import { transferTarget, type Classified, type ToolCallPart } from "../model";
 import { modelOf } from "./genai";
 
 /**
@@ -39,10 +39,13 @@ export const classifyAdk = (span: OtlpSpan): Classified | undefined => {
   if (textAttr(a, "gen_ai.operation.name") === "execute_tool") {
     const result = parseJson(textAttr(a, "gcp.vertex.agent.tool_response"));
     const id = textAttr(a, "gen_ai.tool.call.id");
+    const name = textAttr(a, "gen_ai.tool.name") ?? span.name.replace(/^execute_tool /, "");
+    const target = transferTarget(name, textAttr(a, "gcp.vertex.agent.tool_call_args"));
     return {
       ...base,
       role: "tool",
-      name: textAttr(a, "gen_ai.tool.name") ?? span.name.replace(/^execute_tool /, ""),
+      name,
+      ...(target !== undefined ? { handoffTo: target } : {}),
       ...(id !== undefined && id !== "<not specified>" ? { toolCallId: id } : {}),
       ...(textAttr(a, "gcp.vertex.agent.tool_call_args") !== undefined ? { input: textAttr(a, "gcp.vertex.agent.tool_call_args") } : {}),
       output: (isObj(result) && Object.keys(result).length === 1 && result.result !== undefined ? textOf(result.result) : textOf(textAttr(a, "gcp.vertex.agent.tool_response"))) || undefined,

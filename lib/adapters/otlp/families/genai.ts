@@ -59,7 +59,7 @@ export const classifyGenAi = (span: OtlpSpan): Classified | undefined => {
   }
   if (role === "tool") {
     const name = textAttr(a, "gen_ai.tool.name") ?? (span.name.replace(NAME_PREFIX, "") || "tool");
-    const target = transferTarget(name);
+    const target = transferTarget(name, textAttr(a, "gen_ai.tool.call.arguments"));
     return {
       ...base,
       name,

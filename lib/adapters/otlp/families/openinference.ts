@@ -173,7 +173,7 @@ export const classifyOpenInference = (span: OtlpSpan): Classified | undefined =>
     if (name === FINAL_ANSWER) return { ...base, role: "other", name, absorbed: true };
     const handoff = /^handoff to (.+)$/.exec(span.name)?.[1];
     const toAgent = handoff !== undefined ? (parseJson(textAttr(a, "output.value")) as { to_agent?: string } | undefined)?.to_agent : undefined;
-    const target = toAgent ?? handoff ?? transferTarget(name) ?? (name === "handoff" ? handoffArgument(input) : undefined);
+    const target = toAgent ?? handoff ?? transferTarget(name, input) ?? (name === "handoff" ? handoffArgument(input) : undefined);
     const id = toolCallIdOf(span);
     const args = toolArguments(input);
     return {
