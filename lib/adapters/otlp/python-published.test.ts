@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { span, spanId } from "../otlp-fixtures";
+import { span, spanId, toOtlpJson } from "../otlp-fixtures";
+import { readOtlpJson } from "../otlp-json";
+import { decodeTraceRequest, encodeTraceRequest } from "../otlp-protobuf";
 import { textAttr, type OtlpSpan } from "../otlp-span";
 import type { AdaptedEvent, AdaptedTrace } from "../types";
 import { data, expectValid } from "../fixtures";
@@ -310,5 +312,22 @@ describe("partial exports, for any subset of plumbing and agent spans dropped", 
       }),
       { numRuns: 150, seed: 28 },
     );
+  });
+});
+
+describe("replayed unchanged as an exporter sends them", () => {
+  const cases = [...Object.entries(PUBLISHED_RUNS), ["agentops crewai", agentOpsExportSpans(data("agentops_crewai_ibm/agent_ops_traces.json"))] as const];
+
+  it.each(cases)("%s: OTLP/JSON and OTLP/protobuf map as the spans do", (_, spans) => {
+    const direct = adaptOtlpSpans(spans);
+    const request = toOtlpJson(spans);
+    for (const payload of [JSON.parse(JSON.stringify(request)) as unknown, decodeTraceRequest(encodeTraceRequest(request))]) {
+      const read = readOtlpJson(payload);
+      if (!read.ok) throw new Error(read.problems.join("; "));
+      const replayed = adaptOtlpSpans(read.spans);
+      expect(replayed.events).toEqual(direct.events);
+      expect(replayed.edges).toEqual(direct.edges);
+      expect((replayed.metadata as { otlp: unknown }).otlp).toEqual((direct.metadata as { otlp: unknown }).otlp);
+    }
   });
 });
