@@ -302,8 +302,9 @@ class OtlpRunMapper implements TurnHost {
     });
     const realRoots = [...roots];
     const where: string[] = [];
+    const times = [...nodes.values()].map((n) => ({ n, start: BigInt(n.span.startTimeUnixNano), end: BigInt(n.span.endTimeUnixNano) }));
     for (const { standIn, start, end, group } of placed) {
-      const holders = [...nodes.values()].filter((n) => BigInt(n.span.startTimeUnixNano) <= start && BigInt(n.span.endTimeUnixNano) >= end && !this.isAncestor(standIn.span.spanId, n.span.spanId));
+      const holders = times.filter((x) => x.start <= start && x.end >= end && !this.isAncestor(standIn.span.spanId, x.n.span.spanId)).map((x) => x.n);
       const host = holders.sort((a, b) => this.depth(a) - this.depth(b) || compareStart(a.span, b.span)).at(-1) ?? (realRoots.length === 1 && BigInt(realRoots[0]!.span.startTimeUnixNano) <= start ? realRoots[0] : undefined);
       if (host !== undefined) this.attach(standIn, host);
       else roots.push(standIn);
