@@ -50,6 +50,7 @@ class OtlpRunMapper implements TurnHost {
   private readonly parentOf = new Map<string, string>();
   /** what the trace page says about the mapping (spans attached without their parent, what the spans do not say) */
   private readonly notes: string[] = [];
+  /** the run's own output (TurnHost.answer) */
   answer?: string;
 
   constructor(private readonly spans: readonly OtlpSpan[]) {
@@ -184,7 +185,8 @@ class OtlpRunMapper implements TurnHost {
     let pending: SpanNode[] = [];
     const flush = () => {
       if (pending.length === 0) return;
-      out.push(...(namedTurns(pending, holder).length > 0 ? namedTurns(pending, holder) : [{ name: fallback, node: { span: holder.span, c: { family: holder.c.family, role: "agent" as const, name: fallback }, children: pending }, implicit: true as const }]));
+      const named = namedTurns(pending, holder);
+      out.push(...(named.length > 0 ? named : [{ name: fallback, node: { span: holder.span, c: { family: holder.c.family, role: "agent" as const, name: fallback }, children: pending }, implicit: true as const }]));
       pending = [];
     };
     const byStart = [...turns.map((t) => ({ span: t.node.span, turn: t })), ...steps.map((n) => ({ span: n.span, step: n }))].sort((a, b) => compareStart(a.span, b.span));
