@@ -9,10 +9,10 @@ import { parseJson } from "./content";
  *   execution seen twice (AutoGen: OpenInference's `<agent>.<tool>` holds
  *   autogen-core's own `execute_tool <tool>`): the inner one is absorbed and
  *   lends the outer its `gen_ai.tool.call.id`;
- * - a model call directly inside a model call of the same span name is the
- *   same call wrapped again when its time lies within the outer's (smolagents before openinference's duplicate-span
- *   fix: `<Model>.generate` three deep): one model call, the outer span,
- *   taking what only the inner ones recorded;
+ * - a model call directly inside a model call of the same span name, within
+ *   its time, is the same call wrapped again (smolagents before
+ *   openinference's duplicate-span fix: `<Model>.generate` three deep): one
+ *   model call, the outer span, taking what only the inner ones recorded;
  * - an agent that absorbed a same-name agent span takes the handover that
  *   span recorded (AutoGen: the native `invoke_agent <name>` holds
  *   OpenInference's `<name>.on_messages_stream` with `graph.node.parent_id`);
