@@ -161,13 +161,14 @@ class OtlpRunMapper implements TurnHost {
     const agentsBelow = (nodes: readonly SpanNode[]): SpanNode[] => nodes.flatMap((n) => (n.c.role === "agent" ? [n] : n.c.role === "other" || n.c.role === "run" ? agentsBelow(n.children) : []));
     const tops = run !== undefined ? agentsBelow(run.children) : agentsBelow(this.roots);
     const holder = run ?? { span: this.roots[0]!.span, c: { family: "genai" as const, role: "run" as const }, children: this.roots };
-    const fallback = service ?? run?.c.name ?? this.roots[0]!.span.name;
+    // a lane is never named after a span-name template (logfire's `OpenAI Agents trace: {name}`)
+    const fallback = [service, run?.c.name, this.roots[0]!.span.name].find((n) => n !== undefined && !/\{[^}]*\}/.test(n)) ?? "unknown_service";
     if (tops.length > 0) return this.withLooseSteps(tops, holder, fallback);
     if (stepsOf(holder.children).length === 0 && !["llm", "tool"].includes(this.roots[0]!.c.role)) return [];
     const children = run !== undefined ? run.children : this.roots;
     const named = namedTurns(children, holder);
     if (named.length > 0) return named;
-    this.notes.push(`no span names an agent: the run's steps are one lane named after ${service !== undefined ? "the service" : "the root span"} (${fallback})`);
+    this.notes.push(`no span names an agent: the run's steps are one lane, ${fallback === service ? `named after the service (${fallback})` : `"${fallback}"`}`);
     return [{ name: fallback, node: { ...holder, children }, implicit: true }];
   }
 

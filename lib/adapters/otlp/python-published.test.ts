@@ -178,10 +178,20 @@ describe("4. agent names beyond gen_ai.agent.name", () => {
     expect(trace.topology).toBe("centralized");
   });
 
+  it("never names a lane after a span-name template, even with no service", () => {
+    const spans = [
+      span({ id: "r", name: "OpenAI Agents trace: {name}", start: 0, end: 2, resource: {} }),
+      span({ id: "c", parent: "r", name: "chat gpt-4o", start: 0.5, end: 1, resource: {}, attrs: { "gen_ai.operation.name": "chat", "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "hi" }] }]) } }),
+    ];
+    const trace = adaptOtlpSpans(spans);
+    expect(lanes(trace)).toEqual(["unknown_service"]);
+    expect(notes(trace)[0]).toBe(`no span names an agent: the run's steps are one lane, "unknown_service"`);
+  });
+
   it("when no span names an agent, the lane is the service and the trace says so", () => {
     const trace = adaptOtlpSpans(PUBLISHED_RUNS.langgraphToolMessageRepr);
     expect(lanes(trace)).toEqual(["langgraph-weather"]);
-    expect(notes(trace)).toEqual(["no span names an agent: the run's steps are one lane named after the service (langgraph-weather)"]);
+    expect(notes(trace)).toEqual(["no span names an agent: the run's steps are one lane, named after the service (langgraph-weather)"]);
   });
 });
 
