@@ -246,6 +246,14 @@ describe("6. AgentOps / OpenLLMetry spans without gen_ai.operation.name", () => 
     expect(String(answer.content).startsWith("Verse 1:")).toBe(true);
   });
 
+  it("without its agent spans (a partial export), the lanes come from the tasks' crewai.task.agent", () => {
+    const partial = spans.filter((s) => s.attributes["agentops.span.kind"] !== "agent");
+    const t = adaptOtlpSpans(partial);
+    expect(t.events.filter((e) => e.operation === "model_call").map((e) => [e.agent, e.tokens])).toEqual([["Website Researcher", 293], ["Songwriter", 684]]);
+    expect(ofType(t, "aggregate")[0]!.content).toBe(spans[0]!.attributes["crewai.crew.result"]);
+    expect(notes(t)).toHaveLength(1);
+  });
+
   it("reads an OpenLLMetry model span with indexed completions and tool calls", () => {
     const c = classifySpan(
       span({
