@@ -6,6 +6,8 @@
  * (a tool's result) is kept as it is.
  */
 
+import type { Attributes } from "../otlp-span";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Obj = { [key: string]: Json };
 
@@ -193,4 +195,31 @@ export function reactAnswer(text: string | undefined): string | undefined {
   if (text === undefined || !/^\s*Thought:/.test(text)) return undefined;
   const m = /(?:^|\n)\s*(?:Final Answer|Answer):[ \t]*([\s\S]*)$/.exec(text);
   return m !== null && m[1]!.trim() !== "" ? m[1]!.trim() : undefined;
+}
+
+/** `<prefix>.N.{role,content,tool_calls.M.*}` as messages, in index order. */
+export function indexedMessages(a: Attributes, prefix: "gen_ai.prompt" | "gen_ai.completion"): Json[] {
+  type Indexed = { role?: string; content?: string; calls: Map<number, { id?: string; name?: string; arguments?: string }> };
+  const byIndex = new Map<number, Indexed>();
+  const pattern = new RegExp(`^${prefix.replace(".", "\\.")}\\.(\\d+)\\.(role|content|tool_calls\\.(\\d+)\\.(id|name|arguments))$`);
+  for (const [key, value] of Object.entries(a)) {
+    const m = pattern.exec(key);
+    if (m === null || (typeof value !== "string" && typeof value !== "number")) continue;
+    const message: Indexed = byIndex.get(Number(m[1])) ?? { calls: new Map() };
+    if (m[2] === "role") message.role = String(value);
+    else if (m[2] === "content") message.content = String(value);
+    else {
+      const call = message.calls.get(Number(m[3])) ?? {};
+      call[m[4] as "id" | "name" | "arguments"] = String(value);
+      message.calls.set(Number(m[3]), call);
+    }
+    byIndex.set(Number(m[1]), message);
+  }
+  return [...byIndex]
+    .sort(([x], [y]) => x - y)
+    .map(([, m]): Json => ({
+      role: m.role ?? (prefix === "gen_ai.completion" ? "assistant" : "user"),
+      content: m.content ?? "",
+      ...(m.calls.size > 0 ? { tool_calls: [...m.calls].sort(([x], [y]) => x - y).map(([, c]) => ({ ...(c.id !== undefined ? { id: c.id } : {}), function: { name: c.name ?? "tool", arguments: c.arguments ?? "{}" } })) } : {}),
+    }));
 }

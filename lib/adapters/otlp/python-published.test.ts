@@ -262,6 +262,9 @@ describe("6. AgentOps / OpenLLMetry spans without gen_ai.operation.name", () => 
       }),
     );
     expect(c).toMatchObject({ role: "llm", request: "Weather in Oslo?", calls: [{ id: "call_o", name: "weather", args: '{"city":"Oslo"}' }], usage: { input: 12, output: 7, total: 19 } });
+    // versions that set gen_ai.operation.name but still index the messages
+    const typed = classifySpan(span({ id: "p", name: "chat gpt-4o", start: 0, end: 1, attrs: { "gen_ai.operation.name": "chat", "gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": "Hi?", "gen_ai.completion.0.role": "assistant", "gen_ai.completion.0.content": "Hello." } }));
+    expect(typed).toMatchObject({ family: "genai", role: "llm", request: "Hi?", output: "Hello.", calls: [] });
   });
 });
 

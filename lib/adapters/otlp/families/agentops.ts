@@ -1,5 +1,5 @@
 import { textAttr, type Attributes, type OtlpSpan } from "../../otlp-span";
-import { messageText, roleOf, textOf, toolCallsOf, type Json } from "../content";
+import { indexedMessages, messageText, roleOf, textOf, toolCallsOf } from "../content";
 import type { Classified } from "../model";
 import { modelOf, usageOf } from "./genai";
 
@@ -14,33 +14,6 @@ import { modelOf, usageOf } from "./genai";
  * - a model call's messages as `gen_ai.prompt.N.{role,content}` and
  *   `gen_ai.completion.N.{role,content,tool_calls.M.{id,name,arguments}}`.
  */
-
-/** `<prefix>.N.{role,content,tool_calls.M.*}` as messages, in index order. */
-export function indexedMessages(a: Attributes, prefix: "gen_ai.prompt" | "gen_ai.completion"): Json[] {
-  type Indexed = { role?: string; content?: string; calls: Map<number, { id?: string; name?: string; arguments?: string }> };
-  const byIndex = new Map<number, Indexed>();
-  const pattern = new RegExp(`^${prefix.replace(".", "\\.")}\\.(\\d+)\\.(role|content|tool_calls\\.(\\d+)\\.(id|name|arguments))$`);
-  for (const [key, value] of Object.entries(a)) {
-    const m = pattern.exec(key);
-    if (m === null || (typeof value !== "string" && typeof value !== "number")) continue;
-    const message: Indexed = byIndex.get(Number(m[1])) ?? { calls: new Map() };
-    if (m[2] === "role") message.role = String(value);
-    else if (m[2] === "content") message.content = String(value);
-    else {
-      const call = message.calls.get(Number(m[3])) ?? {};
-      call[m[4] as "id" | "name" | "arguments"] = String(value);
-      message.calls.set(Number(m[3]), call);
-    }
-    byIndex.set(Number(m[1]), message);
-  }
-  return [...byIndex]
-    .sort(([x], [y]) => x - y)
-    .map(([, m]): Json => ({
-      role: m.role ?? (prefix === "gen_ai.completion" ? "assistant" : "user"),
-      content: m.content ?? "",
-      ...(m.calls.size > 0 ? { tool_calls: [...m.calls].sort(([x], [y]) => x - y).map(([, c]) => ({ ...(c.id !== undefined ? { id: c.id } : {}), function: { name: c.name ?? "tool", arguments: c.arguments ?? "{}" } })) } : {}),
-    }));
-}
 
 const hasIndexed = (a: Attributes) => Object.keys(a).some((k) => /^gen_ai\.(prompt|completion)\.\d+\./.test(k));
 
