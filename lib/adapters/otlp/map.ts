@@ -305,9 +305,17 @@ class OtlpRunMapper implements TurnHost {
     });
     const realRoots = [...roots];
     const where: string[] = [];
+    // a sweep in start order: the spans open when a group starts (the stand-ins come in their groups' start order)
     const times = [...nodes.values()].map((n) => ({ n, start: BigInt(n.span.startTimeUnixNano), end: BigInt(n.span.endTimeUnixNano) }));
+    const byStart = [...times].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+    const byEnd = [...times].sort((a, b) => (a.end < b.end ? -1 : a.end > b.end ? 1 : 0));
+    const open = new Set<(typeof times)[number]>();
+    let opened = 0;
+    let closed = 0;
     for (const { standIn, start, end, group } of placed) {
-      const holders = times.filter((x) => x.start <= start && x.end >= end && !this.isAncestor(standIn.span.spanId, x.n.span.spanId)).map((x) => x.n);
+      while (opened < byStart.length && byStart[opened]!.start <= start) open.add(byStart[opened++]!);
+      while (closed < byEnd.length && byEnd[closed]!.end < start) open.delete(byEnd[closed++]!);
+      const holders = [...open].filter((x) => x.end >= end && !this.isAncestor(standIn.span.spanId, x.n.span.spanId)).map((x) => x.n);
       const host = holders.sort((a, b) => this.depth(a) - this.depth(b) || compareStart(a.span, b.span)).at(-1) ?? (realRoots.length === 1 && BigInt(realRoots[0]!.span.startTimeUnixNano) <= start ? realRoots[0] : undefined);
       if (host !== undefined) this.attach(standIn, host);
       else roots.push(standIn);

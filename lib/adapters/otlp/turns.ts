@@ -93,11 +93,13 @@ export class TurnRunner {
   /** The results waiting in `agent`'s lane that `span` (a model call) reads, or all of them. */
   private consume(agent: string, span: OtlpSpan | undefined, all: boolean): Parent[] {
     const waiting = this.waiting.get(agent) ?? [];
-    if (waiting.length === 0) return [];
+    // a step that reads nothing by id and takes nothing else (a tool) leaves the lane's results waiting
+    if (waiting.length === 0 || (span === undefined && !all)) return [];
     const ids = waiting.flatMap((w) => (w.callId !== undefined ? [w.callId] : []));
     const read = span !== undefined ? new Set(this.h.reads(span, ids)) : new Set<string>();
     const taken = read.size > 0 ? waiting.filter((w) => w.callId !== undefined && read.has(w.callId)) : all ? waiting : [];
-    this.waiting.set(agent, waiting.filter((w) => !taken.includes(w)));
+    const gone = new Set(taken);
+    this.waiting.set(agent, waiting.filter((w) => !gone.has(w)));
     return taken.map((w) => [w.ref, w.via]);
   }
 
