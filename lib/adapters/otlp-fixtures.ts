@@ -45,15 +45,18 @@ export function span(spec: SpanSpec): OtlpSpan {
   };
 }
 
+/** The OTLP/JSON request: one resource (the first span's), one scopeSpans entry per instrumentation scope, in first-seen order. */
 export function toOtlpJson(spans: readonly OtlpSpan[]): { resourceSpans: unknown[] } {
+  const scopes = [...new Set(spans.map((s) => s.scope.name ?? "baton-tests"))];
   return {
     resourceSpans: [
       {
         resource: { attributes: keyValues(spans[0]?.resource ?? {}) },
-        scopeSpans: [
-          {
-            scope: { name: "baton-tests" },
-            spans: spans.map((s) => ({
+        scopeSpans: scopes.map((scope) => ({
+          scope: { name: scope },
+          spans: spans
+            .filter((s) => (s.scope.name ?? "baton-tests") === scope)
+            .map((s) => ({
               traceId: s.traceId,
               spanId: s.spanId,
               ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),
@@ -66,8 +69,7 @@ export function toOtlpJson(spans: readonly OtlpSpan[]): { resourceSpans: unknown
               links: s.links.map((l) => ({ traceId: l.traceId, spanId: l.spanId, attributes: [] })),
               status: s.status,
             })),
-          },
-        ],
+        })),
       },
     ],
   };

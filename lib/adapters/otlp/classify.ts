@@ -1,5 +1,8 @@
 import { textAttr, type OtlpSpan } from "../otlp-span";
+import { classifyAdk } from "./families/adk";
+import { classifyAgentOps, classifyIndexedPrompt } from "./families/agentops";
 import { classifyGenAi } from "./families/genai";
+import { classifyLogfire } from "./families/logfire";
 import { classifyMastra, inMastraStep, withStepCalls } from "./families/mastra";
 import { classifyOpenInference } from "./families/openinference";
 import { classifyTraceloop } from "./families/traceloop";
@@ -9,9 +12,11 @@ import type { Classified, Classifier } from "./model";
 /**
  * Which family reads a span: the most specific first (Mastra and Traceloop
  * also write GenAI attributes; the AI SDK writes a few `gen_ai.*` beside its
- * own `ai.*`). Spans no family claims are plumbing ("other").
+ * own `ai.*`; logfire and ADK write a few GenAI attributes beside their
+ * own). Model calls with only indexed `gen_ai.prompt.N.*` attributes come
+ * last. Spans no family claims are plumbing ("other").
  */
-const FAMILIES: readonly Classifier[] = [classifyMastra, classifyTraceloop, classifyOpenInference, classifyVercel, classifyGenAi];
+const FAMILIES: readonly Classifier[] = [classifyMastra, classifyAgentOps, classifyTraceloop, classifyLogfire, classifyAdk, classifyOpenInference, classifyVercel, classifyGenAi, classifyIndexedPrompt];
 
 export function classifySpan(span: OtlpSpan): Classified {
   for (const classify of FAMILIES) {

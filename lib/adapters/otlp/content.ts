@@ -6,6 +6,8 @@
  * (a tool's result) is kept as it is.
  */
 
+import type { Attributes } from "../otlp-span";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Obj = { [key: string]: Json };
 
@@ -63,7 +65,7 @@ function contentText(content: Json | undefined): string {
       if (typeof part === "string") return part;
       if (!isObj(part)) return "";
       const type = str(part.type);
-      if (type === "text" || type === "output_text" || type === "input_text" || type === "reasoning") return str(part.text) ?? str(part.content) ?? "";
+      if (type === "text" || type === "output_text" || type === "input_text" || type === "reasoning" || part.block_type === "text") return str(part.text) ?? str(part.content) ?? "";
       if (type === "tool_call" || type === "tool-call" || type === "function_call") return callText(str(part.name) ?? str(part.toolName) ?? "tool", part.arguments ?? part.input ?? part.args);
       if (type === "tool_call_response" || type === "tool-result") return textOf(part.response ?? part.output ?? part.result ?? null);
       return str(part.text) ?? "";
@@ -103,7 +105,7 @@ export function messageText(message: Json): string {
   if (!isObj(message)) return typeof message === "string" ? message : "";
   const lc = langchain(message);
   const m = lc ? lc.kwargs : message;
-  const text = contentText(m.content ?? m.parts ?? null);
+  const text = contentText(m.content ?? m.parts ?? m.blocks ?? null);
   const alreadyInParts = Array.isArray(m.parts) || Array.isArray(m.content);
   const calls = alreadyInParts && !Array.isArray(m.tool_calls) ? [] : toolCallsOf(message).map((c) => callText(c.name, c.args));
   return [text, ...calls].filter((t) => t !== "").join("\n");
@@ -131,8 +133,9 @@ export function messagesOf(value: Json | undefined): Json[] | undefined {
 export function textOf(value: Json | string | undefined): string {
   if (value === undefined || value === null) return "";
   const parsed = typeof value === "string" ? parseJson(value) : value;
-  if (parsed === undefined) return typeof value === "string" ? value : "";
-  if (typeof parsed === "string") return parsed;
+  if (parsed === undefined && typeof value === "string") return messageRepr(value)?.content ?? value;
+  if (parsed === undefined) return "";
+  if (typeof parsed === "string") return messageRepr(parsed)?.content ?? parsed;
   const messages = messagesOf(parsed);
   if (messages !== undefined && messages.length > 0) return messageText(messages[messages.length - 1]!);
   if (isObj(parsed)) {
@@ -150,12 +153,73 @@ export function requestText(value: string | undefined): string | undefined {
   const parsed = parseJson(value);
   if (parsed === undefined) return value.trim() === "" ? undefined : value;
   if (typeof parsed === "string") return parsed;
-  // `prompt` (AI SDK), `task` (AutoGen's run_stream and smolagents' run, bound as JSON by their instrumentors)
+  // `prompt` (AI SDK), `task` (AutoGen's run_stream and smolagents' run), `user_msg` (LlamaIndex AgentWorkflow.run), bound as JSON by their instrumentors
   if (isObj(parsed) && typeof parsed.prompt === "string") return parsed.prompt;
   if (isObj(parsed) && typeof parsed.task === "string" && parsed.task.trim() !== "") return parsed.task;
+  if (isObj(parsed) && typeof parsed.user_msg === "string" && parsed.user_msg.trim() !== "") return parsed.user_msg;
   const messages = messagesOf(parsed) ?? (isObj(parsed) && Array.isArray(parsed.messages) ? parsed.messages : undefined);
   const user = messages?.find((m) => roleOf(m) === "user");
   if (user !== undefined) return messageText(user) || undefined;
   // structured inputs (a crew's kickoff inputs): the JSON is the request
   return isObj(parsed) && messages === undefined && Object.keys(parsed).length > 0 ? value : undefined;
+}
+
+/** A Python string literal as repr() writes it ('…' or "…"), unescaped. */
+const PY_STR = String.raw`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"`;
+const REPR_FIELD = (field: string) => new RegExp(String.raw`(?:^|\s)${field}=(${PY_STR})(?=\s|$)`);
+
+function unpy(literal: string): string {
+  return literal.slice(1, -1).replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)/g, (_, e: string) =>
+    e === "n" ? "\n" : e === "t" ? "\t" : e === "r" ? "\r" : e.length > 1 ? String.fromCharCode(parseInt(e.slice(1), 16)) : e,
+  );
+}
+
+/**
+ * A LangChain message written as its Python repr (`content='…' name='…'
+ * tool_call_id='…'`, what OpenInference's LangChain tracer records when a
+ * tool returns a ToolMessage it cannot serialise): its content and tool-call id.
+ */
+export function messageRepr(text: string): { content: string; toolCallId?: string } | undefined {
+  const content = /^content=/.test(text) ? REPR_FIELD("content").exec(text)?.[1] : undefined;
+  if (content === undefined) return undefined;
+  const id = REPR_FIELD("tool_call_id").exec(text)?.[1];
+  return { content: unpy(content), ...(id !== undefined ? { toolCallId: unpy(id) } : {}) };
+}
+
+/**
+ * The answer of a ReAct-style completion ("Thought: …\nFinal Answer: …",
+ * LlamaIndex's "Thought: …\nAnswer: …", CrewAI's "Final Answer:"): the text
+ * after the answer marker; undefined when the text is no ReAct answer.
+ */
+export function reactAnswer(text: string | undefined): string | undefined {
+  if (text === undefined || !/^\s*Thought:/.test(text)) return undefined;
+  const m = /(?:^|\n)\s*(?:Final Answer|Answer):[ \t]*([\s\S]*)$/.exec(text);
+  return m !== null && m[1]!.trim() !== "" ? m[1]!.trim() : undefined;
+}
+
+/** `<prefix>.N.{role,content,tool_calls.M.*}` as messages, in index order. */
+export function indexedMessages(a: Attributes, prefix: "gen_ai.prompt" | "gen_ai.completion"): Json[] {
+  type Indexed = { role?: string; content?: string; calls: Map<number, { id?: string; name?: string; arguments?: string }> };
+  const byIndex = new Map<number, Indexed>();
+  const pattern = new RegExp(`^${prefix.replace(".", "\\.")}\\.(\\d+)\\.(role|content|tool_calls\\.(\\d+)\\.(id|name|arguments))$`);
+  for (const [key, value] of Object.entries(a)) {
+    const m = pattern.exec(key);
+    if (m === null || (typeof value !== "string" && typeof value !== "number")) continue;
+    const message: Indexed = byIndex.get(Number(m[1])) ?? { calls: new Map() };
+    if (m[2] === "role") message.role = String(value);
+    else if (m[2] === "content") message.content = String(value);
+    else {
+      const call = message.calls.get(Number(m[3])) ?? {};
+      call[m[4] as "id" | "name" | "arguments"] = String(value);
+      message.calls.set(Number(m[3]), call);
+    }
+    byIndex.set(Number(m[1]), message);
+  }
+  return [...byIndex]
+    .sort(([x], [y]) => x - y)
+    .map(([, m]): Json => ({
+      role: m.role ?? (prefix === "gen_ai.completion" ? "assistant" : "user"),
+      content: m.content ?? "",
+      ...(m.calls.size > 0 ? { tool_calls: [...m.calls].sort(([x], [y]) => x - y).map(([, c]) => ({ ...(c.id !== undefined ? { id: c.id } : {}), function: { name: c.name ?? "tool", arguments: c.arguments ?? "{}" } })) } : {}),
+    }));
 }

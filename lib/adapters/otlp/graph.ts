@@ -9,10 +9,12 @@ import { AdaptedTraceBuilder, type AdaptedFields, type EventRef, type Parent } f
 export class GuardedTraceBuilder extends AdaptedTraceBuilder {
   private readonly successors = new Map<EventRef, EventRef[]>();
   private readonly edgeKeys = new Set<string>();
+  private readonly contents = new Map<EventRef, string>();
 
   override add(fields: AdaptedFields, ...parents: Parent[]): EventRef {
     const unique = parents.filter(([ref], i) => parents.findIndex(([other]) => other === ref) === i);
     const ref = super.add(fields, ...unique);
+    if (typeof fields.content === "string") this.contents.set(ref, fields.content);
     for (const [parent] of unique) this.remember(parent, ref);
     return ref;
   }
@@ -20,6 +22,11 @@ export class GuardedTraceBuilder extends AdaptedTraceBuilder {
   override link(src: EventRef, dst: EventRef, type: EdgeType): void {
     super.link(src, dst, type);
     this.remember(src, dst);
+  }
+
+  /** The content an event was added with. */
+  contentOf(ref: EventRef): string | undefined {
+    return this.contents.get(ref);
   }
 
   /** Adds the edge when allowed; returns whether it was added. */

@@ -6,7 +6,7 @@ import type { OtlpSpan } from "../otlp-span";
  * shape; map.ts builds the trace from it alone.
  */
 
-export type Family = "genai" | "vercel" | "openinference" | "traceloop" | "mastra";
+export type Family = "genai" | "vercel" | "openinference" | "traceloop" | "mastra" | "logfire" | "agentops" | "adk";
 
 export type Role =
   /** the run itself (a workflow root, OpenAI Agents' "Agent workflow", LangGraph's graph): no lane of its own */
@@ -50,14 +50,29 @@ export interface Classified {
   parentAgent?: string;
   /** plumbing that repeats its agent (a same-name subgraph): part of the agent, not listed as unmapped */
   absorbed?: boolean;
+  /** steps that name the agent they run for when no span is an agent (ADK's `adk_agent_name` label, LlamaIndex's `current_agent_name`) */
+  agent?: string;
   model?: string;
   usage?: { input?: number; output?: number; total?: number };
 }
 
 export type Classifier = (span: OtlpSpan) => Classified | undefined;
 
-/** `transfer_to_<agent>` (LangGraph supervisor and swarm, OpenAI Agents' handoff tools) names the agent it hands over to. */
-export function transferTarget(toolName: string | undefined): string | undefined {
+/**
+ * `transfer_to_<agent>` (LangGraph supervisor and swarm, OpenAI Agents' handoff
+ * tools) names the agent it hands over to; Google ADK's one `transfer_to_agent`
+ * tool names it in its `agent_name` argument.
+ */
+export function transferTarget(toolName: string | undefined, args?: string): string | undefined {
+  if (toolName === "transfer_to_agent") {
+    try {
+      const parsed = JSON.parse(args ?? "") as unknown;
+      const name = typeof parsed === "object" && parsed !== null ? (parsed as { agent_name?: unknown }).agent_name : undefined;
+      return typeof name === "string" && name !== "" ? name : undefined;
+    } catch {
+      return undefined;
+    }
+  }
   const m = toolName === undefined ? null : /^(?:transfer_to|handoff_to)_(.+)$/.exec(toolName);
   return m?.[1];
 }

@@ -40,3 +40,15 @@ export function unmappedSpansOf(metadata: unknown): { count: number; names: { na
   const parsed = unmappedSchema.safeParse(metadata);
   return parsed.success && parsed.data.otlp.unmapped.count > 0 ? parsed.data.otlp.unmapped : null;
 }
+
+const notesSchema = z.object({ otlp: z.object({ notes: z.array(z.string()) }) });
+
+/**
+ * What the mapping says about a trace read from OTLP (`metadata.otlp.notes`:
+ * spans kept without their parent, steps in no agent span, no agent name or
+ * request in the spans), shown on the trace page; empty for other sources.
+ */
+export function otlpNotesOf(metadata: unknown): string[] {
+  const parsed = notesSchema.safeParse(metadata);
+  return parsed.success ? parsed.data.otlp.notes : [];
+}

@@ -2,7 +2,7 @@ import type { EdgeType } from "../../trace/types";
 import type { EventRef, Parent } from "../emit";
 import { optional, type OtlpSpan } from "../otlp-span";
 import type { SpanNode } from "./classify";
-import { callText } from "./content";
+import { callText, reactAnswer } from "./content";
 import type { GuardedTraceBuilder } from "./graph";
 import { transferTarget, type ToolCallPart } from "./model";
 import { statusOf } from "./status";
@@ -40,6 +40,8 @@ export interface TurnHost {
   readonly handoffs: Map<string, { ref: EventRef; from: string }>;
   /** delegations seen, parent -> child */
   delegated(from: string, to: string): void;
+  /** the run's own output (a workflow's or crew's result), when its root span has one */
+  readonly answer?: string;
 }
 
 export class TurnRunner {
@@ -50,16 +52,20 @@ export class TurnRunner {
   constructor(private readonly h: TurnHost) {}
 
   /** Runs `node`'s steps as agent `name`; returns the turn's closing event (when it made one) and what follows from it. */
-  run(node: SpanNode, name: string, entry: Parent[], closing: Closing): { final?: EventRef; tail: Parent[] } {
+  run(node: SpanNode, name: string, entry: Parent[], closing: Closing, handedOverBy?: string): { final?: EventRef; tail: Parent[] } {
     const steps = stepsOf(node.children);
     const calls = matchCalls(steps);
     let pendingEntry = entry;
+    let inherited = handedOverBy;
     const parentsFor = (span: OtlpSpan | undefined, consumeAll: boolean): Parent[] => {
       const out: Parent[] = [...pendingEntry];
       pendingEntry = [];
       const prev = this.last.get(name);
       if (prev !== undefined) out.push([prev, "causal"]);
       out.push(...this.consume(name, span, consumeAll));
+      // a handoff passes the conversation on: the first model call of the agent handed over to reads the results its input names
+      if (inherited !== undefined && span !== undefined) out.push(...this.consume(inherited, span, false));
+      if (span !== undefined) inherited = undefined;
       return out;
     };
     let final: EventRef | undefined;
@@ -87,11 +93,13 @@ export class TurnRunner {
   /** The results waiting in `agent`'s lane that `span` (a model call) reads, or all of them. */
   private consume(agent: string, span: OtlpSpan | undefined, all: boolean): Parent[] {
     const waiting = this.waiting.get(agent) ?? [];
-    if (waiting.length === 0) return [];
+    // a step that reads nothing by id and takes nothing else (a tool) leaves the lane's results waiting
+    if (waiting.length === 0 || (span === undefined && !all)) return [];
     const ids = waiting.flatMap((w) => (w.callId !== undefined ? [w.callId] : []));
     const read = span !== undefined ? new Set(this.h.reads(span, ids)) : new Set<string>();
     const taken = read.size > 0 ? waiting.filter((w) => w.callId !== undefined && read.has(w.callId)) : all ? waiting : [];
-    this.waiting.set(agent, waiting.filter((w) => !taken.includes(w)));
+    const gone = new Set(taken);
+    this.waiting.set(agent, waiting.filter((w) => !gone.has(w)));
     return taken.map((w) => [w.ref, w.via]);
   }
 
@@ -118,13 +126,13 @@ export class TurnRunner {
       const type = closing.kind === "return" ? "return" : closing.kind === "aggregate" ? "aggregate" : closing.kind === "message" ? "message" : "orchestrator_decision";
       const address = closing.kind === "return" ? { from: agent, to: closing.to } : closing.kind === "message" ? { from: agent, to: closing.to } : closing.kind === "none" ? { decision: "continue" as const } : {};
       const via = (p: Parent): Parent => (type === "aggregate" && p[1] === "return" ? [p[0], "aggregate"] : p);
-      const ref = this.h.b.add({ t, t_end: tEnd, type, agent, ...address, ...optional("content", c.output), ...measured }, ...parents.map(via));
+      const ref = this.h.b.add({ t, t_end: tEnd, type, agent, ...address, ...optional("content", type === "aggregate" || type === "return" ? this.answerText(c.output, type) : c.output), ...measured }, ...parents.map(via));
       this.h.record(span, ref, ref, "llm");
       return [ref];
     }
     const refs = decided.map((call, i) => {
       const tool = calls.toolFor(call);
-      const target = transferTarget(call.name) ?? tool?.c.handoffTo ?? (tool?.c.role === "agent" ? tool.c.name : tool ? agentInside(tool)?.c.name : undefined);
+      const target = transferTarget(call.name, call.args) ?? tool?.c.handoffTo ?? (tool?.c.role === "agent" ? tool.c.name : tool ? agentInside(tool)?.c.name : undefined);
       const argsOf = (d: ToolCallPart) => (d.args === "{}" || d.args === "" ? ((calls.toolFor(d)?.c.handoffTo === undefined ? calls.toolFor(d)?.c.input : undefined) ?? d.args) : d.args);
       const shown = decided.map((d) => callText(d.name, d.args));
       const own = c.output?.split("\n").filter((line) => !shown.includes(line)).join("\n");
@@ -203,11 +211,28 @@ export class TurnRunner {
     this.wait(agent, { ref: final!, ...(call?.id !== undefined ? { callId: call.id } : {}), via: "return" });
   }
 
-  /** The turn's closing event when no model call gave it: the agent's return, the run's aggregate. */
+  /**
+   * An answering model call's text: a ReAct completion ("Thought: …
+   * Final Answer: …") without its scaffolding; for the run's answer, the
+   * run's own output when it has one (a LlamaIndex workflow's, a crew's result).
+   */
+  private answerText(output: string | undefined, type: "aggregate" | "return"): string | undefined {
+    const answer = reactAnswer(output);
+    if (answer === undefined) return output;
+    return type === "aggregate" && this.h.answer !== undefined && this.h.answer.trim() !== "" ? this.h.answer : answer;
+  }
+
+  /**
+   * The turn's closing event when no model call gave it: the agent's return,
+   * the run's aggregate. Its text is the span's output, else (the agent
+   * handed the work to a sub-agent, ADK's transfer_to_agent) the answer
+   * the last sub-agent returned.
+   */
   private close(node: SpanNode, agent: string, closing: Closing, parents: Parent[]): EventRef {
     const { span, c } = node;
     const at = this.h.at(span.endTimeUnixNano);
-    const base = { t: at, agent, span_id: span.spanId, ...optional("content", c.output), ...statusOf(span), ...ownTokens(node) };
+    const returned = parents.filter((p) => p[1] === "return").map((p) => this.h.b.contentOf(p[0])).filter((x) => x !== undefined).at(-1);
+    const base = { t: at, agent, span_id: span.spanId, ...optional("content", c.output ?? returned), ...statusOf(span), ...ownTokens(node) };
     if (closing.kind === "aggregate") return this.h.b.add({ ...base, type: "aggregate" }, ...parents.map((p): Parent => (p[1] === "return" ? [p[0], "aggregate"] : p)));
     if (closing.kind === "message") return this.h.b.add({ ...base, type: "message", from: agent, to: closing.to }, ...parents);
     return this.h.b.add({ ...base, type: "return", from: agent, to: closing.kind === "return" ? closing.to : agent }, ...parents);
@@ -284,7 +309,7 @@ export function matchCalls(steps: readonly SpanNode[]): CallMatch {
     const candidates = [...llms].reverse().flatMap((l) => l.c.calls ?? []).filter((c) => !byCall.has(c));
     const call =
       (toolCallId !== undefined ? candidates.find((c) => c.id === toolCallId) : undefined) ??
-      (toolCallId === undefined || !candidates.some((c) => c.id !== undefined) ? candidates.find((c) => c.name === name || (handoffTo !== undefined && transferTarget(c.name) === handoffTo)) : undefined);
+      (toolCallId === undefined || !candidates.some((c) => c.id !== undefined) ? candidates.find((c) => c.name === name || (handoffTo !== undefined && transferTarget(c.name, c.args) === handoffTo)) : undefined);
     if (call !== undefined) {
       byTool.set(step, call);
       byCall.set(call, step);

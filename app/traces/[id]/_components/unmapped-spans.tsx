@@ -1,11 +1,29 @@
-import { unmappedSpansOf } from "@/lib/adapters/otlp/provenance";
+import { otlpNotesOf, unmappedSpansOf } from "@/lib/adapters/otlp/provenance";
 
 /**
  * The OpenTelemetry spans that became no event (graph plumbing, prompts,
  * HTTP calls, retrievers), by name, so users see what the OTLP mapping
- * dropped (docs/otlp.md). Nothing for traces from other sources.
+ * dropped, and what the mapping notes about the spans (kept without their
+ * parent, no agent name, no request; docs/otlp.md). Nothing for traces from
+ * other sources.
  */
 export function UnmappedSpans({ metadata }: { metadata: unknown }) {
+  const notes = otlpNotesOf(metadata);
+  return (
+    <>
+      {notes.length > 0 && (
+        <ul className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="otlp-notes">
+          {notes.map((note, i) => (
+            <li key={i}>{note}</li>
+          ))}
+        </ul>
+      )}
+      <Unmapped metadata={metadata} />
+    </>
+  );
+}
+
+function Unmapped({ metadata }: { metadata: unknown }) {
   const unmapped = unmappedSpansOf(metadata);
   if (unmapped === null) return null;
   return (

@@ -1,5 +1,5 @@
 import { numberAttr, textAttr, type OtlpSpan } from "../../otlp-span";
-import { messagesOf, parseJson, textOf, toolCallsOf, requestText } from "../content";
+import { indexedMessages, messagesOf, messageText, parseJson, requestText, roleOf, textOf, toolCallsOf } from "../content";
 import type { Classified, Role } from "../model";
 import { transferTarget } from "../model";
 
@@ -47,19 +47,22 @@ export const classifyGenAi = (span: OtlpSpan): Classified | undefined => {
   const base = { family: "genai" as const, role };
   if (role === "llm") {
     const out = parseJson(textAttr(a, "gen_ai.output.messages"));
-    const messages = messagesOf(out) ?? [];
+    // OpenLLMetry versions that set the operation but still index the messages (`gen_ai.completion.N.*`)
+    const messages = messagesOf(out) ?? indexedMessages(a, "gen_ai.completion");
+    const indexedUser = indexedMessages(a, "gen_ai.prompt").find((m) => roleOf(m) === "user");
+    const indexedText = out === undefined ? messages.map((m) => (typeof m === "object" && m !== null && !Array.isArray(m) && typeof m.content === "string" ? m.content : "")).filter((t) => t !== "").join("\n") : "";
     return {
       ...base,
-      output: textOf(textAttr(a, "gen_ai.output.messages", "gen_ai.completion")) || undefined,
+      output: textOf(textAttr(a, "gen_ai.output.messages", "gen_ai.completion")) || indexedText || undefined,
       calls: messages.flatMap(toolCallsOf),
-      request: requestText(textAttr(a, "gen_ai.input.messages", "gen_ai.prompt")),
+      request: requestText(textAttr(a, "gen_ai.input.messages", "gen_ai.prompt")) ?? (indexedUser !== undefined ? messageText(indexedUser) || undefined : undefined),
       ...(modelOf(span) !== undefined ? { model: modelOf(span) } : {}),
       usage: usageOf(span),
     };
   }
   if (role === "tool") {
     const name = textAttr(a, "gen_ai.tool.name") ?? (span.name.replace(NAME_PREFIX, "") || "tool");
-    const target = transferTarget(name);
+    const target = transferTarget(name, textAttr(a, "gen_ai.tool.call.arguments"));
     return {
       ...base,
       name,

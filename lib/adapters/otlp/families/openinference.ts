@@ -1,5 +1,5 @@
 import { textAttr, type OtlpSpan } from "../../otlp-span";
-import { langchain, messagesOf, parseJson, requestText, textOf, toolCallsOf, type Json } from "../content";
+import { langchain, messageRepr, messagesOf, parseJson, requestText, roleOf, textOf, toolCallsOf, type Json } from "../content";
 import type { Classified, ToolCallPart } from "../model";
 import { transferTarget } from "../model";
 import { modelOf, usageOf } from "./genai";
@@ -16,10 +16,15 @@ import { modelOf, usageOf } from "./genai";
  * - LangChain/LangGraph: a graph node running a same-name subgraph is an
  *   agent (classify.ts, which sees the tree); a tool's result is a
  *   ToolMessage carrying its `tool_call_id` (JS `{output: {lc, kwargs}}`,
- *   Python `{type: "tool", data}`, or inside a handoff's Command);
+ *   Python `{type: "tool", data}`, its Python repr `content='…' tool_call_id='…'`,
+ *   or inside a handoff's Command);
  * - smolagents: agents are `<name>.run`, model text may come as
- *   `message.contents.N.message_content.text`, and `final_answer` is the
- *   agent's answer, not a tool;
+ *   `message.contents.N.message_content.text`, tool-call arguments that
+ *   were parsed into a dict only in `output.value` (the ChatMessage JSON),
+ *   and `final_answer` is the agent's answer, not a tool;
+ * - LlamaIndex AgentWorkflow: no span is an agent; the workflow's step
+ *   spans name the agent they run for (`current_agent_name` in their bound
+ *   event), and the `handoff` tool's `to_agent` hands control over;
  * - AutoGen AgentChat: the model client's raw CreateResult in output.value
  *   is not text (its flattened output messages say what came out).
  * Where two instrumentations wrap one call, layers.ts decides.
@@ -40,12 +45,16 @@ function outputCalls(span: OtlpSpan): ToolCallPart[] {
     if (m[4] === "function.arguments") call.args = value;
     calls.set(k, call);
   }
-  const fromValue = (messagesOf(parseJson(textAttr(span.attributes, "output.value"))) ?? []).flatMap(toolCallsOf);
+  const value = parseJson(textAttr(span.attributes, "output.value"));
+  // a list of messages, or one message (smolagents' ChatMessage.model_dump_json)
+  const fromValue = (messagesOf(value) ?? (isObj(value) && roleOf(value) !== undefined ? [value] : [])).flatMap(toolCallsOf);
   if (calls.size === 0) return fromValue;
   return [...calls.values()].flatMap((c, i) => {
     if (c.name === undefined) return [];
-    const id = c.id ?? fromValue.find((v, j) => v.name === c.name && j === i)?.id ?? fromValue.find((v) => v.name === c.name)?.id;
-    return [{ ...(id !== undefined ? { id } : {}), name: c.name, args: c.args ?? "{}" }];
+    const twin = fromValue.find((v, j) => v.name === c.name && j === i) ?? fromValue.find((v) => v.name === c.name);
+    const id = c.id ?? twin?.id;
+    // smolagents flattens only string arguments; parsed (dict) arguments are only in output.value
+    return [{ ...(id !== undefined ? { id } : {}), name: c.name, args: c.args ?? twin?.args ?? "{}" }];
   });
 }
 
@@ -88,7 +97,11 @@ function finalAnswerOf(calls: readonly ToolCallPart[]): string | undefined {
 function toolCallIdOf(span: OtlpSpan): string | undefined {
   const direct = textAttr(span.attributes, "tool_call.id", "tool.id", "tool.call_id");
   if (direct !== undefined) return direct;
-  const out = parseJson(textAttr(span.attributes, "output.value"));
+  const text = textAttr(span.attributes, "output.value");
+  const quoted = parseJson(text);
+  const repr = text !== undefined ? messageRepr(typeof quoted === "string" ? quoted : text)?.toolCallId : undefined;
+  if (repr !== undefined) return repr;
+  const out = parseJson(text);
   // LangChain.js wraps the tool's return as {output}; the Python tracer writes it as it is
   const output = isObj(out) && isObj(out.output) ? out.output : out;
   if (!isObj(output)) return undefined;
@@ -103,6 +116,28 @@ function toolCallIdOf(span: OtlpSpan): string | undefined {
 function callIdOfMessage(message: { [key: string]: Json }): string | undefined {
   const fields = langchain(message)?.kwargs ?? (isObj(message.kwargs) ? message.kwargs : undefined);
   return typeof fields?.tool_call_id === "string" ? fields.tool_call_id : undefined;
+}
+
+/** LlamaIndex AgentWorkflow's events (AgentInput, AgentSetup, AgentOutput) name the agent they run for: `current_agent_name`, at the top or in the bound `ev`. */
+function currentAgentName(value: string | undefined): string | undefined {
+  if (value === undefined || !value.includes("current_agent_name")) return undefined;
+  const parsed = parseJson(value);
+  const holder = isObj(parsed) && isObj(parsed.ev) ? parsed.ev : parsed;
+  return isObj(holder) && typeof holder.current_agent_name === "string" && holder.current_agent_name !== "" ? holder.current_agent_name : undefined;
+}
+
+/** A tool's arguments: a Python instrumentor's bound call `{args: [], kwargs: {...}}` (LlamaIndex, smolagents) is its keyword arguments. */
+function toolArguments(input: string | undefined): string | undefined {
+  const parsed = parseJson(input);
+  if (!isObj(parsed) || !isObj(parsed.kwargs) || !Array.isArray(parsed.args) || parsed.args.length > 0) return input;
+  return JSON.stringify(parsed.kwargs);
+}
+
+/** LlamaIndex AgentWorkflow's `handoff` tool names the agent it hands over to: `to_agent`, bound as `{args, kwargs}`. */
+function handoffArgument(input: string | undefined): string | undefined {
+  const parsed = parseJson(input);
+  const args = isObj(parsed) && isObj(parsed.kwargs) ? parsed.kwargs : parsed;
+  return isObj(args) && typeof args.to_agent === "string" ? args.to_agent : undefined;
 }
 
 /** Agent spans named `<agent>.<method>` (smolagents `<name>.run`, AutoGen `<name>.on_messages_stream`, CrewAI `<role>._execute_core`) are named by the agent. */
@@ -138,14 +173,15 @@ export const classifyOpenInference = (span: OtlpSpan): Classified | undefined =>
     if (name === FINAL_ANSWER) return { ...base, role: "other", name, absorbed: true };
     const handoff = /^handoff to (.+)$/.exec(span.name)?.[1];
     const toAgent = handoff !== undefined ? (parseJson(textAttr(a, "output.value")) as { to_agent?: string } | undefined)?.to_agent : undefined;
-    const target = toAgent ?? handoff ?? transferTarget(name);
+    const target = toAgent ?? handoff ?? transferTarget(name, input) ?? (name === "handoff" ? handoffArgument(input) : undefined);
     const id = toolCallIdOf(span);
+    const args = toolArguments(input);
     return {
       ...base,
       role: "tool",
       name,
       ...(id !== undefined ? { toolCallId: id } : {}),
-      ...(input !== undefined ? { input } : {}),
+      ...(args !== undefined ? { input: args } : {}),
       output: textOf(textAttr(a, "output.value")) || undefined,
       ...(target !== undefined ? { handoffTo: target } : {}),
     };
@@ -165,5 +201,6 @@ export const classifyOpenInference = (span: OtlpSpan): Classified | undefined =>
     };
   }
   // CHAIN and the rest: plumbing unless classify.ts finds a LangGraph agent or the run's root
-  return { ...base, role: "other", name: span.name, ...(input !== undefined ? { input, request: requestText(input) } : {}), output: textOf(textAttr(a, "output.value")) || undefined };
+  const agent = currentAgentName(input) ?? currentAgentName(textAttr(a, "output.value"));
+  return { ...base, role: "other", name: span.name, ...(input !== undefined ? { input, request: requestText(input) } : {}), output: textOf(textAttr(a, "output.value")) || undefined, ...(agent !== undefined ? { agent } : {}) };
 };

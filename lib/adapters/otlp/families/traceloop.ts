@@ -20,7 +20,7 @@ export const classifyTraceloop = (span: OtlpSpan): Classified | undefined => {
   if (kind === "workflow") return { ...base, role: "run" };
   if (kind === "agent") return { ...base, role: "agent" };
   if (kind === "tool") {
-    const target = transferTarget(name);
+    const target = transferTarget(name, input);
     return { ...base, role: "tool", ...(target !== undefined ? { handoffTo: target } : {}) };
   }
   return { ...base, role: "other" };

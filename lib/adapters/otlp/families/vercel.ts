@@ -56,7 +56,7 @@ export const classifyVercel = (span: OtlpSpan): Classified | undefined => {
   }
   if (operation === "ai.toolCall") {
     const name = textAttr(a, "ai.toolCall.name") ?? "tool";
-    const target = transferTarget(name);
+    const target = transferTarget(name, textAttr(a, "ai.toolCall.args"));
     const id = textAttr(a, "ai.toolCall.id");
     return {
       ...base,

@@ -1,0 +1,77 @@
+import { textAttr, type OtlpSpan } from "../../otlp-span";
+import { messageText, parseJson, roleOf, textOf, toolCallsOf, type Json } from "../content";
+import type { Classified } from "../model";
+import { modelOf, usageOf } from "./genai";
+
+/**
+ * Pydantic Logfire's OpenAI Agents instrumentation
+ * (`logfire.instrument_openai_agents()`, logfire/_internal/integrations/openai_agents.py):
+ * each Agents SDK span is a logfire span named by its message template
+ * (`logfire.msg_template`), its SpanData exported as attributes:
+ * - `OpenAI Agents trace: {name}` is the run; `Task: …` and `Turn {turn} for agent …` are plumbing;
+ * - `Agent run: {name!r}` is an agent, its name in `name`;
+ * - `Responses API …` / `Chat completion with …` is a model call: messages in
+ *   logfire's own `events` (`gen_ai.user.message`, `gen_ai.assistant.message`
+ *   with OpenAI `tool_calls`, `gen_ai.tool.message`; inputs first, then the
+ *   response's outputs) or, for chat completions, `request_data.messages`;
+ *   the request is the first user message (`raw_input` holds the same);
+ * - `Function: {name}` is a tool (`name`, `input`, `output`), matched to the
+ *   model call that asked for it by name (it carries no call id);
+ * - `Handoff: {from_agent} → {to_agent}` hands control to `to_agent`.
+ */
+
+const isObj = (v: Json | undefined): v is { [key: string]: Json } => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The messages the call produced: the assistant messages after the last input message (a user, system or tool message). */
+function outputMessages(messages: readonly Json[]): Json[] {
+  let i = messages.length;
+  while (i > 0 && roleOf(messages[i - 1]!) === "assistant") i--;
+  return messages.slice(i);
+}
+
+function modelMessages(span: OtlpSpan): Json[] {
+  const events = parseJson(textAttr(span.attributes, "events"));
+  if (Array.isArray(events)) return events;
+  const request = parseJson(textAttr(span.attributes, "request_data"));
+  return isObj(request) && Array.isArray(request.messages) ? request.messages : [];
+}
+
+export const classifyLogfire = (span: OtlpSpan): Classified | undefined => {
+  const a = span.attributes;
+  const template = textAttr(a, "logfire.msg_template");
+  if (template === undefined || !(span.scope.name ?? "").includes("openai_agents")) return undefined;
+  const base = { family: "logfire" as const };
+  const name = textAttr(a, "name");
+  if (template.startsWith("OpenAI Agents trace:")) return { ...base, role: "run", ...(name !== undefined ? { name } : {}) };
+  if (template.startsWith("Agent run:")) return { ...base, role: "agent", name: name ?? textAttr(a, "logfire.msg") ?? span.name, usage: usageOf(span) };
+  if (template.startsWith("Responses API") || template.startsWith("Chat completion with")) {
+    const messages = modelMessages(span);
+    const out = outputMessages(messages);
+    const text = out.map(messageTextOnly).filter((t) => t !== "").join("\n");
+    const user = messages.find((m) => roleOf(m) === "user");
+    const model = modelOf(span);
+    return {
+      ...base,
+      role: "llm",
+      ...(text !== "" ? { output: text } : {}),
+      calls: out.flatMap(toolCallsOf),
+      ...(user !== undefined && messageText(user) !== "" ? { request: messageText(user) } : {}),
+      ...(model !== undefined ? { model } : {}),
+      usage: usageOf(span),
+    };
+  }
+  if (template.startsWith("Function:")) {
+    return { ...base, role: "tool", name: name ?? "tool", ...(textAttr(a, "input") !== undefined ? { input: textAttr(a, "input") } : {}), output: textOf(textAttr(a, "output")) || undefined };
+  }
+  if (template.startsWith("Handoff:")) {
+    const to = textAttr(a, "to_agent");
+    return { ...base, role: "tool", name: textAttr(a, "logfire.msg") ?? span.name, ...(to !== undefined ? { handoffTo: to } : {}) };
+  }
+  return { ...base, role: "other" };
+};
+
+/** A message's text without its tool calls (the calls become their own events). */
+function messageTextOnly(message: Json): string {
+  if (!isObj(message)) return "";
+  return typeof message.content === "string" ? message.content : messageText({ ...message, tool_calls: [] });
+}
