@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
  * - `delay`: answers as `good` after 100 ms (to see how many requests overlap)
  * - `limit`: 429 for the first `limitFirst` requests, then as `good`
  * - `flaky`: 500 every other request, then as `good`
+ * - `blame:<k>`: attribution all at once, `{"step": k, ...}`; asked "on track after step j?" (binary search), `{"on_track": j < k}`
  * Every request is recorded (headers and body) and the peak of requests in flight is kept.
  */
 export interface ScriptedLlm {
@@ -41,8 +42,10 @@ export async function startScriptedLlm(options: { delayMs?: number; slowMs?: num
         if (model === "limit" && limited++ < (options.limitFirst ?? 2)) return send(res, 429, { error: { message: "rate limited" } }, { "retry-after": "0.05" });
         if (model === "flaky" && flaky++ % 2 === 0) return send(res, 503, { error: { message: "unavailable" } });
         const binary = JSON.stringify(body.response_format ?? "").includes('"enum":[0,1]') || body.messages[0]!.content.includes("Answer 0 (failure");
+        const asked = /after step (\d+)\?\s*$/.exec(body.messages[1]?.content ?? "");
         const content =
-          model === "garbage" ? "Looks fine to me, I'd say pretty good overall."
+          model === "blame" ? JSON.stringify(asked ? { on_track: Number(asked[1]) < Number(arg), reason: "scripted" } : { step: Number(arg), reason: "scripted blame" })
+          : model === "garbage" ? "Looks fine to me, I'd say pretty good overall."
           : model === "range" ? JSON.stringify({ value: 3, reason: "very good" })
           : JSON.stringify({ value: arg !== undefined ? Number(arg) : binary ? 1 : 0.5, reason: "scripted answer" });
         send(res, 200, { choices: [{ message: { role: "assistant", content } }], usage: { prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4), completion_tokens: 12 } });

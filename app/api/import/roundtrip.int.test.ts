@@ -83,5 +83,5 @@ describe("Baton's own exports come back in with auto-detection, for every format
       const strict = await upload(files.get(id)!.strict, "strict.json");
       expect([strict.status, strict.body.format, strict.body.traces.map((t) => t.trace_id)], id).toEqual([201, "baton", [id]]);
     }
-  });
+  }, 240_000);
 });

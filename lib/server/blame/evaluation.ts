@@ -1,5 +1,6 @@
 import "server-only";
-import { DEFAULT_CV, evaluateMethods, methodByName, orderedEventIds, pickBest, rankingsOf, runGuided, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
+import { DEFAULT_CV, evaluateMethods, methodByName, orderedEventIds, pickBest, rankingsOf, runGuided, scoreRankings, type BlameRanking, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
+import { judgeMethodName, judgeRanking, type JudgeMode } from "@/lib/blame/judge";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
@@ -51,9 +52,37 @@ export function simulateGuided(labelled: readonly LabelledTrace[], traceIds: rea
   return { method: best, mean_answers: mean((r) => r.questions.length), plain_mean_answers: mean((r) => r.plain_answers), runs };
 }
 
-function scoreAll(labelled: readonly LabelledTrace[]): { best: string | null; methods: MethodEvaluation[] } {
+function scoreAll(labelled: readonly LabelledTrace[], judged: JudgedRankings): { best: string | null; methods: MethodEvaluation[] } {
   const methods = evaluateMethods(labelled, DEFAULT_CV);
-  return { best: pickBest(methods), methods };
+  // a judge is scored like the others but never picked as best: best must be able to rank any trace
+  return { best: pickBest(methods), methods: [...methods, ...scoreJudges(labelled, judged)] };
+}
+
+/** Each judge method's stored attributions, by trace index of the labelled traces (null where it has none). */
+type JudgedRankings = Map<string, (BlameRanking | null)[]>;
+
+async function judgedRankings(labelled: readonly LabelledTrace[], rows: readonly LabelledRow[]): Promise<JudgedRankings> {
+  const stored = await prisma().judgeAttribution.findMany({ where: { traceKey: { in: rows.map((r) => r.trace_id) } }, include: { judge: { select: { name: true } } } });
+  const index = new Map(rows.map((r, i) => [r.trace_id, i]));
+  const out: JudgedRankings = new Map();
+  for (const a of stored) {
+    const method = judgeMethodName(a.judge.name, a.mode as JudgeMode);
+    const list = out.get(method) ?? rows.map(() => null);
+    const i = index.get(a.traceKey)!;
+    const input = labelled[i]!.input;
+    const step = a.eventId === null ? -1 : orderedEventIds(input).indexOf(a.eventId);
+    // a failed reply names nothing: it counts as a miss, not as a skip
+    list[i] = step < 0 ? { method, events: [], agents: [] } : judgeRanking(method, input, step, a.reason ?? "");
+    out.set(method, list);
+  }
+  return out;
+}
+
+function scoreJudges(labelled: readonly LabelledTrace[], judged: JudgedRankings): MethodEvaluation[] {
+  return [...judged].map(([method, rankings]) => {
+    const scored = labelled.flatMap((t, i) => (rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
+    return { method, learned: false, scores: scored.length > 0 ? scoreRankings(scored) : null, not_applicable: labelled.length - scored.length, cv: null };
+  });
 }
 
 const keyOf = (f: LabelledFilter) => JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
@@ -81,7 +110,9 @@ export async function keptBlameEvaluation(f: LabelledFilter): Promise<{ result: 
 
 async function stored(f: LabelledFilter) {
   const rows = await labelledRows(f);
-  const fingerprint = fingerprintOf(rows);
+  // the labels, and the judges' attributions of those traces (a new judge run is a new evaluation)
+  const judged = await pool().query<{ n: number; latest: Date | null }>("SELECT count(*)::int AS n, max(created_at) AS latest FROM judge_attributions WHERE trace_key = ANY($1::text[])", [rows.map((r) => r.trace_id)]);
+  const fingerprint = `${fingerprintOf(rows)}:${judged.rows[0]!.n}:${judged.rows[0]!.latest?.toISOString() ?? ""}`;
   const cached = await prisma().blameEvaluation.findUnique({ where: { key: keyOf(f) } });
   return { result: (cached?.result ?? null) as unknown as BlameEvaluationResponse | null, fresh: cached?.fingerprint === fingerprint, rows, fingerprint };
 }
@@ -96,11 +127,13 @@ async function computeAndKeep(f: LabelledFilter, rows: readonly LabelledRow[], f
 
 async function evaluate(f: LabelledFilter, rows: readonly LabelledRow[]): Promise<BlameEvaluationResponse> {
   const labelled = await loadLabelled(rows);
+  const judged = await judgedRankings(labelled, rows);
   const systems = [...new Set(rows.map((r) => r.system))].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
-  const overall = scoreAll(labelled);
+  const overall = scoreAll(labelled, judged);
   const bySystem = systems.length < 2 ? [] : systems.map((system) => {
-    const subset = labelled.filter((_, i) => rows[i]!.system === system);
-    return { system, traces: subset.length, ...scoreAll(subset) };
+    const keep = (_: unknown, i: number) => rows[i]!.system === system;
+    const subset = labelled.filter(keep);
+    return { system, traces: subset.length, ...scoreAll(subset, new Map([...judged].map(([m, r]) => [m, r.filter(keep)]))) };
   });
   return {
     version: SPEC_VERSION,

@@ -1,6 +1,8 @@
 import "server-only";
-import { BEST, BlameNotApplicableError, methodByName, type BlameRanking, type RankedAgent, type RankedEvent } from "@/lib/blame";
+import { BEST, BlameNotApplicableError, methodByName, orderedEventIds, type BlameRanking, type RankedAgent, type RankedEvent } from "@/lib/blame";
 import { SPEC_VERSION } from "@/lib/metrics";
+import { judgeRanking } from "@/lib/blame/judge";
+import { prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { bestMethodOf } from "./evaluation";
 import { blameInputOf } from "./labelled";
@@ -40,6 +42,7 @@ export async function blameOf(trace: TraceRef, requested: string): Promise<Blame
       ? { by: "cross-validated step accuracy", project: trace.project, as_of: best.as_of, ...(!best.fresh && { note: "labels changed since: being rescored" }) }
       : { by: "default", reason: `the methods of project ${trace.project} are not scored yet (no trace with a decisive error, or being scored now)` };
   }
+  if (name.startsWith("judge:")) return judged(trace, name);
   const method = methodByName(name);
   if (!method) throw new ApiError(400, "invalid_input", `unknown attribution method "${name}"`, [{ path: "method", message: "unknown method" }]);
   const input = await blameInputOf(trace.id, trace.groupId);
@@ -56,4 +59,16 @@ export async function blameOf(trace: TraceRef, requested: string): Promise<Blame
 
 function answer(ranking: BlameRanking, extra: Pick<BlameResponse, "chosen" | "trained">): BlameResponse {
   return { version: SPEC_VERSION, method: ranking.method, ...(extra.chosen && { chosen: extra.chosen }), ...(extra.trained && { trained: extra.trained }), events: ranking.events, agents: ranking.agents };
+}
+
+/** A judge's stored attribution of the trace as a ranking (its step first, the rest tied). */
+async function judged(trace: TraceRef, name: string): Promise<BlameResponse> {
+  const [, judgeName, mode] = /^judge:(.+):(all_at_once|binary_search)$/.exec(name)!;
+  const stored = await prisma().judgeAttribution.findFirst({ where: { traceKey: trace.traceId, mode, judge: { name: judgeName, projectId: trace.projectId } } });
+  if (!stored) throw new ApiError(422, "not_applicable", `judge ${judgeName} has not attributed this trace (${mode}): POST /api/blame/judge`);
+  if (stored.eventId === null) throw new ApiError(422, "not_applicable", `judge ${judgeName}'s reply for this trace failed: ${stored.error ?? "no step named"}`);
+  const input = await blameInputOf(trace.id, trace.groupId);
+  const step = orderedEventIds(input).indexOf(stored.eventId);
+  if (step < 0) throw new ApiError(422, "not_applicable", `judge ${judgeName} named event ${stored.eventId}, which the trace no longer has`);
+  return answer(judgeRanking(name, input, step, stored.reason ?? ""), {});
 }

@@ -86,13 +86,13 @@ describe("judge runs", () => {
     expect(stored.apiKeyCipher).not.toBeNull();
     expect(stored.apiKeyCipher).not.toContain(KEY);
     const started = await run(id);
-    // units: the trace (task_success), e5 (tool_use_correctness), e4, e7, e8 (step_quality)
-    expect(started.total).toBe(5);
+    // units: the trace (task_success), e5 (tool_use_correctness), e1 (the orchestrator's decision, baton-spec-3), e4, e7, e8 (step_quality)
+    expect(started.total).toBe(6);
     const done = await finished(started.id);
-    expect(done).toMatchObject({ state: "done", done: 5, failed: 0, pending: 0 });
+    expect(done).toMatchObject({ state: "done", done: 6, failed: 0, pending: 0 });
     const rows = await labels(id);
     expect(rows.map((r) => [r.eventId, r.family, r.value, r.current])).toEqual([
-      ["", "task_success", 1, true], ["e4", "step_quality", 0.5, true], ["e5", "tool_use_correctness", 0.5, true],
+      ["", "task_success", 1, true], ["e1", "step_quality", 0.5, true], ["e4", "step_quality", 0.5, true], ["e5", "tool_use_correctness", 0.5, true],
       ["e7", "step_quality", 0.5, true], ["e8", "step_quality", 0.5, true],
     ]);
     for (const r of rows) {
@@ -117,9 +117,9 @@ describe("judge runs", () => {
     for (const model of ["garbage", "range"]) {
       const id = await newJudge(model, model, { families: ["step_quality"] });
       const done = await finished((await run(id)).id);
-      expect(done).toMatchObject({ state: "done", done: 0, failed: 3 });
+      expect(done).toMatchObject({ state: "done", done: 0, failed: 4 });
       const rows = await labels(id);
-      expect(rows).toHaveLength(3);
+      expect(rows).toHaveLength(4);
       for (const r of rows) {
         expect(r.value).toBeNull();
         expect(r.current).toBe(false);

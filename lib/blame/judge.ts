@@ -1,0 +1,94 @@
+/**
+ * A judge as an attribution method (the Who&When paper's methods with an
+ * OpenAI-compatible model): `all_at_once` shows the whole timeline and asks
+ * which step is the decisive error and why; `binary_search` runs the guided
+ * mode with the judge answering "is the run still on track after step k?".
+ * Prompts and the strict parsing of replies live here; the calls live in
+ * lib/server/blame/judge.ts. A reply that is not exactly the asked JSON is
+ * a failure, never guessed.
+ */
+import type { ChatMessage } from "../judges/prompt";
+import { cut } from "../judges/prompt";
+import { contextOf } from "./input";
+import { toRanking } from "./rank";
+import type { BlameInput, BlameRanking } from "./types";
+
+export const JUDGE_MODES = ["all_at_once", "binary_search"] as const;
+export type JudgeMode = (typeof JUDGE_MODES)[number];
+
+/** The method name of a judge's attributions: `judge:<name>:<mode>`. */
+export const judgeMethodName = (judge: string, mode: JudgeMode) => `judge:${judge}:${mode}`;
+
+const CHARS_PER_TOKEN = 4;
+
+/** The run as numbered steps in event order, each step's text cut so that the whole fits `tokenBudget`. */
+export function timeline(input: BlameInput, tokenBudget = 6000, upTo?: number): string {
+  const { ordered } = contextOf(input);
+  const steps = upTo === undefined ? ordered : ordered.slice(0, upTo + 1);
+  const per = Math.max(80, Math.floor((tokenBudget * CHARS_PER_TOKEN) / Math.max(1, steps.length)) - 60);
+  return steps
+    .map((e, k) => `[step ${k}] ${e.agent} (${e.type}${e.tool ? `, tool ${e.tool}` : ""}${e.status ? `, status ${e.status}` : ""}):\n${cut((e.content ?? "").trim() || "(no content)", per)}`)
+    .join("\n\n");
+}
+
+const SYSTEM_ALL = [
+  "You find the decisive error of a failed multi-agent run: the step after which the run could no longer succeed.",
+  'Read the numbered steps and answer with JSON only: {"step": <the step number>, "reason": "<one line>"}.',
+].join(" ");
+
+const SYSTEM_BISECT = [
+  "You check a failed multi-agent run step by step.",
+  'Given the run up to step k, answer with JSON only: {"on_track": true|false, "reason": "<one line>"}: true if the run can still succeed after step k, false if it has already gone wrong.',
+].join(" ");
+
+export function allAtOncePrompt(input: BlameInput, tokenBudget?: number): ChatMessage[] {
+  return [
+    { role: "system", content: SYSTEM_ALL },
+    { role: "user", content: `${timeline(input, tokenBudget)}\n\nWhich step is the decisive error, and why?` },
+  ];
+}
+
+export function onTrackPrompt(input: BlameInput, k: number, tokenBudget?: number): ChatMessage[] {
+  return [
+    { role: "system", content: SYSTEM_BISECT },
+    { role: "user", content: `${timeline(input, tokenBudget, k)}\n\nIs the run still on track after step ${k}?` },
+  ];
+}
+
+export type Parsed<T> = { ok: true; value: T; reason: string } | { ok: false; error: string };
+
+function json(raw: string): Record<string, unknown> | null {
+  const text = raw.trim().replace(/^```(?:json)?\s*|\s*```$/g, "");
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const reasonOf = (o: Record<string, unknown>) => (typeof o.reason === "string" ? o.reason.slice(0, 1000) : "");
+
+/** `{"step": k, "reason"}` with k an integer step of the run (0 .. steps - 1). */
+export function parseStep(raw: string, steps: number): Parsed<number> {
+  const o = json(raw);
+  if (!o) return { ok: false, error: "the reply is not a JSON object" };
+  const k = o.step;
+  if (typeof k !== "number" || !Number.isInteger(k)) return { ok: false, error: "`step` is not an integer" };
+  if (k < 0 || k >= steps) return { ok: false, error: `step ${k} is not a step of this run (0..${steps - 1})` };
+  return { ok: true, value: k, reason: reasonOf(o) };
+}
+
+/** `{"on_track": true|false, "reason"}`. */
+export function parseOnTrack(raw: string): Parsed<boolean> {
+  const o = json(raw);
+  if (!o) return { ok: false, error: "the reply is not a JSON object" };
+  if (typeof o.on_track !== "boolean") return { ok: false, error: "`on_track` is not true or false" };
+  return { ok: true, value: o.on_track, reason: reasonOf(o) };
+}
+
+/** The judge's answer as a ranking: its step first, every other event tied behind it; agents by the max (its step's agent first). */
+export function judgeRanking(method: string, input: BlameInput, step: number, reason = ""): BlameRanking {
+  const { ordered } = contextOf(input);
+  return toRanking(method, ordered.map((event, k) => ({ event, score: k === step ? 1 : 0, signals: (k === step ? { judge_named: 1, reason_chars: reason.length } : {}) as Record<string, number> })), "max");
+}
