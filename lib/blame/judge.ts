@@ -90,5 +90,5 @@ export function parseOnTrack(raw: string): Parsed<boolean> {
 /** The judge's answer as a ranking: its step first, every other event tied behind it; agents by the max (its step's agent first). */
 export function judgeRanking(method: string, input: BlameInput, step: number, reason = ""): BlameRanking {
   const { ordered } = contextOf(input);
-  return toRanking(method, ordered.map((event, k) => ({ event, score: k === step ? 1 : 0, signals: (k === step ? { judge_named: 1, reason_chars: reason.length } : {}) as Record<string, number> })), "max");
+  return toRanking(method, ordered.map((event, k) => ({ event, score: k === step ? 1 : 0, signals: (k === step ? { judge_named: 1, reason_chars: reason.length } : {}) })), "max");
 }

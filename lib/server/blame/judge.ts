@@ -73,7 +73,7 @@ async function attributeOne(judge: JudgeRow, t: { id: number; traceId: string; g
   const named = "step" in result ? result : null;
   const event = named ? contextEvent(input, named.step) : null;
   const row = {
-    eventId: event?.id ?? null, agent: event?.agent ?? null, reason: named?.reason ?? null, questions, raw: raw === null ? null : (raw as string).slice(0, 20_000),
+    eventId: event?.id ?? null, agent: event?.agent ?? null, reason: named?.reason ?? null, questions, raw: raw === null ? null : (raw).slice(0, 20_000),
     error: "error" in result ? result.error : null, model: judge.model, promptHash: hash, tokensIn, tokensOut, latencyMs: Math.round(performance.now() - started), createdAt: new Date(),
   };
   await prisma().judgeAttribution.upsert({ where: { judgeId_traceKey_mode: { judgeId: judge.id, traceKey: t.traceId, mode } }, create: { judgeId: judge.id, traceKey: t.traceId, mode, ...row }, update: row });
