@@ -39,6 +39,8 @@ export interface FinaliseOutcome {
   error: string | null;
 }
 
+/** Where OTLP traces are stored (lib/adapters/otlp.ts sets no project). */
+const OTLP_PROJECT = "default";
 const STALE_CLAIM_MINUTES = 10;
 export const MAX_ATTEMPTS = 5;
 const RETRY_BASE_SECONDS = 5;
@@ -94,7 +96,9 @@ async function finaliseClaimed(c: Claim): Promise<FinaliseOutcome> {
   }
   let stored: { events: number; edges: number };
   try {
-    const [result] = await ingestRecords([{ base: "$", value: trace }], { upsert: true });
+    // spans replace a stored trace of the project they are stored in, never one of another project
+    // (a trace_id is unique across projects: the spans' sender may not write there, nor read it)
+    const [result] = await ingestRecords([{ base: "$", value: trace }], { upsert: true, mayReplace: (project) => project === OTLP_PROJECT });
     stored = { events: result!.events, edges: result!.edges };
   } catch (error) {
     if (!(error instanceof ApiError && error.status < 500)) return retryLater(c, error);

@@ -100,18 +100,16 @@ async function distinctValues(column: "system" | "task_id" | "group_id", limit =
   return rows.map((r) => r.v!);
 }
 
-/** The projects a request body writes to, and on upsert those of the traces it would replace. */
-export async function projectsTouched(records: readonly { value: unknown }[], upsert: boolean): Promise<string[]> {
+/**
+ * The projects a request body writes to. Which stored traces an upsert may
+ * replace is decided under the trace_id's lock (StoreOptions.mayReplace), so
+ * that a refusal never names another project's trace or tells it apart.
+ */
+export function projectsWritten(records: readonly { value: unknown }[]): string[] {
   const projects = new Set<string>();
-  const ids: string[] = [];
   for (const { value } of records) {
-    const v = value as { project?: unknown; trace_id?: unknown } | null;
+    const v = value as { project?: unknown } | null;
     projects.add(typeof v?.project === "string" ? v.project : "default");
-    if (typeof v?.trace_id === "string") ids.push(v.trace_id);
-  }
-  if (upsert && ids.length > 0) {
-    const existing = await prisma().trace.findMany({ where: { traceId: { in: ids } }, select: { project: { select: { name: true } } } });
-    for (const e of existing) projects.add(e.project.name);
   }
   return [...projects];
 }
