@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSimpleBodyType } from "@/lib/api/request-origin";
 import { isStorableText } from "@/lib/api/text";
 import { adapt, ADAPTER_FORMATS, AdapterInputError, detectFormat, type SourceFormat } from "@/lib/adapters";
 import { FIRST_BYTES } from "@/lib/adapters/detect";
@@ -27,6 +28,10 @@ const query = z.object({
  * the adapters of `npm run ingest --format` into the same ingest path; all or nothing.
  */
 export const POST = route(async (request: Request) => {
+  // a type a page on another site could post without a preflight (proxy.ts refuses it too, for every API write)
+  if (isSimpleBodyType(request.headers.get("content-type"), true)) {
+    throw new ApiError(415, "unsupported_media_type", "send the file as application/octet-stream (or application/json, application/x-ndjson), not a form or text/plain");
+  }
   await authorize(request, "ingest");
   const params = parseQuery(query, Object.fromEntries(new URL(request.url).searchParams));
   const text = await readBodyLimited(request, maxBodyBytes());
