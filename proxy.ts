@@ -9,6 +9,10 @@ import { parseAllowedHosts, refusal } from "@/lib/api/request-origin";
  */
 export function proxy(request: NextRequest): NextResponse {
   const h = request.headers;
+  // a path whose %-escapes do not decode names nothing; Next's own decoding would answer a bare text/plain 500
+  if (!decodes(request.nextUrl.pathname)) {
+    return refuse(400, "invalid_path", "the path has malformed %-escapes");
+  }
   const refused = refusal(
     {
       method: request.method,
@@ -23,10 +27,23 @@ export function proxy(request: NextRequest): NextResponse {
     parseAllowedHosts(process.env.BATON_ALLOWED_HOSTS),
   );
   if (refused === null) return NextResponse.next();
+  return refuse(refused.status, refused.code, refused.message);
+}
+
+function refuse(status: number, code: string, message: string): NextResponse {
   return NextResponse.json(
-    { error: { code: refused.code, message: refused.message, details: [{ path: "$", message: refused.message }] } },
-    { status: refused.status, headers: { "x-content-type-options": "nosniff", "content-security-policy": "default-src 'none'; frame-ancestors 'none'", "x-frame-options": "DENY" } },
+    { error: { code, message, details: [{ path: "$", message }] } },
+    { status, headers: { "x-content-type-options": "nosniff", "content-security-policy": "default-src 'none'; frame-ancestors 'none'", "x-frame-options": "DENY" } },
   );
+}
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const config = {

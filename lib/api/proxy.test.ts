@@ -32,4 +32,11 @@ describe("proxy.ts", () => {
     const plain = call("http://127.0.0.1:3000/api/import", { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "text/plain" }, body: "{}" });
     expect(plain.status).toBe(415);
   });
+
+  it("answers a path with malformed %-escapes with a JSON 400 and the headers (not a bare 500)", async () => {
+    const r = call("http://127.0.0.1:3000/api/traces/%E0%A4%A/metrics", { headers: { host: "127.0.0.1:3000" } });
+    expect(r.status).toBe(400);
+    expect(r.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(((await r.json()) as { error: { code: string } }).error.code).toBe("invalid_path");
+  });
 });

@@ -20,6 +20,7 @@ import { GET as metrics } from "@/app/api/metrics/route";
 import { POST as flush } from "@/app/api/otel/v1/flush/route";
 import { POST as otlp } from "@/app/api/otel/v1/traces/route";
 import { POST as presets } from "@/app/api/presets/route";
+import { GET as rubrics } from "@/app/api/projects/[project]/rubrics/route";
 import { GET as queue } from "@/app/api/queues/[id]/route";
 import { POST as importFile } from "@/app/api/import/route";
 import { GET as list, POST as ingest } from "@/app/api/traces/route";
@@ -226,11 +227,17 @@ export const FUZZ_CLASSES: FuzzClass[] = [
   },
   {
     name: "path ids",
-    arbitrary: fc.tuple(fc.oneof(nastyString, fc.string()), fc.constantFrom("trace", "graph", "queue")).map(([raw, target]) => {
+    arbitrary: fc.tuple(fc.oneof(nastyString, fc.string()), fc.constantFrom("trace", "graph", "queue", "rubrics")).map(([raw, target]) => {
       const ctx = { params: Promise.resolve({ id: raw }) };
       // byte by byte: encodeURIComponent throws on a lone surrogate, which is exactly what must be sent
       const url = [...Buffer.from(raw, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
-      const send = { trace: () => getTrace(get(`/api/traces/${url}`), ctx), graph: () => graph(get(`/api/traces/${url}/graph?part=events`), ctx), queue: () => queue(get(`/api/queues/${url}`), ctx) }[target];
+      const send = {
+        trace: () => getTrace(get(`/api/traces/${url}`), ctx),
+        graph: () => graph(get(`/api/traces/${url}/graph?part=events`), ctx),
+        queue: () => queue(get(`/api/queues/${url}`), ctx),
+        // the handler receives the segment as Next passes it: still %-encoded
+        rubrics: () => rubrics(get(`/api/projects/${url}/rubrics`), { params: Promise.resolve({ project: url }) }),
+      }[target];
       return { writes: null, send };
     }),
   },
