@@ -71,7 +71,10 @@ export function binEdges(kind: MetricKind, range: Range | null): Bins {
   const lo = atMost(round12(Math.floor(min / step) * step), min, step);
   const hi = atLeast(round12(Math.ceil(max / step) * step), max, step);
   const n = Math.max(1, Math.round((hi - lo) / step));
-  const edges = Array.from({ length: n + 1 }, (_, i) => (i === n ? hi : round12(lo + i * step)));
+  // round12 keeps labels short; the first and last edges are exact, and no rounded edge falls below the one before
+  const edges = [lo];
+  for (let i = 1; i < n; i++) edges.push(Math.min(hi, Math.max(edges[i - 1]!, round12(lo + i * step))));
+  edges.push(hi);
   return { edges, labels: edges.slice(0, -1).map((e, i) => `${short(e)}-${short(edges[i + 1]!)}`) };
 }
 
