@@ -23,7 +23,7 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
   const [page, total, facets, receiving, session] = await Promise.all([
     listTraces(query, readable),
     countTraces(query, readable),
-    traceFacets(),
+    traceFacets(readable),
     // OTLP traces go to the default project
     readable === null || readable.includes("default") ? listReceivingTraces() : [],
     currentSession(),

@@ -38,7 +38,7 @@ const PAGES: { path: string; ready?: (page: Page) => Promise<unknown> }[] = [
 
 test.beforeAll(async ({ request }) => {
   const body = readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8");
-  const r = await request.post("/api/import?format=taubench&name=gpt-4o-airline.json&upsert=1", { headers: { "content-type": "text/plain" }, data: body });
+  const r = await request.post("/api/import?format=taubench&name=gpt-4o-airline.json&upsert=1", { headers: { "content-type": "application/octet-stream" }, data: body });
   expect(r.status()).toBe(201);
 });
 

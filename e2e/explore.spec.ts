@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 /** The 200 real tau-bench airline runs, imported through the tau-bench adapter (POST /api/import, the upload page's door). */
 test.beforeAll(async ({ request }) => {
   const body = readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8");
-  const r = await request.post("/api/import?format=taubench&name=gpt-4o-airline.json&upsert=1", { headers: { "content-type": "text/plain" }, data: body });
+  const r = await request.post("/api/import?format=taubench&name=gpt-4o-airline.json&upsert=1", { headers: { "content-type": "application/octet-stream" }, data: body });
   expect(r.status()).toBe(201);
 });
 

@@ -14,6 +14,9 @@ import { closeDatabase } from "@/lib/server/db/client";
 import type { FileOutcome } from "@/lib/server/ingest/file-ingest";
 import { expandInputs, ingestFormatted, inputBytes, isIngestFormat, INGEST_FORMATS } from "@/lib/server/ingest/format-ingest";
 
+/** The operator at the command line may replace a trace of any project (and move it into the file's). */
+const operatorMayReplace = () => true;
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { upsert: { type: "boolean", default: false }, format: { type: "string", default: "auto" } } });
   const format = values.format;
@@ -37,7 +40,7 @@ async function main(): Promise<number> {
   const outcomes: FileOutcome[] = [];
   for (const file of files) {
     bar.update(mb(done), { file: path.basename(file) });
-    outcomes.push(await ingestFormatted(file, { format, upsert: values.upsert, onBytes: (b) => { done += b; bar.update(mb(done)); } }));
+    outcomes.push(await ingestFormatted(file, { format, upsert: values.upsert, mayReplace: operatorMayReplace, onBytes: (b) => { done += b; bar.update(mb(done)); } }));
   }
   bar.update(mb(totalBytes));
   bar.stop();

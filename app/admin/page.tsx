@@ -31,7 +31,7 @@ export default async function AdminPage() {
       </div>
     );
   }
-  const [users, keys, facets] = await Promise.all([listUsers(), listApiKeys(), traceFacets()]);
+  const [users, keys, facets] = await Promise.all([listUsers(), listApiKeys(), traceFacets(null)]);
   const projects = [...new Set(["default", ...facets.projects])].sort();
   return (
     <div className="space-y-8">

@@ -27,7 +27,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const readable = await pageReadableProjects("/dashboard");
   const { bar: barKey, trend, judges, ...filterQuery } = query;
   const filter = toTraceFilter(filterQuery, readable);
-  const [model, facets, flags] = await Promise.all([dashboardModel(filter, judges), traceFacets(), flagTrend(filter)]);
+  const [model, facets, flags] = await Promise.all([dashboardModel(filter, judges), traceFacets(readable), flagTrend(filter)]);
   const withJudges = judges.kind !== "none";
   const judgesToggle = new URLSearchParams(values);
   if (withJudges) judgesToggle.delete("judges");

@@ -21,7 +21,7 @@ export default async function DecisionsPage({ searchParams }: { searchParams: Pr
   const values = searchParamsObject(await searchParams);
   const parsed = decisionFilter.safeParse(values);
   const readable = await pageReadableProjects("/decisions");
-  const [report, facets] = await Promise.all([decisionAnalytics(parsed.success ? parsed.data : {}, readable), traceFacets()]);
+  const [report, facets] = await Promise.all([decisionAnalytics(parsed.success ? parsed.data : {}, readable), traceFacets(readable)]);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline gap-4">

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ID_LENGTH } from "@/lib/trace/limits";
 
 /**
  * Bodies and answers of the accounts API (`/api/auth/*`, `/api/admin/*`,
@@ -27,7 +28,8 @@ const email = z
   .pipe(z.email("must be an email address").max(254));
 const password = z.string().min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`);
 const name = z.string().trim().min(1, "must not be empty").max(200);
-const projectName = z.string().trim().min(1, "must not be empty").max(500);
+// a project name is an identifier like a trace's `project` (SPEC.md section 1: at most 512 characters)
+const projectName = z.string().trim().min(1, "must not be empty").max(MAX_ID_LENGTH, `at most ${MAX_ID_LENGTH} characters`);
 
 export const membershipInput = z.strictObject({ project: projectName, role: z.enum(ROLES) });
 export type MembershipInput = z.infer<typeof membershipInput>;

@@ -12,3 +12,17 @@ export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
 export const MAX_ID_LENGTH = 512;
 
 export const isStorableId = (id: string): boolean => id.length > 0 && id.length <= MAX_ID_LENGTH && isStorableText(id);
+
+/**
+ * An id from a path segment, decoded; null when it can name nothing stored:
+ * malformed %-escapes (`%E0%A4%A`), U+0000 or a lone surrogate (which would
+ * make PostgreSQL fail, a 500 instead of the 404 of an unknown id).
+ */
+export function decodeSegment(segment: string): string | null {
+  try {
+    const decoded = decodeURIComponent(segment);
+    return isStorableText(decoded) ? decoded : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { binEdges, binRange, binIndex, niceStep } from "./bins";
+import type { MetricKind } from "./metrics";
 
 describe("binEdges", () => {
   it("gives ratios ten bins of 0.1 over [0, 1], whatever the range", () => {
@@ -62,5 +64,34 @@ describe("binRange: one outlier never squashes a histogram", () => {
     expect(binRange({ min: 10, max: 40 }, 10.2, 19.8)).toEqual({ range: { min: 10, max: 40 }, clipped: false });
     expect(binRange({ min: 3, max: 3 }, 3, 3)).toEqual({ range: { min: 3, max: 3 }, clipped: false });
     expect(binRange({ min: 0, max: 1 }, null, null).clipped).toBe(false);
+  });
+});
+
+describe("binEdges for every finite range (subnormals included)", () => {
+  const extreme = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e15, max: 1e15 }),
+    fc.constantFrom(0, -0, 5e-324, -5e-324, 1e-323, 5e-323, 2.2250738585072014e-308, 1e-310, 1e15, -1e15),
+    fc.integer({ min: 1, max: 1000 }).map((k) => k * 5e-324),
+  );
+  it("gives finite, ascending edges around [min, max], at most 25 bins", () => {
+    fc.assert(
+      fc.property(extreme, extreme, fc.constantFrom<MetricKind>("count", "real", "unit", "boolean"), (a, b, kind) => {
+        const [min, max] = a <= b ? [a, b] : [b, a];
+        const { edges, labels } = binEdges(kind, { min, max });
+        expect(edges.every(Number.isFinite)).toBe(true);
+        for (let i = 1; i < edges.length; i++) expect(edges[i]!).toBeGreaterThanOrEqual(edges[i - 1]!);
+        expect(edges.length).toBeLessThanOrEqual(26);
+        expect(labels.length).toBe(Math.max(0, edges.length - 1));
+        if (kind !== "boolean" && !(kind === "unit" && min >= 0 && max <= 1)) {
+          expect(edges[0]!).toBeLessThanOrEqual(min);
+          expect(edges.at(-1)!).toBeGreaterThanOrEqual(max);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it("bins a range of a few subnormals (min 0, max 5e-323) into steps of the smallest double", () => {
+    expect(niceStep(5e-324)).toBe(5e-324);
+    expect(binEdges("real", { min: 0, max: 5e-323 }).edges).toEqual(Array.from({ length: 11 }, (_, i) => i * 5e-324));
   });
 });

@@ -33,9 +33,14 @@ const round12 = (x: number) => Number(x.toPrecision(12));
 export function niceStep(raw: number): number {
   if (!(raw > 0)) return 1;
   const power = 10 ** Math.floor(Math.log10(raw));
+  // below ~1e-323 the power of ten underflows to 0: whole multiples of the smallest double instead
+  if (!(power > 0)) return Number.MIN_VALUE * Math.ceil(raw / Number.MIN_VALUE);
   for (const m of [1, 2, 5, 10]) if (m * power >= raw * (1 - 1e-12)) return round12(m * power);
   return round12(10 * power);
 }
+
+const atMost = (edge: number, v: number, step: number) => (edge <= v ? edge : Math.min(v, edge - step));
+const atLeast = (edge: number, v: number, step: number) => (edge >= v ? edge : Math.max(v, edge + step));
 
 const short = (x: number) => String(Number(x.toPrecision(4)));
 
@@ -56,16 +61,20 @@ export function binEdges(kind: MetricKind, range: Range | null): Bins {
   if (min === max) return { edges: [min, max], labels: [short(min)] };
   if (kind === "count") {
     const step = Math.max(1, Math.ceil(niceStep((max - min + 1) / 20)));
-    const lo = Math.floor(min / step) * step;
+    const lo = atMost(Math.floor(min / step) * step, min, step);
     const n = Math.floor((max - lo) / step) + 1;
     const edges = Array.from({ length: n + 1 }, (_, i) => lo + i * step);
     return { edges, labels: edges.slice(0, -1).map((e) => (step === 1 ? String(e) : `${e}-${e + step - 1}`)) };
   }
   const step = niceStep((max - min) / 10);
-  const lo = round12(Math.floor(min / step) * step);
-  const hi = round12(Math.ceil(max / step) * step);
+  // min / step rounds to 0 for a tiny min (1e-323 / 5), round12 drops digits of a 15-digit one: the edges still cover [min, max]
+  const lo = atMost(round12(Math.floor(min / step) * step), min, step);
+  const hi = atLeast(round12(Math.ceil(max / step) * step), max, step);
   const n = Math.max(1, Math.round((hi - lo) / step));
-  const edges = Array.from({ length: n + 1 }, (_, i) => (i === n ? hi : round12(lo + i * step)));
+  // round12 keeps labels short; the first and last edges are exact, and no rounded edge falls below the one before
+  const edges = [lo];
+  for (let i = 1; i < n; i++) edges.push(Math.min(hi, Math.max(edges[i - 1]!, round12(lo + i * step))));
+  edges.push(hi);
   return { edges, labels: edges.slice(0, -1).map((e, i) => `${short(e)}-${short(edges[i + 1]!)}`) };
 }
 

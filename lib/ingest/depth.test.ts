@@ -22,4 +22,12 @@ describe("nestingProblem", () => {
     expect(lines.ok).toBe(false);
     if (!lines.ok) expect(lines.problems[0]!.path).toBe(`$[1].metadata${"[0]".repeat(63)}`);
   });
+
+  it("a batch's array is not a level: the message names the documented limit of 64, not 65", async () => {
+    const { parseJsonBody } = await import("./parse");
+    const deep = `[${"[".repeat(65)}1${"]".repeat(65)}]`;
+    const parsed = parseJsonBody(deep);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.problems[0]!.message).toBe("JSON nesting deeper than 64 levels");
+  });
 });

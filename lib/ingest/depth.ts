@@ -9,10 +9,12 @@ import type { Problem } from "@/lib/trace/validate";
  * count). Malformed JSON is left for JSON.parse to report.
  *
  * `limit` is the deepest allowed nesting of the text (containers, the
- * outermost counting 1); `base` the path of the text's top value.
+ * outermost counting 1); `base` the path of the text's top value;
+ * `wrapper` levels on top that do not count (the array around a batch of
+ * traces), so that the message names the limit as it is documented.
  * Reusable by any route that takes JSON.
  */
-export function nestingProblem(text: string, limit = MAX_DEPTH, base = "$"): Problem | null {
+export function nestingProblem(text: string, limit = MAX_DEPTH, base = "$", wrapper = 0): Problem | null {
   // per open container: array index, or the last object key seen (null before any)
   const stack: { array: boolean; index: number; key: string | null; expectKey: boolean }[] = [];
   for (let i = 0; i < text.length; i++) {
@@ -24,7 +26,7 @@ export function nestingProblem(text: string, limit = MAX_DEPTH, base = "$"): Pro
       i = end;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       stack.push({ array: c === 0x5b, index: 0, key: null, expectKey: c === 0x7b });
-      if (stack.length > limit) {
+      if (stack.length > limit + wrapper) {
         return { path: pathOf(base, stack.slice(0, -1)), message: `JSON nesting deeper than ${limit} levels` };
       }
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {

@@ -15,8 +15,8 @@ export interface TraceRecord {
 export type ParseResult = { ok: true; records: TraceRecord[] } | { ok: false; problems: Problem[] };
 
 export function parseJsonBody(text: string): ParseResult {
-  // one level more than a trace may have: the array that holds several traces
-  const deep = nestingProblem(text, MAX_DEPTH + 1);
+  // one level more than a trace may have: the array that holds several traces (not a level, SPEC.md section 8)
+  const deep = nestingProblem(text, MAX_DEPTH, "$", 1);
   if (deep) return { ok: false, problems: [deep] };
   let value: unknown;
   try {

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { MAX_ID_LENGTH } from "../trace/limits";
 import { EVENT_TYPES, FAMILIES } from "../trace/types";
 
 /** A judge as written by admins (`POST /api/judges`, `PATCH /api/judges/{id}`). */
 export const judgeInput = z.strictObject({
-  project: z.string().min(1).max(200),
+  project: z.string().min(1).max(MAX_ID_LENGTH, `at most ${MAX_ID_LENGTH} characters`),
   name: z.string().trim().min(1).max(100).regex(/^[^,]+$/, "no commas (names are listed in judges=a,b)").refine((n) => n !== "all" && n !== "none", "all and none are reserved"),
   base_url: z.url({ protocol: /^https?$/ }).max(2000),
   model: z.string().min(1).max(200),

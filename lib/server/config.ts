@@ -8,6 +8,8 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   // the address to listen on; unset: 127.0.0.1 while Baton is in open local mode (anyone who reaches it may delete), else 0.0.0.0
   BATON_HOST: z.string().trim().min(1).max(255).optional(),
+  // host names Baton is served under (proxy.ts, lib/api/request-origin.ts); IP addresses and localhost always
+  BATON_ALLOWED_HOSTS: z.string().trim().max(4000).optional(),
   BATON_MAX_BODY_MB: z.coerce.number().positive().default(100),
   BATON_DEMO: z.enum(["0", "1"]).default("1"),
   // accounts (README "Accounts and access"): the first site admin, made or updated at start

@@ -49,7 +49,8 @@ export const eventSchema = z
     t_end: nonNegative.optional(),
     content: z.string().optional(),
     tokens: nonNegative.optional(),
-    status: z.string().optional(),
+    // indexed (events by status): a longer value would make PostgreSQL refuse the whole trace with its own message
+    status: id.optional(),
     // any string is kept: validate.ts warns about values outside SPEC.md's lists
     decision: z.string().optional(),
     reason: z.string().optional(),

@@ -161,4 +161,20 @@ describe("leniency (SPEC.md section 1)", () => {
     const edge = problems(validateTrace(base((t) => (t.edges = [{ src: "a", dst: "b", type: "message", weight: 1 }]))));
     expect(edge).toEqual([{ path: "$.edges[0]", message: 'unknown field(s) "weight"; the paper\'s schema allows no other fields here' }]);
   });
+
+  it("limits an event's status to 512 characters, with the path (it is indexed)", () => {
+    expect(validateTrace(base((t) => (t.events[0]!.status = "e".repeat(512)))).ok).toBe(true);
+    expect(problems(validateTrace(base((t) => (t.events[0]!.status = "e".repeat(2800)))))).toEqual([{ path: "$.events[0].status", message: "at most 512 characters" }]);
+  });
+
+  it("refuses a __proto__ key anywhere, with its path, instead of dropping it", () => {
+    const parsed = (text: string) => JSON.parse(text) as Record<string, unknown>;
+    const costs = parsed('{"tokens": 0, "wall_clock_s": 0, "__proto__": -5}');
+    expect(problems(validateTrace(base((t) => (t.costs = costs))))).toEqual([
+      { path: "$.costs.__proto__", message: 'a key named "__proto__" cannot be stored (JavaScript takes it for the object\'s prototype): rename it' },
+    ]);
+    const event = parsed('{"id": "a", "t": 0, "type": "message", "agent": "A", "__proto__": {"x": 1}}');
+    expect(problems(validateTrace(base((t) => (t.events[0] = event)))).map((p) => p.path)).toEqual(["$.events[0].__proto__"]);
+    expect(problems(validateTrace(base((t) => (t.metadata = parsed('{"a": {"__proto__": 1}}'))))).map((p) => p.path)).toEqual(["$.metadata.a.__proto__"]);
+  });
 });

@@ -28,7 +28,7 @@ export interface CleanResult {
   problems: Problem[];
 }
 
-/** Replaces unstorable characters in every string and key of a parsed JSON value; checks nesting depth first. */
+/** Replaces unstorable characters in every string and key of a parsed JSON value; checks nesting depth first and refuses `__proto__` keys. */
 export function cleanJson(value: unknown, base = "$", maxDepth = MAX_DEPTH): CleanResult {
   const warnings: Problem[] = [];
   const problems: Problem[] = [];
@@ -58,6 +58,8 @@ export function cleanJson(value: unknown, base = "$", maxDepth = MAX_DEPTH): Cle
     const cleanEntries = entries.map(([key, item]): [string, unknown] => {
       const cleanKey = replaceUnstorable(key);
       const childPath = pathOf(path, cleanKey);
+      // JSON.parse keeps it as a plain key, but every later copy (zod's included) would set the prototype instead: refused, never dropped
+      if (key === "__proto__") problems.push({ path: childPath, message: 'a key named "__proto__" cannot be stored (JavaScript takes it for the object\'s prototype): rename it' });
       if (cleanKey !== key) {
         changed = true;
         warnings.push({ path: childPath, message: "this key contains U+0000 or a lone surrogate, which cannot be stored: replaced by U+FFFD" });

@@ -12,15 +12,28 @@ import { GET as credit } from "@/app/api/traces/[id]/credit/route";
 import { GET as graph } from "@/app/api/traces/[id]/graph/route";
 import { GET as getTrace } from "@/app/api/traces/[id]/route";
 import { GET as dashboard } from "@/app/api/dashboard/route";
+import { GET as decisions } from "@/app/api/decisions/route";
+import { GET as trend } from "@/app/api/diagnostics/trend/route";
+import { GET as groupView } from "@/app/api/groups/[group_id]/route";
+import { GET as heatmap } from "@/app/api/heatmap/route";
 import { GET as metrics } from "@/app/api/metrics/route";
+import { POST as flush } from "@/app/api/otel/v1/flush/route";
 import { POST as otlp } from "@/app/api/otel/v1/traces/route";
 import { POST as presets } from "@/app/api/presets/route";
+import { GET as rubrics } from "@/app/api/projects/[project]/rubrics/route";
 import { GET as queue } from "@/app/api/queues/[id]/route";
+import { POST as importFile } from "@/app/api/import/route";
 import { GET as list, POST as ingest } from "@/app/api/traces/route";
 import { orchestratorRun, toOtlpJson } from "@/lib/adapters/otlp-fixtures";
 import { encodeTraceRequest } from "@/lib/adapters/otlp-protobuf";
+import { pool } from "@/lib/server/db/client";
 
 export const FUZZ_TRACE = "fuzz-base-trace";
+/** A trace of another project whose trace_id is an OTLP id: spans with that id must never replace it. */
+export const FUZZ_FOREIGN = { traceId: "eeee0000000000000000000000000023", project: "fuzz-other" };
+/** A trace carrying a trace-level label of the local user: imports must never overwrite it. */
+export const FUZZ_LABELLED = "fuzz-labelled-trace";
+const EXTREME_PROJECT = "fuzz-extreme";
 const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown>;
 const otlpBase = toOtlpJson(orchestratorRun().map((s) => ({ ...s, traceId: "dddd0000000000000000000000000001" })));
 
@@ -28,6 +41,8 @@ export interface FuzzRequest {
   /** what a refused request must not have changed */
   writes: "traces" | "otel" | "annotations" | "presets" | null;
   send: () => Promise<Response>;
+  /** what no request of the class may change, accepted or not (read before and after) */
+  unchanged?: () => Promise<string>;
 }
 export interface FuzzClass {
   name: string;
@@ -97,6 +112,71 @@ function mutatedText(base: unknown): fc.Arbitrary<string> {
   });
 }
 
+/** The foreign trace's row and project, and the local user's labels on the labelled trace: what the two takeover classes must leave alone. */
+const foreignTrace = async () =>
+  JSON.stringify((await pool().query("SELECT t.id, p.name, t.event_count FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.trace_id = $1", [FUZZ_FOREIGN.traceId])).rows);
+const accountLabels = async () =>
+  JSON.stringify((await pool().query(
+    `SELECT a.trace_key, a.event_id, a.family, a.value, a.comment, a.updated_at FROM annotations a JOIN users u ON u.id = a.annotator_id
+     WHERE NOT u.imported AND a.trace_key = $1 AND a.event_id = '' ORDER BY a.id`, [FUZZ_LABELLED])).rows);
+const otlpForeign = toOtlpJson(orchestratorRun().map((s) => ({ ...s, traceId: FUZZ_FOREIGN.traceId })));
+const at = "2026-12-01T10:00:00.000Z";
+const extendedLabelled = {
+  ...example, trace_id: FUZZ_LABELLED,
+  annotations: [
+    { event_id: null, family: "task_success", value: 0, comment: "forged", annotator: "local", updated_at: at },
+    { event_id: "e2", family: "step_quality", value: -1, comment: null, annotator: "admin", updated_at: at },
+  ],
+  adjudications: [{ event_id: null, family: "task_success", value: 0, adjudicator: "local", updated_at: at }],
+};
+
+/** Finite numbers at the edges of float8 and of SPEC's limits, for every numeric field. */
+const extremeNumber = fc.oneof(
+  fc.constantFrom(5e-324, -5e-324, 1e-323, 2.5e-323, 1e-310, 2.2250738585072014e-308, 1e-300, 1e15, -1e15, 999999999999999.9, 0, -0, 1),
+  fc.integer({ min: 1, max: 100 }).map((k) => k * 5e-324),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e15, max: 1e15 }),
+);
+const numericPaths = paths(example).filter((p) => typeof p.reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], example) === "number");
+const extremeTrace = fc.tuple(fc.array(fc.tuple(fc.integer({ min: 0, max: numericPaths.length - 1 }), extremeNumber), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 3 }))
+  .map(([changes, checkpoint]) => {
+    let value: unknown = { ...example, project: EXTREME_PROJECT, group_id: "fuzz-extreme-group", metadata: { policy_version: `ckpt-${checkpoint}` } };
+    for (const [i, v] of changes) value = setAt(value, numericPaths[i]!, v, "replace");
+    // an event's end at or after its start, so that most cases are stored (and then aggregated)
+    for (const e of (value as { events: { t: number; t_end?: number }[] }).events) if (e.t_end !== undefined && e.t_end < e.t) e.t_end = e.t;
+    return value;
+  });
+/** A one-event trace whose duration, tokens and cost are extreme: its metric columns (busy_time, makespan, tail_tokens...) carry them. */
+const nonNegative = extremeNumber.map(Math.abs);
+const oneEventTrace = fc.tuple(nonNegative, nonNegative, nonNegative, fc.integer({ min: 0, max: 3 })).map(([duration, tokens, cost, checkpoint]) => ({
+  ...example, project: EXTREME_PROJECT, group_id: "fuzz-extreme-group", metadata: { policy_version: `ckpt-${checkpoint}` }, rewards: {},
+  events: [{ id: "e1", t: 0, t_end: duration, type: "aggregate", agent: "a", tokens }], edges: [],
+  costs: { ...(example.costs as object), tokens, usd: cost },
+}));
+const AGGREGATES = [
+  () => metrics(get(`/api/metrics?project=${EXTREME_PROJECT}`), none),
+  () => dashboard(get(`/api/dashboard?project=${EXTREME_PROJECT}`), none),
+  () => decisions(get(`/api/decisions?project=${EXTREME_PROJECT}`), none),
+  () => heatmap(get(`/api/heatmap?kind=role-family&project=${EXTREME_PROJECT}`), none),
+  () => trend(get(`/api/diagnostics/trend?project=${EXTREME_PROJECT}`), none),
+  () => groupView(get("/api/groups/fuzz-extreme-group"), { params: Promise.resolve({ group_id: "fuzz-extreme-group" }) }),
+];
+/** Ingests one trace of extreme numbers (once stored, the project keeps the newest 8), then asks every aggregate: the first 5xx, else the ingest's refusal, else the last answer. */
+async function ingestAndAggregate(trace: unknown): Promise<Response> {
+  const stored = await ingest(post("/api/traces", JSON.stringify({ ...(trace as object), trace_id: fuzzTraceId() })), none);
+  if (stored.status >= 400) return stored;
+  await stored.arrayBuffer();
+  await pool().query(
+    "DELETE FROM traces WHERE id IN (SELECT t.id FROM traces t JOIN projects p ON p.id = t.project_id WHERE p.name = $1 ORDER BY t.id DESC OFFSET 8)",
+    [EXTREME_PROJECT],
+  );
+  for (const [i, ask] of AGGREGATES.entries()) {
+    const answer = await ask();
+    if (answer.status >= 500 || i === AGGREGATES.length - 1) return answer;
+    await answer.arrayBuffer();
+  }
+  return stored;
+}
+
 const fuzzTraceId = () => `fuzz-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 const traceBase = () => ({ ...example, trace_id: fuzzTraceId() });
 
@@ -147,13 +227,44 @@ export const FUZZ_CLASSES: FuzzClass[] = [
   },
   {
     name: "path ids",
-    arbitrary: fc.tuple(fc.oneof(nastyString, fc.string()), fc.constantFrom("trace", "graph", "queue")).map(([raw, target]) => {
+    arbitrary: fc.tuple(fc.oneof(nastyString, fc.string()), fc.constantFrom("trace", "graph", "queue", "rubrics")).map(([raw, target]) => {
       const ctx = { params: Promise.resolve({ id: raw }) };
       // byte by byte: encodeURIComponent throws on a lone surrogate, which is exactly what must be sent
       const url = [...Buffer.from(raw, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
-      const send = { trace: () => getTrace(get(`/api/traces/${url}`), ctx), graph: () => graph(get(`/api/traces/${url}/graph?part=events`), ctx), queue: () => queue(get(`/api/queues/${url}`), ctx) }[target];
+      const send = {
+        trace: () => getTrace(get(`/api/traces/${url}`), ctx),
+        graph: () => graph(get(`/api/traces/${url}/graph?part=events`), ctx),
+        queue: () => queue(get(`/api/queues/${url}`), ctx),
+        // the handler receives the segment as Next passes it: still %-encoded
+        rubrics: () => rubrics(get(`/api/projects/${url}/rubrics`), { params: Promise.resolve({ project: url }) }),
+      }[target];
       return { writes: null, send };
     }),
+  },
+  {
+    name: "OTLP onto another project's trace",
+    arbitrary: fc.tuple(fc.oneof(mutatedText(otlpForeign), fc.constant(JSON.stringify(otlpForeign))), fc.boolean()).map(([text, flushNow]) => ({
+      writes: "otel",
+      unchanged: foreignTrace,
+      send: async () => {
+        const sent = await otlp(post("/api/otel/v1/traces", text));
+        if (!flushNow || sent.status >= 300) return sent;
+        await sent.arrayBuffer();
+        return flush(post("/api/otel/v1/flush", JSON.stringify({ trace_id: FUZZ_FOREIGN.traceId })), none);
+      },
+    })),
+  },
+  {
+    name: "extended labels in accounts' names",
+    arbitrary: fc.tuple(fc.oneof(mutatedText(extendedLabelled), fc.constant(JSON.stringify(extendedLabelled))), fc.boolean()).map(([text, viaImport]) => ({
+      writes: "traces",
+      unchanged: accountLabels,
+      send: () => (viaImport ? importFile(post("/api/import?upsert=1&name=labels.json", text), none) : ingest(post("/api/traces?upsert=1", text), none)),
+    })),
+  },
+  {
+    name: "extreme finite numbers, every aggregate",
+    arbitrary: fc.oneof({ arbitrary: oneEventTrace, weight: 2 }, { arbitrary: extremeTrace, weight: 1 }).map((trace) => ({ writes: "traces", send: () => ingestAndAggregate(trace) })),
   },
   {
     name: "small JSON bodies",

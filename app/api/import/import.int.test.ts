@@ -8,7 +8,7 @@ const whoWhen = readFileSync("../shared/data/who_and_when/Hand-Crafted/1.json", 
 const example = readFileSync("../shared/trace-schema/example_trace.json", "utf8");
 
 async function importText(text: string, query: string) {
-  const response = await POST(new Request(`http://localhost/api/import?${query}`, { method: "POST", body: text, headers: { "content-type": "text/plain" } }), params({}));
+  const response = await POST(new Request(`http://localhost/api/import?${query}`, { method: "POST", body: text, headers: { "content-type": "application/octet-stream" } }), params({}));
   return { status: response.status, body: (await response.json()) as { format: string; traces: { trace_id: string; events: number }[] } & ErrorBody };
 }
 
@@ -17,6 +17,14 @@ beforeEach(async () => {
 });
 
 describe("POST /api/import (the upload page's door for every format)", () => {
+  it("refuses the bodies a page on another site can post without a preflight (415), storing nothing", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const response = await POST(new Request("http://localhost/api/import?name=t.json", { method: "POST", body: example, headers: { "content-type": type } }), params({}));
+      expect([type, response.status]).toEqual([type, 415]);
+    }
+    expect(await prisma().trace.count()).toBe(0);
+  });
+
   it("detects a Who&When run and stores it through the adapter", async () => {
     const { status, body } = await importText(whoWhen, "format=auto&name=1.json");
     expect(status).toBe(201);

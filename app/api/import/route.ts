@@ -1,13 +1,14 @@
 import { z } from "zod";
+import { isSimpleBodyType } from "@/lib/api/request-origin";
 import { isStorableText } from "@/lib/api/text";
 import { adapt, ADAPTER_FORMATS, AdapterInputError, detectFormat, type SourceFormat } from "@/lib/adapters";
 import { FIRST_BYTES } from "@/lib/adapters/detect";
 import { looksLikeJsonLines, parseJsonBody, parseJsonLines, type TraceRecord } from "@/lib/ingest/parse";
-import { authorize } from "@/lib/server/auth/access";
+import { authorize, permittedProjects } from "@/lib/server/auth/access";
 import { ApiError, invalid } from "@/lib/server/errors";
 import { maxBodyBytes, parseQuery, readBodyLimited, rejectDeepJson, route } from "@/lib/server/http";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
-import { projectsTouched } from "@/lib/server/queries/traces";
+import { projectsWritten } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
@@ -27,6 +28,10 @@ const query = z.object({
  * the adapters of `npm run ingest --format` into the same ingest path; all or nothing.
  */
 export const POST = route(async (request: Request) => {
+  // a type a page on another site could post without a preflight (proxy.ts refuses it too, for every API write)
+  if (isSimpleBodyType(request.headers.get("content-type"), true)) {
+    throw new ApiError(415, "unsupported_media_type", "send the file as application/octet-stream (or application/json, application/x-ndjson), not a form or text/plain");
+  }
   await authorize(request, "ingest");
   const params = parseQuery(query, Object.fromEntries(new URL(request.url).searchParams));
   const text = await readBodyLimited(request, maxBodyBytes());
@@ -34,8 +39,10 @@ export const POST = route(async (request: Request) => {
   const format = params.format === "auto" ? (detectFormat(params.name, text.slice(0, FIRST_BYTES)) ?? "baton") : params.format;
   const records = format === "baton" ? batonRecords(params.name, text) : await adaptedRecords(format, params.name, text);
   const upsert = params.upsert === "1" || params.upsert === "true";
-  for (const project of await projectsTouched(records, upsert)) await authorize(request, "ingest", project);
-  const traces = await ingestRecords(records, { upsert });
+  for (const project of projectsWritten(records)) await authorize(request, "ingest", project);
+  const traces = await ingestRecords(records, {
+    upsert, mayReplace: await permittedProjects(request, "ingest"), mayAdjudicate: await permittedProjects(request, "admin"),
+  });
   return Response.json({ format, traces }, { status: 201 });
 });
 

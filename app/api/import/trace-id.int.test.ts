@@ -9,7 +9,7 @@ import { POST } from "./route";
 async function upload(file: string, name: string) {
   const request = new Request(`http://localhost/api/import?format=auto&name=${encodeURIComponent(name)}`, {
     method: "POST",
-    headers: { "content-type": "text/plain; charset=utf-8" },
+    headers: { "content-type": "application/octet-stream" },
     body: readFileSync(file, "utf8"),
   });
   const response = await POST(request, params({}));

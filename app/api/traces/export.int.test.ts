@@ -90,13 +90,13 @@ describe("the extended round trip", () => {
     const stored = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID } });
     expect(stored.e1).toBeNull();
 
-    // each annotator distinct by name: ann and bob have no account here, so they are imported (no password: no sign-in);
-    // "local" is the name of this instance's local user, who has an account
+    // each annotator distinct by name, as an imported person (no password: no sign-in), even "local", the name of this
+    // instance's local user: an import never labels in an account's name
     const users = await prisma().user.findMany({ where: { local: false }, orderBy: { name: "asc" } });
-    expect(users.map((u) => [u.name, u.imported, u.passwordHash])).toEqual([["ann", true, null], ["bob", true, null]]);
+    expect(users.map((u) => [u.name, u.imported, u.passwordHash])).toEqual([["ann", true, null], ["bob", true, null], ["local", true, null]]);
     // a second import of the same file keeps one record per name
     expect(await post({ ...JSON.parse(first), trace_id: "copy" })).toBe(201);
-    expect(await prisma().user.count({ where: { local: false } })).toBe(2);
+    expect(await prisma().user.count({ where: { local: false } })).toBe(3);
   });
 
   it("does not let the reported metrics.task_success hide a human label after re-import", async () => {

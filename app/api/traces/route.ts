@@ -1,10 +1,10 @@
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { parseJsonBody, parseJsonLines } from "@/lib/ingest/parse";
-import { authorize, readableProjects } from "@/lib/server/auth/access";
+import { authorize, permittedProjects, readableProjects } from "@/lib/server/auth/access";
 import { ApiError, invalid } from "@/lib/server/errors";
 import { maxBodyBytes, parseQuery, readBodyLimited, route } from "@/lib/server/http";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
-import { listTraces, projectsTouched } from "@/lib/server/queries/traces";
+import { listTraces, projectsWritten } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
 
@@ -31,8 +31,10 @@ export const POST = route(async (request: Request) => {
   // nesting is checked by the trace parser (lib/ingest/parse.ts), with the path where the limit is passed
   const parsed = jsonl ? parseJsonLines(text) : parseJsonBody(text);
   if (!parsed.ok) throw invalid(parsed.problems, parsed.problems[0]!.message.startsWith("malformed") ? "malformed JSON" : "no traces in the body");
-  // every project the body writes to, and (on upsert) every project whose trace it replaces, must allow ingest
-  for (const project of await projectsTouched(parsed.records, upsert)) await authorize(request, "ingest", project);
-  const traces = await ingestRecords(parsed.records, { upsert });
+  // every project the body writes to must allow ingest; on upsert, so must the project of every trace it replaces
+  for (const project of projectsWritten(parsed.records)) await authorize(request, "ingest", project);
+  const traces = await ingestRecords(parsed.records, {
+    upsert, mayReplace: await permittedProjects(request, "ingest"), mayAdjudicate: await permittedProjects(request, "admin"),
+  });
   return Response.json({ traces }, { status: 201 });
 });

@@ -1,17 +1,15 @@
-import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { prisma } from "@/lib/server/db/client";
-import { receivingState } from "@/lib/server/otel/receiving";
+import { decodeSegment } from "@/lib/api/text";
+import { requireTracePageRead } from "@/lib/server/auth/page-access";
 
 /**
- * A trace's pages answer HTTP 404 when the trace does not exist. The check
- * sits here, above the graph's loading boundary: a page that streams (its
- * skeleton first) has sent 200 before it could say "not found".
+ * A trace's pages answer before anything streams (here, above the graph's
+ * loading boundary: a page that streams its skeleton first has sent 200
+ * before it could say "not found"): sign in, or HTTP 404 alike for an
+ * unknown trace and one the visitor may not read.
  */
 export default async function TraceLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
-  const traceId = decodeURIComponent((await params).id);
-  const stored = await prisma().trace.findUnique({ where: { traceId }, select: { id: true } });
-  // an OTLP trace still arriving has no stored row yet; its detail page says so
-  if (stored === null && (await receivingState(traceId)) === null) notFound();
+  const { id } = await params;
+  await requireTracePageRead(`/traces/${id}`, decodeSegment(id));
   return children;
 }

@@ -18,6 +18,7 @@ import { HackingFlags } from "./_components/hacking-flags";
 import { MetricsPanel } from "./_components/metrics-panel";
 import { ReceivingNotice } from "./_components/receiving-notice";
 import { UnmappedSpans } from "./_components/unmapped-spans";
+import { decodeSegment } from "@/lib/api/text";
 
 export const dynamic = "force-dynamic";
 
@@ -28,7 +29,7 @@ interface Props {
 
 export default async function TraceDetailPage({ params, searchParams }: Props) {
   const { id } = await params;
-  const traceId = decodeURIComponent(id);
+  const traceId = decodeSegment(id) ?? "";
   const values = searchParamsObject(await searchParams);
   const query = eventPageQuery.safeParse(values);
   const conversation = conversationQuery(values);

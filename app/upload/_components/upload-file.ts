@@ -19,7 +19,7 @@ export async function uploadFile(file: File, upsert: boolean, format: string): P
     // POST /api/import: the same ingest path as /api/traces, after the adapter of the chosen (or detected) format
     const response = await fetch(`/api/import?${query.toString()}`, {
       method: "POST",
-      headers: { "content-type": "text/plain; charset=utf-8", ...csrfHeaders() },
+      headers: { "content-type": "application/octet-stream", ...csrfHeaders() },
       body: text,
     });
     const body: unknown = await response.json();

@@ -148,6 +148,20 @@ export async function authorize(request: Request, action: Action, project?: stri
 }
 
 /**
+ * Where the request may do `action`, as a predicate that never throws: for
+ * an ingest that may replace stored traces (upsert) or restore adjudications,
+ * decided per stored trace or per record. Open mode: everywhere.
+ */
+export async function permittedProjects(request: Request, action: Action): Promise<(project: string) => boolean> {
+  const principal = await identify(request);
+  if (principal.kind === "open") return () => true;
+  if (principal.kind === "anonymous") return () => false;
+  const subject: Subject = principal.kind === "api_key" ? { ...subjectOf(principal.user), scopes: principal.key.scopes } : subjectOf(principal.user);
+  const publicRead = publicReadEnabled();
+  return (project) => permits(subject, action, project, publicRead);
+}
+
+/**
  * For managing users and keys: a signed-in site admin (a session, never a
  * key). In open local mode there is nobody to manage yet: 403 `open_mode`
  * (creating the first admin goes through the setup link, so that reaching

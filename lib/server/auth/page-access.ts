@@ -1,7 +1,10 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
 import type { ApiSession } from "@/lib/api/auth";
+import { isStorableText } from "@/lib/api/text";
 import { publicReadEnabled } from "../config";
+import { prisma } from "../db/client";
+import { receivingState } from "../otel/receiving";
 import { currentSession } from "./current";
 
 /**
@@ -23,6 +26,27 @@ export function requireReadFor(session: ApiSession, path: string, project: strin
   if (project === null || (readable !== null && !readable.includes(project))) notFound();
 }
 
+/**
+ * A trace's pages (their layout, above any loading boundary, so that nothing
+ * has streamed yet): a private trace and an unknown id get the same answer,
+ * sign in for an anonymous visitor (asked before the id is looked up), a 404
+ * for anyone who may not read its project. An OTLP trace still arriving
+ * belongs to the default project.
+ */
+export async function requireTraceReadFor(session: ApiSession, path: string, traceId: string | null): Promise<void> {
+  const readable = readableForSession(session, path);
+  const project = await traceProject(traceId);
+  if (project === null || (readable !== null && !readable.includes(project))) notFound();
+}
+
+async function traceProject(traceId: string | null): Promise<string | null> {
+  // malformed %-escapes (null), U+0000 or a lone surrogate cannot be a stored id (and would make PostgreSQL fail)
+  if (traceId === null || !isStorableText(traceId)) return null;
+  const stored = await prisma().trace.findUnique({ where: { traceId }, select: { project: { select: { name: true } } } });
+  if (stored !== null) return stored.project.name;
+  return (await receivingState(traceId)) === null ? null : "default";
+}
+
 /** Pages that change things for a project admin (a new queue lists projects and people): admin somewhere, or a 404. */
 export function requireProjectAdminFor(session: ApiSession, path: string): void {
   if (session.open_mode) return;
@@ -38,6 +62,10 @@ export async function pageReadableProjects(path: string): Promise<string[] | nul
 /** Renders only for a visitor who may read `project` (null: the thing is unknown); else sign in, or a 404. */
 export async function requirePageRead(path: string, project: string | null): Promise<void> {
   requireReadFor(await currentSession(), path, project);
+}
+
+export async function requireTracePageRead(path: string, traceId: string | null): Promise<void> {
+  await requireTraceReadFor(await currentSession(), path, traceId);
 }
 
 export async function requirePageProjectAdmin(path: string): Promise<void> {

@@ -5,7 +5,7 @@ import { answer, authRequest, cleanAccounts, type Credentials } from "@/scripts/
 import { ACTORS, appFiles, makeFixtures, routePath, type Fixtures } from "@/scripts/lib/test-matrix";
 import { PAGES, ROUTES, type Call } from "@/scripts/lib/test-matrix-table";
 import { describeSession } from "./session-view";
-import { readableForSession, requireProjectAdminFor, requireReadFor } from "./page-access";
+import { readableForSession, requireProjectAdminFor, requireReadFor, requireTraceReadFor } from "./page-access";
 
 /**
  * Every route handler under app/api and every page under app, against every
@@ -54,6 +54,8 @@ describe("every route and page has a row", () => {
       if (guard === null) expect([page, /@\/lib\/server\/(db|queries|queues|compute)/.test(source)], "a public page reads no data").toEqual([page, false]);
       else expect([page, source.includes(guard)]).toEqual([page, true]);
     }
+    // a trace's pages (graph, label, heatmap) answer in their layout, before the graph's loading boundary streams a 200
+    expect(readFileSync("app/traces/[id]/layout.tsx", "utf8")).toContain("requireTracePageRead(");
   });
 });
 
@@ -107,9 +109,9 @@ describe("lists show only the projects a caller may read", () => {
 });
 
 /** What a page guard does for a visitor: "ok", "signin" (redirect to sign in), "404", or the list of readable projects. */
-function pageOutcome(run: () => unknown): string {
+async function pageOutcome(run: () => unknown): Promise<string> {
   try {
-    const value = run();
+    const value = await run();
     return value === undefined ? "ok" : value === null ? "all" : JSON.stringify(value);
   } catch (error) {
     const digest = String((error as { digest?: string }).digest ?? error);
@@ -129,9 +131,13 @@ describe("page guards, for visitors with a session cookie (pages never take API 
   ])("BATON_PUBLIC_READ=%s: a trace or queue of p, an unknown one, the lists", async (publicRead, known, unknown, lists) => {
     process.env.BATON_PUBLIC_READ = publicRead;
     const all = await sessions();
-    expect(all.map((s) => pageOutcome(() => requireReadFor(s, "/traces/x", "p"))).join(" ")).toBe(known);
-    expect(all.map((s) => pageOutcome(() => requireReadFor(s, "/traces/x", null))).join(" ")).toBe(unknown);
-    expect(all.map((s) => pageOutcome(() => readableForSession(s, "/"))).join(" ")).toBe(lists);
-    expect(all.map((s) => pageOutcome(() => requireProjectAdminFor(s, "/queues/new"))).join(" ")).toBe("signin ok 404 404 ok ok");
+    const outcomes = async (run: (s: (typeof all)[number]) => unknown) => (await Promise.all(all.map((s) => pageOutcome(() => run(s))))).join(" ");
+    expect(await outcomes((s) => requireReadFor(s, "/traces/x", "p"))).toBe(known);
+    expect(await outcomes((s) => requireReadFor(s, "/traces/x", null))).toBe(unknown);
+    expect(await outcomes((s) => readableForSession(s, "/"))).toBe(lists);
+    expect(await outcomes((s) => requireProjectAdminFor(s, "/queues/new"))).toBe("signin ok 404 404 ok ok");
+    // the trace pages' layout, with the real lookup: a private trace answers like an unknown id, a malformed or NUL id too
+    expect(await outcomes((s) => requireTraceReadFor(s, "/traces/x", fx.traceId))).toBe(known);
+    for (const id of [`${fx.traceId}-unknown`, null, "a\u0000b"]) expect(await outcomes((s) => requireTraceReadFor(s, "/traces/x", id))).toBe(unknown);
   });
 });

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET as metrics } from "@/app/api/metrics/route";
 import { GET as getTrace } from "@/app/api/traces/[id]/route";
+import { POST as importFile } from "@/app/api/import/route";
 import { GET as list, POST as ingest } from "@/app/api/traces/route";
+import { prisma } from "@/lib/server/db/client";
 import { params } from "@/scripts/lib/test-http";
 import { answer, authRequest, cleanAccounts, exampleTrace, makeUser, signIn, TRACE_PREFIX, type Credentials } from "@/scripts/lib/test-auth";
 
@@ -26,7 +28,16 @@ describe("project scoping", () => {
     const intoQ = await answer(await ingest(authRequest("POST", "/api/traces", pAnnotator, exampleTrace("new-q", "q")), params({})));
     expect([intoQ.status, intoQ.code]).toEqual([403, "forbidden"]);
     const hijack = await answer(await ingest(authRequest("POST", "/api/traces?upsert=1", pAnnotator, exampleTrace("in-q", "p")), params({})));
-    expect(hijack.status).toBe(403);
+    // a 409 that names no project: q's trace is neither replaced nor told apart from any taken id
+    expect([hijack.status, hijack.code]).toEqual([409, "conflict"]);
+    expect(JSON.stringify(hijack.body)).not.toMatch(/"q"|project/);
+    const kept = await prisma().trace.findUniqueOrThrow({ where: { traceId: `${TRACE_PREFIX}in-q` }, include: { project: true } });
+    expect(kept.project.name).toBe("q");
+    // the import door follows the same rule
+    const viaImport = await importFile(authRequest("POST", "/api/import?upsert=1&name=t.json", pAnnotator, exampleTrace("in-q", "p")), params({}));
+    expect(viaImport.status).toBe(409);
+    // replacing its own project's trace still works
+    expect((await ingest(authRequest("POST", "/api/traces?upsert=1", pAnnotator, exampleTrace("in-p", "p")), params({}))).status).toBe(201);
   });
 
   it("with BATON_PUBLIC_READ=0 anonymous reads get 401 and members see only their projects", async () => {

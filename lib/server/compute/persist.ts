@@ -7,11 +7,12 @@ import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import type { HumanLabels } from "@/lib/rewards";
 import type { Trace } from "@/lib/trace/types";
 import { pool, prisma } from "../db/client";
+import { notFound } from "../errors";
 import { decisionsUpsert } from "../decisions/store";
 import { diagnosticsUpsert } from "../hacking/store";
 import { metricsToColumns } from "../ingest/computed";
 import { computedType } from "../ingest/store";
-import { humanLabels, traceLabelsOf } from "../queries/annotations";
+import { humanLabels, traceExists, traceLabelsOf } from "../queries/annotations";
 import { loadTraceById } from "../queries/load-trace";
 
 /**
@@ -46,8 +47,14 @@ export async function recomputeAfterLabel(
   known: { trace?: Promise<Trace>; traceLabels?: HumanLabels | null } = {},
 ): Promise<void> {
   if (change === "nothing") return;
-  const [trace, labels] = await Promise.all([known.trace ?? loadTraceById(ref.id), known.traceLabels ?? humanLabels(ref.traceId).then((h) => h.labels)]);
-  await recompute(ref.id, trace, labels, change);
+  try {
+    const [trace, labels] = await Promise.all([known.trace ?? loadTraceById(ref.id), known.traceLabels ?? humanLabels(ref.traceId).then((h) => h.labels)]);
+    await recompute(ref.id, trace, labels, change);
+  } catch (error) {
+    // deleted while its label was written (its rows, or the rows the recompute writes beside it, are gone): a 404, not a 500
+    if (!(await traceExists(ref.id))) throw notFound(`trace "${ref.traceId}"`);
+    throw error;
+  }
 }
 
 /** The trace a label write will recompute, loading from now on (undefined when it recomputes nothing); a failed load is reported by recomputeAfterLabel, never unhandled. */

@@ -4,7 +4,7 @@ import { parseJsonBody, parseJsonLine, type TraceRecord } from "@/lib/ingest/par
 import type { Problem } from "@/lib/trace/validate";
 import { ApiError } from "../errors";
 import { inTransaction, recomputeLabelled, validateRecords } from "./ingest";
-import { storeTraces, type StoredTrace } from "./store";
+import { storeTraces, type StoreOptions, type StoredTrace } from "./store";
 
 /**
  * Ingests one file through the same path as the API, all or nothing:
@@ -22,7 +22,7 @@ export interface FileOutcome {
 const BATCH_EVENTS = 20_000;
 const MAX_REPORTED_PROBLEMS = 1000;
 
-export async function ingestFile(file: string, opts: { upsert: boolean; onBytes?: (bytes: number) => void }): Promise<FileOutcome> {
+export async function ingestFile(file: string, opts: StoreOptions & { onBytes?: (bytes: number) => void }): Promise<FileOutcome> {
   const jsonl = /\.(jsonl|ndjson)$/i.test(file);
   try {
     const traces = await inTransaction(async (client) => {

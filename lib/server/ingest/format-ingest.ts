@@ -7,7 +7,7 @@ import type { Problem } from "@/lib/trace/validate";
 import { ApiError } from "../errors";
 import { ingestFile, type FileOutcome } from "./file-ingest";
 import { inTransaction, validateRecords } from "./ingest";
-import { storeTraces, type StoredTrace } from "./store";
+import { storeTraces, type StoreOptions, type StoredTrace } from "./store";
 
 /**
  * Ingests a source in another system's format (Who&When, MARBLE, tau-bench,
@@ -28,7 +28,7 @@ const BATCH_EVENTS = 50_000;
 const MAX_REPORTED_PROBLEMS = 1000;
 const TRACE_FILE = /\.(json|jsonl|ndjson)$/i;
 
-export async function ingestFormatted(input: string, opts: { format: IngestFormat; upsert: boolean; onBytes?: (bytes: number) => void }): Promise<FileOutcome> {
+export async function ingestFormatted(input: string, opts: StoreOptions & { format: IngestFormat; onBytes?: (bytes: number) => void }): Promise<FileOutcome> {
   let format: AdapterFormat;
   try {
     format = opts.format === "auto" ? ((await detectPath(input)) ?? "baton") : opts.format;

@@ -8,7 +8,7 @@ import { recomputeMetrics } from "../compute/persist";
 import { pool, prisma } from "../db/client";
 import { ApiError, invalid } from "../errors";
 import { computedWithDiagnostics } from "./computed";
-import { ConflictError, storeTraces, type StoreItem, type StoredTrace } from "./store";
+import { ConflictError, NotReplaceableError, storeTraces, type StoreItem, type StoreOptions, type StoredTrace } from "./store";
 
 /**
  * The one ingest path behind all three doors (HTTP API, CLI, upload page):
@@ -44,12 +44,32 @@ export function validateRecords(records: readonly TraceRecord[]): { items: Store
   return { items, problems };
 }
 
-export async function ingestRecords(records: readonly TraceRecord[], opts: { upsert: boolean }): Promise<StoredTrace[]> {
+export interface IngestOptions extends StoreOptions {
+  /**
+   * Whether the writer may adjudicate in `project` (adjudicating is a project
+   * admin's act): an extended trace's `adjudications` are refused (403, with
+   * their path) where it may not. Default: anywhere (the operator's scripts).
+   */
+  mayAdjudicate?: (project: string) => boolean;
+}
+
+export async function ingestRecords(records: readonly TraceRecord[], opts: IngestOptions): Promise<StoredTrace[]> {
   const { items, problems } = validateRecords(records);
   if (problems.length > 0) throw invalid(problems);
+  if (opts.mayAdjudicate) refuseAdjudications(records, items, opts.mayAdjudicate);
   const stored = await inTransaction((client) => storeTraces(client, items, opts));
   if (opts.upsert) await recomputeLabelled(stored);
   return stored;
+}
+
+function refuseAdjudications(records: readonly TraceRecord[], items: readonly StoreItem[], mayAdjudicate: (project: string) => boolean): void {
+  // without problems, items[i] is records[i]
+  const refused = items.flatMap((item, i) =>
+    item.labels && item.labels.adjudications.length > 0 && !mayAdjudicate(item.prepared.project)
+      ? [{ path: `${records[i]!.base}.adjudications`, message: `adjudicating in project "${item.prepared.project}" needs its admin role; import the trace without adjudications` }]
+      : [],
+  );
+  if (refused.length > 0) throw new ApiError(403, "forbidden", "only a project's admins may import adjudications; nothing was stored", refused);
 }
 
 /** Metrics computed at validation know no labels; a re-ingested trace that kept its annotations is recomputed with them. */
@@ -81,6 +101,11 @@ function asApiError(error: unknown): unknown {
     const n = error.traceIds.length;
     const message = `already stored: ${n === 1 ? "this run was" : `${n} of these runs were`} imported before (${error.traceIds.slice(0, 5).join(", ")}${n > 5 ? ", …" : ""}); nothing was changed. To replace ${n === 1 ? "it" : "them"}, import again with ?upsert=1 (upload page: "Replace traces…", CLI: --upsert)`;
     return new ApiError(409, "conflict", message, error.traceIds.map((id) => ({ path: "$.trace_id", message: `trace_id "${id}" exists` })));
+  }
+  if (error instanceof NotReplaceableError) {
+    // the same answer whatever the stored trace's project is, and whether the caller may read it: nothing about it is told
+    const message = "this trace_id is taken by a trace you may not replace; nothing was changed. Give the run another trace_id";
+    return new ApiError(409, "conflict", message, error.traceIds.map((id) => ({ path: "$.trace_id", message: `trace_id "${id}" is taken` })));
   }
   if (isPgError(error) && error.code === "23505" && error.constraint === "traces_trace_id_key") {
     return new ApiError(409, "conflict", "a trace with this trace_id was stored concurrently");

@@ -3,10 +3,12 @@ import type { ExtendedLabels } from "@/lib/trace/extended-labels";
 
 /**
  * Restores the human labels of imported extended traces (SPEC.md section 6)
- * inside the ingest transaction. Each annotator is kept distinct by name: a
- * name that exactly one account here has is that account; any other name
- * becomes an imported annotator (users.imported, no password, so never able
- * to sign in; email `imported:<name>` keeps one record per name).
+ * inside the ingest transaction. Each annotator is kept distinct by name, as
+ * an imported person (users.imported, no password, so never able to sign in;
+ * email `imported:<name>` keeps one record per name), never as an account of
+ * this instance even when one has that name: an import cannot label, adjudicate
+ * or overwrite a label in an account's name. Who may import adjudications at
+ * all is the ingest path's rule (ingestRecords' mayAdjudicate).
  * Values, comments and times are kept as they were exported, so that
  * export -> import -> export is the identity.
  */
@@ -43,20 +45,11 @@ export async function restoreLabels(client: pg.PoolClient, items: readonly { tra
 async function annotatorIds(client: pg.PoolClient, names: string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   if (names.length === 0) return ids;
-  // accounts here, by a name only one of them has
-  const accounts = await client.query<{ name: string; id: number }>(
-    "SELECT name, min(id) AS id FROM users WHERE NOT imported AND name = ANY($1::text[]) GROUP BY name HAVING count(*) = 1",
+  await client.query(
+    `INSERT INTO users (email, name, imported) SELECT 'imported:' || n, n, true FROM unnest($1::text[]) AS n ON CONFLICT (email) DO NOTHING`,
     [names],
   );
-  for (const r of accounts.rows) ids.set(r.name, r.id);
-  const missing = names.filter((n) => !ids.has(n));
-  if (missing.length > 0) {
-    await client.query(
-      `INSERT INTO users (email, name, imported) SELECT 'imported:' || n, n, true FROM unnest($1::text[]) AS n ON CONFLICT (email) DO NOTHING`,
-      [missing],
-    );
-    const imported = await client.query<{ name: string; id: number }>("SELECT name, id FROM users WHERE imported AND email = ANY($1::text[])", [missing.map((n) => `imported:${n}`)]);
-    for (const r of imported.rows) ids.set(r.name, r.id);
-  }
+  const imported = await client.query<{ name: string; id: number }>("SELECT name, id FROM users WHERE imported AND email = ANY($1::text[])", [names.map((n) => `imported:${n}`)]);
+  for (const r of imported.rows) ids.set(r.name, r.id);
   return ids;
 }

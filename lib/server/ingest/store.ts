@@ -50,6 +50,24 @@ export class ConflictError extends Error {
   }
 }
 
+/** An upsert whose trace_id belongs to a stored trace the writer may not replace (its project is not the writer's to write). */
+export class NotReplaceableError extends Error {
+  constructor(readonly traceIds: string[]) {
+    super(`trace_id belongs to a trace that may not be replaced: ${traceIds.join(", ")}`);
+  }
+}
+
+export interface StoreOptions {
+  upsert: boolean;
+  /**
+   * On upsert, whether a stored trace of `project` may be replaced (and so
+   * moved into the new version's project). Asked under the trace_id's lock,
+   * so that no concurrent write slips between the check and the replacement.
+   * Default: only a trace of the same project as its new version.
+   */
+  mayReplace?: (project: string) => boolean;
+}
+
 export interface StoreItem {
   prepared: PreparedTrace;
   /** human labels of an extended trace, restored with it */
@@ -77,14 +95,21 @@ async function lockTraceIds(client: pg.PoolClient, traceIds: readonly string[]):
   );
 }
 
-export async function storeTraces(client: pg.PoolClient, items: readonly StoreItem[], opts: { upsert: boolean }): Promise<StoredTrace[]> {
+export async function storeTraces(client: pg.PoolClient, items: readonly StoreItem[], opts: StoreOptions): Promise<StoredTrace[]> {
   if (items.length === 0) return [];
   const traceIds = items.map((i) => i.prepared.trace.trace_id);
   await lockTraceIds(client, traceIds);
-  const existing = await client.query<{ trace_id: string }>("SELECT trace_id FROM traces WHERE trace_id = ANY($1::text[])", [traceIds]);
+  const existing = await client.query<{ trace_id: string; project: string }>(
+    "SELECT t.trace_id, p.name AS project FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.trace_id = ANY($1::text[])",
+    [traceIds],
+  );
   if (existing.rowCount) {
     const found = existing.rows.map((r) => r.trace_id);
     if (!opts.upsert) throw new ConflictError(found);
+    const target = new Map(items.map((i) => [i.prepared.trace.trace_id, i.prepared.project]));
+    const mayReplace = opts.mayReplace;
+    const refused = existing.rows.filter((r) => (mayReplace ? !mayReplace(r.project) : r.project !== target.get(r.trace_id))).map((r) => r.trace_id);
+    if (refused.length > 0) throw new NotReplaceableError(refused);
     await client.query("DELETE FROM traces WHERE trace_id = ANY($1::text[])", [found]);
   }
   const projectIds = await ensureProjects(client, [...new Set(items.map((i) => i.prepared.project))]);

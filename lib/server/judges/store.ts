@@ -4,7 +4,15 @@ import type { judgePatch } from "@/lib/judges/config";
 import type { z } from "zod";
 import { prisma } from "../db/client";
 import { ApiError, notFound } from "../errors";
+import { endpointProblem } from "@/lib/judges/endpoint-rules";
+import { judgeEndpointPolicy } from "./endpoint";
 import { encryptSecret } from "./secret";
+
+/** 400 at $.base_url for an endpoint no judge may call (lib/judges/endpoint-rules.ts); the call itself checks again, resolved. */
+function checkBaseUrl(baseUrl: string): void {
+  const problem = endpointProblem(baseUrl, judgeEndpointPolicy());
+  if (problem !== null) throw new ApiError(400, "invalid_input", `base_url refused: ${problem}`, [{ path: "$.base_url", message: problem }]);
+}
 
 /** Judges per project (SPEC.md section 9). The API key is sealed on write and never read back out here. */
 type JudgeRow = Awaited<ReturnType<typeof findJudge>>;
@@ -33,6 +41,7 @@ export async function listJudges(projects: string[] | null): Promise<ApiJudge[]>
 }
 
 export async function createJudge(input: JudgeInput): Promise<ApiJudge> {
+  checkBaseUrl(input.base_url);
   const project = await prisma().project.findUnique({ where: { name: input.project } });
   if (!project) throw new ApiError(400, "invalid_input", `no project "${input.project}"`, [{ path: "$.project", message: "unknown project" }]);
   if (await prisma().judge.findUnique({ where: { projectId_name: { projectId: project.id, name: input.name } } })) {
@@ -48,7 +57,16 @@ export async function createJudge(input: JudgeInput): Promise<ApiJudge> {
   return toApiJudge(await findJudge(row.id));
 }
 
+/**
+ * A changed base_url drops the stored key unless the same patch brings one:
+ * the key was given for the old endpoint, and an admin who may not see it
+ * must not be able to send it elsewhere.
+ */
 export async function updateJudge(id: number, patch: z.infer<typeof judgePatch>): Promise<ApiJudge> {
+  const current = await findJudge(id);
+  if (patch.base_url !== undefined) checkBaseUrl(patch.base_url);
+  const moved = patch.base_url !== undefined && patch.base_url !== current.baseUrl;
+  const apiKey = patch.api_key !== undefined ? patch.api_key : moved ? null : undefined;
   await prisma().judge.update({
     where: { id },
     data: {
@@ -56,7 +74,7 @@ export async function updateJudge(id: number, patch: z.infer<typeof judgePatch>)
       ...(patch.base_url !== undefined && { baseUrl: patch.base_url }),
       ...(patch.model !== undefined && { model: patch.model }),
       // undefined keeps the key, null removes it, a string replaces it
-      ...(patch.api_key !== undefined && { apiKeyCipher: patch.api_key === null ? null : encryptSecret(patch.api_key) }),
+      ...(apiKey !== undefined && { apiKeyCipher: apiKey === null ? null : encryptSecret(apiKey) }),
       ...(patch.families !== undefined && { families: patch.families }),
       ...(patch.event_types !== undefined && { eventTypes: patch.event_types }),
       ...(patch.prompts !== undefined && { prompts: patch.prompts }),

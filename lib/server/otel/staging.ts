@@ -1,6 +1,7 @@
 import "server-only";
-import { replaceNul } from "@/lib/adapters/emit";
 import type { OtlpSpan } from "@/lib/adapters/otlp-span";
+import { replaceUnstorable } from "@/lib/trace/text";
+import { ApiError } from "../errors";
 import { inTransaction } from "../ingest/ingest";
 
 /**
@@ -10,12 +11,52 @@ import { inTransaction } from "../ingest/ingest";
  * stored, failed or is being finalised goes back to receiving: the next
  * finalisation maps all its spans again and replaces the stored trace.
  */
-export async function stageSpans(spans: readonly OtlpSpan[]): Promise<{ traces: number; spans: number }> {
-  if (spans.length === 0) return { traces: 0, spans: 0 };
+export async function stageSpans(spans: readonly OtlpSpan[]): Promise<{ traces: number; spans: number; rejected: string[] }> {
+  if (spans.length === 0) return { traces: 0, spans: 0, rejected: [] };
+  // PostgreSQL cannot hold U+0000 or a lone surrogate: each becomes U+FFFD (SPEC.md section 1, as JSON ingest does)
+  const clean = spans.map((span) => storable(span));
+  try {
+    return { ...(await stageBatch(clean)), rejected: [] };
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 400)) throw error;
+  }
+  // the database refused a value of some trace: stage trace by trace, so that the others' spans are kept
+  const byTrace = new Map<string, OtlpSpan[]>();
+  for (const span of clean) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
+  const result = { traces: 0, spans: 0, rejected: [] as string[] };
+  for (const [traceId, own] of byTrace) {
+    try {
+      const staged = await stageBatch(own);
+      result.traces += staged.traces;
+      result.spans += staged.spans;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 400)) throw error;
+      result.rejected.push(...own.map((span) => `trace ${traceId} span ${span.spanId}: ${error.message.slice(0, 200)}`));
+    }
+  }
+  return result;
+}
+
+/** Every string and key with U+0000 and lone surrogates replaced by U+FFFD; iterative, so that no nesting overflows the stack. */
+function storable(span: OtlpSpan): OtlpSpan {
+  const text = JSON.stringify(span);
+  // JSON.stringify writes a lone surrogate as a \udxxx escape and U+0000 as \u0000: the common case has neither
+  if (!/\\u(?:0000|d[89a-f])/i.test(text)) return span;
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (typeof value === "string") return replaceUnstorable(value);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const entries = Object.entries(value).map(([k, v]) => [replaceUnstorable(k), v] as const);
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      return out;
+    }
+    return value;
+  }) as OtlpSpan;
+}
+
+async function stageBatch(spans: readonly OtlpSpan[]): Promise<{ traces: number; spans: number }> {
   const unique = new Map<string, OtlpSpan>();
-  const replaced = { count: 0 };
-  // PostgreSQL's jsonb cannot hold U+0000: such characters become U+FFFD (as every adapter does)
-  for (const span of spans) unique.set(`${span.traceId}/${span.spanId}`, replaceNul(span, replaced));
+  for (const span of spans) unique.set(`${span.traceId}/${span.spanId}`, span);
   const traces = new Map<string, { service: string | null; root: string | null }>();
   for (const span of unique.values()) {
     const seen = traces.get(span.traceId) ?? { service: null, root: null };

@@ -4,7 +4,7 @@ import { NO_JUDGES, withJudgeValues, type JudgeSelection } from "@/lib/judges";
 import { humanLabelsFrom, type HumanLabels } from "@/lib/rewards";
 import type { Actor } from "../auth/access";
 import { pool, prisma } from "../db/client";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { judgeValues } from "../judges/labels";
 
 /**
@@ -34,10 +34,13 @@ export async function saveLabel(traceKey: string, traceDbId: number, actor: Acto
   // is left out of the trace-level labels and its new value ($5) put in.
   const written = await pool().query<StoredRow & { trace_labels: [boolean, string, number][] | null }>({
     name: "annotations.save",
-    text: `WITH written AS (
+    // the trace row is share-locked: a concurrent delete waits for this write (and then deletes its label),
+    // or, when it deleted first, this write finds no trace and writes nothing
+    text: `WITH trace AS (SELECT 1 FROM traces WHERE id = $7 AND trace_id = $1 FOR KEY SHARE),
+     written AS (
        INSERT INTO annotations (trace_key, event_id, family, annotator_id, value, comment)
        SELECT $1, $2, $3, $4, $5, $6
-       WHERE $2 = '' OR EXISTS (SELECT 1 FROM events WHERE trace_id = $7 AND event_id = $2)
+       WHERE EXISTS (SELECT 1 FROM trace) AND ($2 = '' OR EXISTS (SELECT 1 FROM events WHERE trace_id = $7 AND event_id = $2))
        ON CONFLICT (trace_key, event_id, family, annotator_id) DO UPDATE
          SET value = EXCLUDED.value, comment = EXCLUDED.comment, updated_at = now()
          WHERE annotations.value IS DISTINCT FROM EXCLUDED.value OR annotations.comment IS DISTINCT FROM EXCLUDED.comment
@@ -61,12 +64,18 @@ export async function saveLabel(traceKey: string, traceDbId: number, actor: Acto
       [traceKey, eventId, input.family, actor.userId],
     );
     row = current.rows[0];
+    if (!row && !(await traceExists(traceDbId))) throw notFound(`trace "${traceKey}"`);
     if (!row) throw new ApiError(400, "invalid_input", `the trace has no event "${eventId}"`, [{ path: "$.event_id", message: `no event "${eventId}" in this trace` }]);
   }
   return {
     annotation: { id: row.id, event_id: eventId || null, family: input.family, value: row.value, comment: row.comment, annotator: actor.name, updated_at: row.updated_at.toISOString() },
     traceLabels,
   };
+}
+
+/** Whether the trace row still exists (a label write or recompute that found nothing may have met a delete). */
+export async function traceExists(traceDbId: number): Promise<boolean> {
+  return (await pool().query("SELECT 1 FROM traces WHERE id = $1", [traceDbId])).rowCount === 1;
 }
 
 /** Trace-level labels from their stored rows (the label write's, and each recompute statement's). */

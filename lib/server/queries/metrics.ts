@@ -72,7 +72,7 @@ export async function aggregateMetrics(filter: MetricsFilter) {
     Prisma.sql`${safeMedian(value(c))} AS ${Prisma.raw(`"${c}_median"`)}`,
   ]);
   const judged = e1WithJudges(filter.judges ?? NO_JUDGES);
-  const [row] = await prisma().$queryRaw<Record<string, number | bigint | null>[]>`
+  const [row] = await prisma().$queryRaw<Record<string, number | bigint | string | null>[]>`
     SELECT count(*)::int AS traces, count(${judged.e1})::int AS e1_n, coalesce(sum(${judged.e1}), 0)::int AS e1_successes, ${Prisma.join(selects)}
     FROM traces t ${judged.join} ${where}`;
   const verdictRows = await prisma().$queryRaw<{ verdict: string | null; n: number }[]>`
@@ -96,21 +96,27 @@ export async function aggregateMetrics(filter: MetricsFilter) {
 
 
 /**
- * Aggregates that cannot overflow whatever is stored (values near 1e308
- * stored before SPEC's 1e15 limit, or by another tool): the mean is summed
- * in numeric (exact, unbounded) and is never larger than the largest value,
- * so it fits float8 again.
+ * Aggregates that cannot fail for any finite float8 stored (values near
+ * 1e308 stored before SPEC's 1e15 limit or by another tool, subnormals such
+ * as 5e-324): summed in numeric (exact, unbounded) and handed to JavaScript
+ * as text, which rounds it to the nearest double (0 below the smallest
+ * subnormal). PostgreSQL's numeric -> float8 cast refuses such a value
+ * ("out of range") instead of rounding, and its float8 arithmetic raises
+ * "underflow" where a product or quotient of non-zero values rounds to 0.
  */
-export const safeMean = (v: Prisma.Sql) => Prisma.sql`avg((${v})::numeric)::float8`;
+export const safeMean = (v: Prisma.Sql) => Prisma.sql`avg((${v})::numeric)::text`;
 
 /**
- * percentile_cont interpolates `a + (b - a) x f`, and `b - a` overflows for
- * values of opposite sign near the float8 limit. Halving first and doubling
- * after is exact in binary floating point (away from subnormals), so the
- * median is the same number, computed without overflow.
+ * The median of SPEC.md (percentile_cont(0.5): the middle value, or the
+ * mean of the two middle ones) without float8 arithmetic: the lower and the
+ * upper middle values are picked (percentile_disc, no arithmetic) and
+ * averaged in numeric, so that neither `b - a` near 1e308 overflows nor a
+ * halved subnormal underflows.
  */
-export const safeMedian = (v: Prisma.Sql) => Prisma.sql`(2 * percentile_cont(0.5) WITHIN GROUP (ORDER BY (${v})::float8 / 2))`;
+export const safeMedian = (v: Prisma.Sql) =>
+  Prisma.sql`(((percentile_disc(0.5) WITHIN GROUP (ORDER BY (${v})::float8))::numeric
+    + (percentile_disc(0.5) WITHIN GROUP (ORDER BY (${v})::float8 DESC))::numeric) / 2)::text`;
 
-function num(v: number | bigint | null | undefined): number | null {
+function num(v: number | bigint | string | null | undefined): number | null {
   return v === null || v === undefined ? null : Number(v);
 }

@@ -92,9 +92,19 @@ describe("sorting and paging both ways", () => {
 
 describe("suggestions", () => {
   it("lists the stored systems, tasks and groups", async () => {
-    const facets = await traceFacets();
+    const facets = await traceFacets(null);
     expect(facets.systems).toContain("paper");
     expect(facets.tasks.length).toBeGreaterThanOrEqual(50);
     expect(facets.groups.length).toBe(50);
+  });
+
+  it("only of the projects the visitor may read (a member of another project sees none of these)", async () => {
+    const inDefault = await traceFacets(["default"]);
+    expect(inDefault.projects).toEqual(["default"]);
+    expect(inDefault.systems).toContain("paper");
+    expect(inDefault.groups.length).toBe(50);
+    const elsewhere = await traceFacets(["no-such-project"]);
+    expect(elsewhere).toEqual({ projects: [], systems: [], tasks: [], groups: [] });
+    expect(await traceFacets([])).toEqual({ projects: [], systems: [], tasks: [], groups: [] });
   });
 });

@@ -74,15 +74,30 @@ export async function listEdges(traceDbId: number) {
   return edges.map((e) => ({ seq: e.seq, src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type }));
 }
 
-/** Distinct stored values for the list filters' suggestions (System, Task, Group; at most 200 each). */
-export async function traceFacets(): Promise<{ projects: string[]; systems: string[]; tasks: string[]; groups: string[] }> {
+/**
+ * Distinct stored values for the list filters' suggestions (Project, System,
+ * Task, Group; at most 200 each), of the projects the visitor may read
+ * (`readable`, null for all): a suggestion never names another project's
+ * project, system, task or group.
+ */
+export async function traceFacets(readable: readonly string[] | null): Promise<{ projects: string[]; systems: string[]; tasks: string[]; groups: string[] }> {
   const [projects, systems, tasks, groups] = await Promise.all([
-    prisma().project.findMany({ select: { name: true }, orderBy: { name: "asc" } }),
-    distinctValues("system"),
-    distinctValues("task_id"),
-    distinctValues("group_id"),
+    prisma().project.findMany({ where: readable === null ? {} : { name: { in: [...readable] } }, select: { name: true }, orderBy: { name: "asc" } }),
+    readable === null ? distinctValues("system") : distinctValuesIn("system", readable),
+    readable === null ? distinctValues("task_id") : distinctValuesIn("task_id", readable),
+    readable === null ? distinctValues("group_id") : distinctValuesIn("group_id", readable),
   ]);
   return { projects: projects.map((p) => p.name), systems, tasks, groups };
+}
+
+/** The first distinct values of a column within some projects (a member's projects: fewer traces than the whole table). */
+async function distinctValuesIn(column: "system" | "task_id" | "group_id", projects: readonly string[], limit = 200): Promise<string[]> {
+  if (projects.length === 0) return [];
+  const c = Prisma.raw(`t.${column}`);
+  const rows = await prisma().$queryRaw<{ v: string }[]>`
+    SELECT DISTINCT ${c} AS v FROM traces t JOIN projects p ON p.id = t.project_id
+    WHERE p.name = ANY(${[...projects]}::text[]) AND ${c} IS NOT NULL ORDER BY 1 LIMIT ${limit}::int`;
+  return rows.map((r) => r.v);
 }
 
 /**
@@ -100,18 +115,16 @@ async function distinctValues(column: "system" | "task_id" | "group_id", limit =
   return rows.map((r) => r.v!);
 }
 
-/** The projects a request body writes to, and on upsert those of the traces it would replace. */
-export async function projectsTouched(records: readonly { value: unknown }[], upsert: boolean): Promise<string[]> {
+/**
+ * The projects a request body writes to. Which stored traces an upsert may
+ * replace is decided under the trace_id's lock (StoreOptions.mayReplace), so
+ * that a refusal never names another project's trace or tells it apart.
+ */
+export function projectsWritten(records: readonly { value: unknown }[]): string[] {
   const projects = new Set<string>();
-  const ids: string[] = [];
   for (const { value } of records) {
-    const v = value as { project?: unknown; trace_id?: unknown } | null;
+    const v = value as { project?: unknown } | null;
     projects.add(typeof v?.project === "string" ? v.project : "default");
-    if (typeof v?.trace_id === "string") ids.push(v.trace_id);
-  }
-  if (upsert && ids.length > 0) {
-    const existing = await prisma().trace.findMany({ where: { traceId: { in: ids } }, select: { project: { select: { name: true } } } });
-    for (const e of existing) projects.add(e.project.name);
   }
   return [...projects];
 }

@@ -42,6 +42,7 @@ export async function nextItem(queueId: number, actor: Actor): Promise<HeldItem 
        WHERE i.queue_id = $1 AND i.done_count < $3
          AND (i.reserved_by IS NULL OR i.reserved_until < now() OR i.reserved_by = $2)
          AND NOT EXISTS (SELECT 1 FROM queue_work w WHERE w.item_id = i.id AND w.user_id = $2)
+         AND EXISTS (SELECT 1 FROM traces t WHERE t.trace_id = i.trace_key)
        ORDER BY (i.reserved_by IS NOT DISTINCT FROM $2) DESC, i.position
        LIMIT 1
        FOR UPDATE SKIP LOCKED)

@@ -77,6 +77,30 @@ async function viaRoute(query: string): Promise<unknown> {
   return response.json();
 }
 
+/** The float8 forms the numeric ones replaced: they fail on subnormals ("underflow", "out of range"), timed as the baseline. */
+const FLOAT8_MEAN = (c: string) => `avg((t.${c})::numeric)::float8`;
+const FLOAT8_MEDIAN = (c: string) => `(2 * percentile_cont(0.5) WITHIN GROUP (ORDER BY (t.${c})::float8 / 2))`;
+const COLUMNS = ["critical_steps", "step_parallelism", "busy_time", "makespan", "speedup", "max_concurrency", "efficiency", "useful_agent_utilization",
+  "message_redundancy", "dead_message_rate", "aggregate_diversity", "protocol_overhead", "error_amplification", "tainted_events"];
+
+/** Means and medians of every aggregated column over all traces: the numeric forms (lib/server/queries/metrics.ts) against float8. */
+async function aggregateFormsBench(): Promise<void> {
+  const sql = (mean: (c: string) => string, med: (c: string) => string) =>
+    `SELECT ${COLUMNS.map((c) => `${mean(c)} AS "${c}_mean", ${med(c)} AS "${c}_median"`).join(", ")} FROM traces t`;
+  const numericSql = sql(
+    (c) => `avg((t.${c})::numeric)::text`,
+    (c) => `(((percentile_disc(0.5) WITHIN GROUP (ORDER BY (t.${c})::float8))::numeric + (percentile_disc(0.5) WITHIN GROUP (ORDER BY (t.${c})::float8 DESC))::numeric) / 2)::text`,
+  );
+  const float8Sql = sql(FLOAT8_MEAN, FLOAT8_MEDIAN);
+  const alternated = { numeric: [] as number[], float8: [] as number[] };
+  for (let round = 0; round < 3; round++) {
+    alternated.float8.push(await timeMs(() => pool().query(float8Sql)));
+    alternated.numeric.push(await timeMs(() => pool().query(numericSql)));
+  }
+  const [n, f] = [median(alternated.numeric), median(alternated.float8)];
+  console.log(`  mean + median of ${COLUMNS.length} columns, all traces: numeric (safe for subnormals) ${fmt(n, 1)} ms vs float8 ${fmt(f, 1)} ms, ratio ${fmt(n / f, 2)}`);
+}
+
 export async function aggregateBench(traces: number, batch: number): Promise<void> {
   console.log(`\n== /api/metrics over ${fmt(traces)} stored small traces (database ${DATABASE}) ==`);
   const db = await benchDatabase(DATABASE);
@@ -91,6 +115,7 @@ export async function aggregateBench(traces: number, batch: number): Promise<voi
       ["task_id=task-7", { task_id: "task-7" }],
     ];
     console.log(`median of ${RUNS} runs after one warm-up; target < ${fmt(TARGET_MS)} ms`);
+    await aggregateFormsBench();
     for (const [label, filter] of filters) {
       const result = await aggregateMetrics(filter);
       const queryMs = await timeMs(() => aggregateMetrics(filter));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ID_LENGTH } from "@/lib/trace/limits";
 import { searchParamsObject } from "@/lib/api/filters";
 import { authorize, readableProjects } from "@/lib/server/auth/access";
 import { collusion } from "@/lib/server/hacking/queries";
@@ -8,7 +9,7 @@ import { FAMILIES } from "@/lib/trace/types";
 export const dynamic = "force-dynamic";
 
 const query = z.strictObject({
-  project: z.string().max(200).optional(),
+  project: z.string().max(MAX_ID_LENGTH).optional(),
   judge: z.string().max(100).optional(),
   family: z.enum(FAMILIES).optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ID_LENGTH } from "@/lib/trace/limits";
 import { FAMILIES } from "@/lib/trace/types";
 import { authorize, readableProjects } from "@/lib/server/auth/access";
 import { parseQuery, route } from "@/lib/server/http";
@@ -7,7 +8,7 @@ import { agreement } from "@/lib/server/judges/labels";
 export const dynamic = "force-dynamic";
 
 const query = z.strictObject({
-  project: z.string().max(200).optional(),
+  project: z.string().max(MAX_ID_LENGTH).optional(),
   judge: z.string().max(100).optional(),
   family: z.enum(FAMILIES).optional(),
   by: z.enum(["judge", "system", "policy_version"]).default("judge"),

@@ -7,6 +7,7 @@ import { findTraceRowOrNull } from "@/lib/server/queries/traces";
 import { Suspects } from "@/components/attribution/suspects";
 import { BLAME_METHODS } from "@/lib/blame";
 import { GraphView } from "./_components/graph-view";
+import { decodeSegment } from "@/lib/api/text";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +19,7 @@ interface Props {
 /** The temporal interaction graph of one trace: the server prepares the metadata, the client view loads the columns. */
 export default async function TraceGraphPage({ params, searchParams }: Props) {
   const { id } = await params;
-  const traceId = decodeURIComponent(id);
+  const traceId = decodeSegment(id) ?? "";
   const row = await findTraceRowOrNull(traceId);
   await requirePageRead(`/traces/${id}/graph`, row?.project.name ?? null);
   const [meta, presets, query] = await Promise.all([graphMeta(traceId), listPresets(), searchParams]);

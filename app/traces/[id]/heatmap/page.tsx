@@ -15,6 +15,7 @@ import { ApiError } from "@/lib/server/errors";
 import { listPresets } from "@/lib/server/queries/presets";
 import { groupTraceIds } from "@/lib/server/queries/trace-filter";
 import { findTraceRowOrNull } from "@/lib/server/queries/traces";
+import { decodeSegment } from "@/lib/api/text";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +27,7 @@ interface Props {
 /** Credit heatmaps of one trace; every setting is in the URL, so a shared link shows the same picture. */
 export default async function TraceHeatmapPage({ params, searchParams }: Props) {
   const { id } = await params;
-  const traceId = decodeURIComponent(id);
+  const traceId = decodeSegment(id) ?? "";
   const values = searchParamsObject(await searchParams);
   const found = await findTraceRowOrNull(traceId);
   await requirePageRead(`/traces/${id}/heatmap`, found?.project.name ?? null);

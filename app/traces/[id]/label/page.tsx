@@ -8,6 +8,7 @@ import { requirePageRead } from "@/lib/server/auth/page-access";
 import { prisma } from "@/lib/server/db/client";
 import { projectRubrics } from "@/lib/server/queries/rubrics";
 import { findTraceRowOrNull } from "@/lib/server/queries/traces";
+import { decodeSegment } from "@/lib/api/text";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +25,7 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * a 100,000-event trace opens like a small one. `?event=<id>` starts there.
  */
 export default async function LabelPage({ params, searchParams }: Props) {
-  const traceId = decodeURIComponent((await params).id);
+  const traceId = decodeSegment((await params).id) ?? "";
   const query = await searchParams;
   const requested = first(query.preset) ?? "uniform";
   const preset = isBuiltinPreset(requested) ? requested : "uniform";

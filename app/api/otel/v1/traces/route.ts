@@ -21,8 +21,8 @@ export async function POST(request: Request): Promise<Response> {
     await authorizeOtlp(request);
     kickSweep();
     const { spans, rejected } = await readOtlpRequest(request, encoding, maxBodyBytes());
-    await stageSpans(spans);
-    return exportResponse(encoding, rejected);
+    const staged = await stageSpans(spans);
+    return exportResponse(encoding, [...rejected, ...staged.rejected]);
   } catch (error) {
     return otlpErrorResponse(error, encoding);
   }
