@@ -90,5 +90,7 @@ export function parseOnTrack(raw: string): Parsed<boolean> {
 /** The judge's answer as a ranking: its step first, every other event tied behind it; agents by the max (its step's agent first). */
 export function judgeRanking(method: string, input: BlameInput, step: number, reason = ""): BlameRanking {
   const { ordered } = contextOf(input);
-  return toRanking(method, ordered.map((event, k) => ({ event, score: k === step ? 1 : 0, signals: (k === step ? { judge_named: 1, reason_chars: reason.length } : {}) })), "max");
+  const named: Record<string, number> = { judge_named: 1, reason_chars: reason.length };
+  const none: Record<string, number> = {};
+  return toRanking(method, ordered.map((event, k) => ({ event, score: k === step ? 1 : 0, signals: k === step ? named : none })), "max");
 }

@@ -79,6 +79,21 @@ describe("imported labels never act as an account", () => {
     await prisma().adjudication.deleteMany({ where: { traceKey: other } });
   });
 
+  it("decisive errors: imported under imported people, never an account; an imported adjudication of one needs the admin role", async () => {
+    const other = `${TRACE_PREFIX}decisive`;
+    const trace = extended({}, other);
+    const event = ((trace as unknown as { events: { id: string }[] }).events)[0]!.id;
+    const decisive = { ...trace, decisive_errors: [{ event_id: event, agent: "x", reason: "forged", annotator: "padmin" }] };
+    const adjudicated = { ...decisive, decisive_error_adjudication: { event_id: event, agent: "x", reason: null, adjudicator: "admin" } };
+    const refused = await answer(await send("/api/traces", annotator, adjudicated));
+    expect([refused.status, refused.body.error!.details.map((d) => d.path)]).toEqual([403, ["$.decisive_error_adjudication"]]);
+    expect(await prisma().trace.count({ where: { traceId: other } })).toBe(0);
+    expect((await send("/api/traces", annotator, decisive)).status).toBe(201);
+    const stored = await prisma().decisiveError.findFirstOrThrow({ where: { traceKey: other }, include: { annotator: true } });
+    expect([stored.annotator.name, stored.annotator.imported, stored.annotatorId === padminId]).toEqual(["padmin", true, false]);
+    await prisma().decisiveError.deleteMany({ where: { traceKey: other } });
+  });
+
   it("the round trip keeps the names: the exported labels name the people who labelled", async () => {
     expect((await send("/api/traces?upsert=1", annotator, extended({ annotations: [label("admin", -0.5)] }))).status).toBe(201);
     const response = await exportTrace(authRequest("GET", `/api/traces/${ID}/export?format=extended`, siteAdmin), params({ id: ID }));

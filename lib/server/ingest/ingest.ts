@@ -64,11 +64,15 @@ export async function ingestRecords(records: readonly TraceRecord[], opts: Inges
 
 function refuseAdjudications(records: readonly TraceRecord[], items: readonly StoreItem[], mayAdjudicate: (project: string) => boolean): void {
   // without problems, items[i] is records[i]
-  const refused = items.flatMap((item, i) =>
-    item.labels && item.labels.adjudications.length > 0 && !mayAdjudicate(item.prepared.project)
-      ? [{ path: `${records[i]!.base}.adjudications`, message: `adjudicating in project "${item.prepared.project}" needs its admin role; import the trace without adjudications` }]
-      : [],
-  );
+  const refused = items.flatMap((item, i) => {
+    if (!item.labels || mayAdjudicate(item.prepared.project)) return [];
+    const message = `adjudicating in project "${item.prepared.project}" needs its admin role; import the trace without adjudications`;
+    return [
+      ...(item.labels.adjudications.length > 0 ? [{ path: `${records[i]!.base}.adjudications`, message }] : []),
+      // an admin's final decisive error is an adjudication too (SPEC.md section 5)
+      ...(item.labels.decisive_error_adjudication ? [{ path: `${records[i]!.base}.decisive_error_adjudication`, message }] : []),
+    ];
+  });
   if (refused.length > 0) throw new ApiError(403, "forbidden", "only a project's admins may import adjudications; nothing was stored", refused);
 }
 
