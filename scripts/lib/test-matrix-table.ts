@@ -52,6 +52,11 @@ import * as graph from "@/app/api/traces/[id]/graph/route";
 import * as traceHeatmap from "@/app/api/traces/[id]/heatmap/route";
 import * as traceMetrics from "@/app/api/traces/[id]/metrics/route";
 import * as traceDiagnostics from "@/app/api/traces/[id]/diagnostics/route";
+import * as traceBlame from "@/app/api/traces/[id]/blame/route";
+import * as decisiveError from "@/app/api/traces/[id]/decisive-error/route";
+import * as decisiveAdjudication from "@/app/api/traces/[id]/decisive-error/adjudication/route";
+import * as blameEvaluation from "@/app/api/blame/evaluation/route";
+import * as blameJudge from "@/app/api/blame/judge/route";
 import * as trace from "@/app/api/traces/[id]/route";
 import * as traces from "@/app/api/traces/route";
 import { FAMILIES } from "@/lib/trace/types";
@@ -76,6 +81,7 @@ const READ = { "0": "404 404 200 200 200 200 404 401 401", "1": "200 200 200 200
 const LIST = { "0": "401 200 200 200 200 200 403 401 401", "1": "200 200 200 200 200 200 403 401 401" };
 // a key acts for its user (a site admin here): for a write its scopes decide, so the ingest key hears 403, not 404
 const ANNOTATE = { "0": "404 404 403 201 201 201 403 401 401", "1": "401 403 403 201 201 201 403 401 401" };
+const ANNOTATE_200 = { "0": "404 404 403 200 200 200 403 401 401", "1": "401 403 403 200 200 200 403 401 401" };
 const ADMIN_OF_P = (ok: string) => ({ "0": `404 404 403 403 ${ok} ${ok} 403 401 401`, "1": `401 403 403 403 ${ok} ${ok} 403 401 401` });
 const QUEUE_WORK = (ok: string) => ({ "0": `404 404 403 ${ok} ${ok} ${ok} 403 401 401`, "1": `401 403 403 ${ok} ${ok} ${ok} 403 401 401` });
 const SITE_ADMIN = (ok: string) => `401 403 403 403 403 ${ok} 403 401 401`;
@@ -118,6 +124,18 @@ const onRun = (handler: unknown, suffix: string): Call => async (fx, creds, unkn
   const id = unknown ? UNKNOWN_ID : await runOfP();
   return (handler as Handler)(authRequest("POST", `/api/judge-runs/${id}${suffix}`, creds), { params: Promise.resolve({ id }) });
 };
+/** Removing one's decisive error needs one: name it, then delete it. */
+const undoDecisive: Call = async (fx, creds, unknown) => {
+  const id = tid(fx, unknown);
+  const context = { params: Promise.resolve({ id }) };
+  await decisiveError.PUT(authRequest("PUT", `/api/traces/${encodeURIComponent(id)}/decisive-error`, creds, { event_id: "e1" }), context);
+  return decisiveError.DELETE(authRequest("DELETE", `/api/traces/${encodeURIComponent(id)}/decisive-error`, creds), context);
+};
+/** A judge attributing a trace it cannot find: past the policy, the handler's own 400 ("pass"; no endpoint is called). */
+const judgeAttribution: Call = async (fx, creds, unknown) => {
+  const id = unknown ? UNKNOWN_ID : await judgeOfP();
+  return blameJudge.POST(authRequest("POST", "/api/blame/judge", creds, { judge_id: Number(id), trace_ids: ["auth-test-none"] }), { params: Promise.resolve({}) });
+};
 /** Undo needs a label of the caller's own: label, then delete it. */
 const undoLabel: Call = async (fx, creds, unknown) => {
   const id = tid(fx, unknown);
@@ -155,6 +173,13 @@ export const ROUTES: Row[] = [
   { route: "GET /api/traces/[id]/heatmap", call: onTrace(traceHeatmap.GET, "GET", "/heatmap"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/metrics", call: onTrace(traceMetrics.GET, "GET", "/metrics"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/diagnostics", call: onTrace(traceDiagnostics.GET, "GET", "/diagnostics"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/blame", call: onTrace(traceBlame.GET, "GET", "/blame?method=errors"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/decisive-error", call: onTrace(decisiveError.GET, "GET", "/decisive-error"), expect: READ, idRoute: true },
+  { route: "PUT /api/traces/[id]/decisive-error", call: onTrace(decisiveError.PUT, "PUT", "/decisive-error", () => ({ event_id: "e1" })), expect: ANNOTATE_200, idRoute: true },
+  { route: "DELETE /api/traces/[id]/decisive-error", call: undoDecisive, expect: ANNOTATE_200, idRoute: true },
+  { route: "PUT /api/traces/[id]/decisive-error/adjudication", call: onTrace(decisiveAdjudication.PUT, "PUT", "/decisive-error/adjudication", () => ({ event_id: "e1" })), expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "GET /api/blame/evaluation", call: call(blameEvaluation.GET, "GET", () => "/api/blame/evaluation"), expect: LIST },
+  { route: "POST /api/blame/judge", call: judgeAttribution, expect: ADMIN_OF_P("pass"), idRoute: true },
   { route: "POST /api/adjudications", call: call(adjudications.POST, "POST", () => "/api/adjudications", { body: (fx, u) => ({ trace_id: tid(fx, u), event_id: null, family: "step_quality", value: 0.5 }) }), expect: ADMIN_OF_P("201"), idRoute: true },
   { route: "GET /api/traces", call: call(traces.GET, "GET", () => "/api/traces"), expect: LIST },
   { route: "POST /api/traces", call: call(traces.POST, "POST", () => "/api/traces", { body: () => exampleTrace(unique("i").slice(10), "p") }), expect: INGEST_P },
@@ -219,6 +244,7 @@ export const PAGES: Record<string, "trace" | "queue" | "list" | "project-admin" 
   "/decisions": "list",
   "/groups/[id]": "list",
   "/heatmaps": "list",
+  "/attribution": "list",
   "/queues": "list",
   "/traces/[id]": "trace",
   "/traces/[id]/graph": "trace",
