@@ -1,7 +1,7 @@
 import { LIST_FILTER_KEYS, searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { GroupTooSmallError } from "@/lib/credit";
 import { readableProjects } from "@/lib/server/auth/access";
-import { exportTrace, parseExportRequest, textStream } from "@/lib/server/compute/export";
+import { exportedText, exportTraceRecords, parseExportRequest, textStream, type ExportedTrace } from "@/lib/server/compute/export";
 import { ApiError } from "@/lib/server/errors";
 import { parseQuery, route } from "@/lib/server/http";
 import { listTraces } from "@/lib/server/queries/traces";
@@ -11,8 +11,9 @@ export const dynamic = "force-dynamic";
 
 /**
  * GET /api/export?format=&content=&<trace list filters>&method=&preset=&normalize=:
- * every matching trace, streamed as JSONL (rows for `jsonl`, one trace per
- * line for `strict` / `extended`), a trace at a time so memory stays flat.
+ * every matching trace, streamed as JSONL (rows for `jsonl`, one row per
+ * model call for `transitions`, skipping traces without model calls; one
+ * trace per line for `strict` / `extended`), a trace at a time so memory stays flat.
  * Every parameter is checked before the stream starts; a stream that fails
  * part-way ends with a last line `{"error": {...}}` (SPEC.md section 6).
  */
@@ -22,22 +23,24 @@ export const GET = route(async (request: Request) => {
   const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k)));
   const filter = parseQuery(traceListQuery, { ...filterParams, limit: "100" });
   const readable = await readableProjects(request);
-  const jsonl = req.format === "jsonl";
+  const jsonl = req.format === "jsonl" || req.format === "transitions";
 
   async function* dataset(): AsyncGenerator<string> {
     let cursor: string | undefined;
     do {
       const page = await listTraces({ ...filter, cursor }, readable);
       for (const t of page.traces) {
-        let chunks: Iterable<string>;
+        let exported: ExportedTrace;
         try {
-          chunks = await exportTrace(t.trace_id, req);
+          exported = await exportTraceRecords(t.trace_id, req);
         } catch (error) {
           // a grpo/gigpo export skips traces without a group rather than failing the whole dataset
           if (error instanceof GroupTooSmallError) continue;
           throw error;
         }
-        yield* chunks;
+        // transitions are one shape of row: a trace without model calls has none
+        if (req.format === "transitions" && exported.form !== "transitions") continue;
+        yield* exportedText(exported);
         if (!jsonl) yield "\n";
       }
       cursor = page.next_cursor ?? undefined;

@@ -1,20 +1,22 @@
 import "server-only";
 import { GroupTooSmallError, prepareTrace } from "@/lib/credit";
 import { extendedForm, jsonChunks, strictForm } from "@/lib/export/forms";
-import { exportRows } from "@/lib/export/rows";
+import { exportRows, type ExportRow } from "@/lib/export/rows";
+import { transitionRows, type TransitionRow } from "@/lib/export/transitions";
 import { computeE1 } from "@/lib/metrics/e1";
 import { resolvePreset, type WeightPreset } from "@/lib/rewards";
 import type { ExtendedAdjudication, ExtendedAnnotation } from "@/lib/trace/extended-labels";
 import type { Problem } from "@/lib/trace/validate";
 import { prisma } from "../db/client";
 import { storedDiagnostics } from "../hacking/store";
+import { loadCalls } from "../calls/store";
 import { ApiError } from "../errors";
 import { humanLabels, listAnnotations } from "../queries/annotations";
 import { loadGroup, loadTrace } from "../queries/load-trace";
 import { userPresets } from "../queries/presets";
 import { parseCreditQuery, type CreditQuery } from "./credit";
 
-export const EXPORT_FORMATS = ["jsonl", "strict", "extended"] as const;
+export const EXPORT_FORMATS = ["jsonl", "transitions", "strict", "extended"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Everything an export needs from the query string, validated before any byte is sent. */
@@ -47,36 +49,67 @@ export async function parseExportRequest(search: URLSearchParams): Promise<Expor
 }
 
 /**
- * One trace exported for training (SPEC.md section 6). Loads and computes
- * first (so that a failure is an error response, not a truncated file), then
- * returns the text as chunks: JSONL rows one at a time, or the strict /
- * extended JSON document with its arrays element by element.
+ * What one trace exports as: tabular rows (event rows, or transitions when
+ * the trace has model calls) or one JSON document (strict, extended).
+ * `form` says which: `format=transitions` on a trace without model calls
+ * gives its event rows (`form: "rows"`), as the JSONL export did before.
  */
-export async function exportTrace(traceId: string, req: ExportRequest): Promise<Iterable<string>> {
+export type ExportedTrace =
+  | { form: "rows"; rows: Iterable<ExportRow> }
+  | { form: "transitions"; rows: Iterable<TransitionRow> }
+  | { form: "document"; doc: Record<string, unknown> };
+
+/**
+ * One trace exported for training (SPEC.md section 6). Loads and computes
+ * first (so that a failure is an error response, not a truncated file); rows
+ * are then computed one at a time as they are read.
+ */
+export async function exportTraceRecords(traceId: string, req: ExportRequest): Promise<ExportedTrace> {
   const { format, preset } = req;
   const trace = await loadTrace(traceId, { content: format === "extended" || req.content ? "all" : "messages" });
+  const dbId = await traceDbId(trace.trace_id);
+  const calls = format === "extended" || format === "transitions" ? await loadCalls(dbId) : [];
   const { labels, asOf } = await humanLabels(trace.trace_id, req.credit.judges);
   const prepared = prepareTrace(trace, labels);
-  const hackingFlags = (await storedDiagnostics(await traceDbId(trace.trace_id))).flags;
+  const hackingFlags = (await storedDiagnostics(dbId)).flags;
   if (format === "strict") {
     const humanE1 = labels.trace.task_success ? computeE1(trace, labels) : null;
-    return jsonChunks(strictForm(trace, prepared.rewards(preset.token_budget), humanE1));
+    return { form: "document", doc: strictForm(trace, prepared.rewards(preset.token_budget), humanE1) };
   }
   if (format === "extended") {
     const [annotations, adjudications] = await Promise.all([exportedAnnotations(trace.trace_id), exportedAdjudications(trace.trace_id)]);
-    return jsonChunks(extendedForm(trace, annotations, adjudications, hackingFlags));
+    return { form: "document", doc: extendedForm(calls.length > 0 ? { ...trace, calls } : trace, annotations, adjudications, hackingFlags) };
   }
   const { method, normalize } = req.credit;
   const needsGroup = method === "grpo" || method === "gigpo";
   const group = needsGroup && trace.group_id
     ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, req.credit.judges)).labels })))
     : [];
-  const rows = exportRows(prepared, { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content, hackingFlags });
+  const opts = { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content, hackingFlags };
   // the first row is computed here, so that an unusable group is an error before streaming
+  if (format === "transitions" && calls.length > 0) return { form: "transitions", rows: primed(transitionRows(prepared, calls, opts)) };
+  return { form: "rows", rows: primed(exportRows(prepared, opts)) };
+}
+
+/** The generator with its first value already computed (errors surface now, not mid-stream). */
+function primed<T>(rows: Generator<T>): Iterable<T> {
   const first = rows.next();
   return (function* () {
     if (first.done) return;
-    yield `${JSON.stringify(first.value)}\n`;
+    yield first.value;
+    yield* rows;
+  })();
+}
+
+/** One trace's export as text: JSONL rows, or the JSON document with its arrays element by element. */
+export async function exportTrace(traceId: string, req: ExportRequest): Promise<Iterable<string>> {
+  return exportedText(await exportTraceRecords(traceId, req));
+}
+
+export function exportedText(exported: ExportedTrace): Iterable<string> {
+  if (exported.form === "document") return jsonChunks(exported.doc);
+  const rows: Iterable<unknown> = exported.rows;
+  return (function* () {
     for (const row of rows) yield `${JSON.stringify(row)}\n`;
   })();
 }

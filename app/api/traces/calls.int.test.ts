@@ -1,0 +1,96 @@
+import { readFileSync } from "node:fs";
+import { beforeEach, describe, expect, it } from "vitest";
+import { pool, prisma } from "@/lib/server/db/client";
+import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
+import { GET as exportDataset } from "../export/route";
+import { GET as exportTrace } from "./[id]/export/route";
+import { POST as ingest } from "./route";
+
+/** Model calls (SPEC.md section 6) on real PostgreSQL: stored apart, the extended round trip, the transitions form. */
+const withCalls = JSON.parse(readFileSync("lib/export/fixtures/calls-trace.json", "utf8")) as Record<string, unknown> & { calls: Record<string, unknown>[] };
+const withoutCalls = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown>;
+
+async function post(body: unknown, query = "") {
+  return ingest(jsonRequest(`/api/traces${query}`, body), params({}));
+}
+async function exported(id: string, query: string) {
+  const response = await exportTrace(getRequest(`/api/traces/${id}/export?${query}`), params({ id }));
+  expect(response.status).toBe(200);
+  return { text: await response.text(), form: response.headers.get("x-baton-form"), note: response.headers.get("x-baton-note") };
+}
+const lines = (text: string) => text.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+
+beforeEach(async () => {
+  await prisma().trace.deleteMany();
+  expect((await post(withCalls)).status).toBe(201);
+});
+
+describe("model calls", () => {
+  it("are stored in their own table, in call order, input and output as sent", async () => {
+    const { rows } = await pool().query<{ seq: number; call_id: string; input: unknown; output: unknown; prompt_token_ids: number[] | null; event_ids: string[] }>(
+      "SELECT c.seq, c.call_id, c.input, c.output, c.prompt_token_ids, c.event_ids FROM model_calls c JOIN traces t ON t.id = c.trace_id WHERE t.trace_id = 'calls-chain' ORDER BY c.seq",
+    );
+    expect(rows.map((r) => r.call_id)).toEqual(["c1", "c2", "c3"]);
+    const byId = new Map(withCalls.calls.map((c) => [c.id, c]));
+    for (const r of rows) {
+      expect(r.input).toEqual(byId.get(r.call_id)!.input);
+      expect(r.output).toEqual(byId.get(r.call_id)!.output);
+      expect(r.event_ids).toEqual(byId.get(r.call_id)!.events);
+    }
+    expect(rows[0]!.prompt_token_ids).toEqual([1, 2, 3]);
+    expect(rows[1]!.prompt_token_ids).toBeNull();
+  });
+
+  it("an invalid call is a 400 with its path, and nothing is stored", async () => {
+    const bad = { ...withCalls, trace_id: "bad-calls", calls: [{ ...withCalls.calls[0], events: ["nope"] }] };
+    const response = await post(bad);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { details: { path: string }[] } };
+    expect(body.error.details.map((d) => d.path)).toEqual(["$.calls[0].events[0]"]);
+    expect(await prisma().trace.count({ where: { traceId: "bad-calls" } })).toBe(0);
+  });
+
+  it("the extended form carries them; export -> import -> export is identical", async () => {
+    const first = (await exported("calls-chain", "format=extended")).text;
+    const doc = JSON.parse(first) as { calls: { id: string }[] };
+    expect(doc.calls.map((c) => c.id)).toEqual(["c1", "c2", "c3"]);
+    await prisma().trace.deleteMany();
+    expect((await post(doc)).status).toBe(201);
+    expect((await exported("calls-chain", "format=extended")).text).toBe(first);
+    // an upsert replaces the calls with the new version's
+    expect((await post({ ...doc, calls: doc.calls.slice(0, 1) }, "?upsert=1")).status).toBe(201);
+    expect((JSON.parse((await exported("calls-chain", "format=extended")).text) as { calls: unknown[] }).calls).toHaveLength(1);
+  });
+
+  it("the strict form drops them", async () => {
+    expect(JSON.parse((await exported("calls-chain", "format=strict")).text)).not.toHaveProperty("calls");
+  });
+});
+
+describe("format=transitions", () => {
+  it("one row per call with the hand-computed reward, credit and advantage (lib/export/transitions.test.ts)", async () => {
+    const { text, form } = await exported("calls-chain", "format=transitions&method=terminal&preset=code_generation");
+    expect(form).toBe("transitions");
+    const rows = lines(text);
+    expect(rows.map((r) => r.call_id)).toEqual(["c1", "c2", "c3"]);
+    [-0.001, 0.197, -0.906].forEach((v, i) => expect(rows[i]!.reward).toBeCloseTo(v, 12));
+    [-0.834, -0.503, -0.906].forEach((v, i) => expect(rows[i]!.credit).toBeCloseTo(v, 12));
+    [0, 0, -1.01].forEach((v, i) => expect(rows[i]!.advantage).toBeCloseTo(v, 12));
+    expect(rows[0]).toMatchObject({ hacking_flags: [], method: "terminal", preset: "code_generation", prompt_token_ids: [1, 2, 3] });
+  });
+
+  it("a trace without calls exports its event rows and says so", async () => {
+    expect((await post(withoutCalls)).status).toBe(201);
+    const { text, form, note } = await exported("demo-trace-001", "format=transitions");
+    expect(form).toBe("rows");
+    expect(note).toMatch(/no model calls/);
+    expect(lines(text).every((r) => typeof r.event_id === "string")).toBe(true);
+  });
+
+  it("a dataset holds the transitions of the traces that have calls", async () => {
+    expect((await post(withoutCalls)).status).toBe(201);
+    const response = await exportDataset(getRequest("/api/export?format=transitions"), params({}));
+    const rows = lines(await response.text());
+    expect(rows.map((r) => `${String(r.traj_uid)}/${String(r.call_id)}`)).toEqual(["calls-chain/c1", "calls-chain/c2", "calls-chain/c3"]);
+  });
+});
