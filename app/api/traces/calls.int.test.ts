@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
+import { adaptOtlpSpans } from "@/lib/adapters/otlp";
+import { readOtlpJson } from "@/lib/adapters/otlp-json";
 import { pool, prisma } from "@/lib/server/db/client";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { GET as exportDataset } from "../export/route";
@@ -92,5 +94,20 @@ describe("format=transitions", () => {
     const response = await exportDataset(getRequest("/api/export?format=transitions"), params({}));
     const rows = lines(await response.text());
     expect(rows.map((r) => `${String(r.traj_uid)}/${String(r.call_id)}`)).toEqual(["calls-chain/c1", "calls-chain/c2", "calls-chain/c3"]);
+  });
+});
+
+describe("a framework run (OpenAI Agents over OTLP)", () => {
+  it("keeps every model call and exports one transition per call, prompt and response included, credit not uniform", async () => {
+    const read = readOtlpJson(JSON.parse(readFileSync("lib/adapters/otlp/fixtures/openai-agents.json", "utf8")));
+    if (!read.ok) throw new Error(read.problems.join("; "));
+    const trace = adaptOtlpSpans(read.spans);
+    expect((await post({ ...trace, rewards: { task_success: 1 } })).status).toBe(201);
+    const rows = lines((await exported(trace.trace_id, "format=transitions")).text);
+    expect(rows).toHaveLength(5);
+    expect(rows.map((r) => r.agent)).toEqual(["triage", "researcher", "researcher", "triage", "writer"]);
+    expect((rows[0]!.prompt as { content: string }[])[1]!.content).toBe("Where is my order 42? Please answer politely.");
+    expect((rows[4]!.response as { content: string }).content).toBe("Good news: your order 42 shipped on Monday and should arrive on Thursday.");
+    expect(new Set(rows.map((r) => r.credit)).size).toBeGreaterThan(1);
   });
 });
