@@ -1,7 +1,9 @@
 import { LIST_FILTER_KEYS, searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { GroupTooSmallError } from "@/lib/credit";
 import { readableProjects } from "@/lib/server/auth/access";
-import { exportedText, exportTraceRecords, parseExportRequest, textStream, type ExportedTrace } from "@/lib/server/compute/export";
+import {
+  byteStream, exportedRecords, exportedText, exportTraceRecords, parquetStream, parseExportRequest, textStream, type ExportedTrace,
+} from "@/lib/server/compute/export";
 import { ApiError } from "@/lib/server/errors";
 import { parseQuery, route } from "@/lib/server/http";
 import { listTraces } from "@/lib/server/queries/traces";
@@ -25,7 +27,8 @@ export const GET = route(async (request: Request) => {
   const readable = await readableProjects(request);
   const jsonl = req.format === "jsonl" || req.format === "transitions";
 
-  async function* dataset(): AsyncGenerator<string> {
+  /** The export of each matching trace, a trace at a time. */
+  async function* traces(): AsyncGenerator<ExportedTrace> {
     let cursor: string | undefined;
     do {
       const page = await listTraces({ ...filter, cursor }, readable);
@@ -40,11 +43,28 @@ export const GET = route(async (request: Request) => {
         }
         // transitions are one shape of row: a trace without model calls has none
         if (req.format === "transitions" && exported.form !== "transitions") continue;
-        yield* exportedText(exported);
-        if (!jsonl) yield "\n";
+        yield exported;
       }
       cursor = page.next_cursor ?? undefined;
     } while (cursor !== undefined);
+  }
+
+  if (req.parquet) {
+    // one Parquet file; a stream that fails part-way is cut before the footer, so no reader takes it for a whole file
+    const form = req.format === "jsonl" ? "rows" : req.format === "transitions" ? "transitions" : "traces";
+    async function* records(): AsyncGenerator<object> {
+      for await (const exported of traces()) yield* exportedRecords(exported);
+    }
+    return new Response(byteStream(parquetStream(form, records())), {
+      headers: { "content-type": "application/vnd.apache.parquet", "content-disposition": `attachment; filename="baton-export-${req.format}.parquet"` },
+    });
+  }
+
+  async function* dataset(): AsyncGenerator<string> {
+    for await (const exported of traces()) {
+      yield* exportedText(exported);
+      if (!jsonl) yield "\n";
+    }
   }
 
   return new Response(textStream(dataset(), errorLine), {

@@ -1,4 +1,7 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { beforeEach, describe, expect, it } from "vitest";
 import { adaptOtlpSpans } from "@/lib/adapters/otlp";
 import { readOtlpJson } from "@/lib/adapters/otlp-json";
@@ -109,5 +112,41 @@ describe("a framework run (OpenAI Agents over OTLP)", () => {
     expect((rows[0]!.prompt as { content: string }[])[1]!.content).toBe("Where is my order 42? Please answer politely.");
     expect((rows[4]!.response as { content: string }).content).toBe("Good news: your order 42 shipped on Monday and should arrive on Thursday.");
     expect(new Set(rows.map((r) => r.credit)).size).toBeGreaterThan(1);
+  });
+});
+
+/** A Parquet response read with DuckDB, JSON columns parsed. */
+async function parquetRows(response: Response, jsonColumns: string[]): Promise<Record<string, unknown>[]> {
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toBe("application/vnd.apache.parquet");
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "baton-pq-")), "x.parquet");
+  writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+  const db = await DuckDBInstance.create(":memory:");
+  const reader = await (await db.connect()).runAndReadAll(`SELECT * FROM read_parquet('${file}')`);
+  return (reader.getRowObjectsJson() as Record<string, unknown>[]).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, jsonColumns.includes(k) && typeof v === "string" ? JSON.parse(v) : v])));
+}
+
+describe("parquet=1", () => {
+  it("per trace and per dataset, the Parquet transitions equal the JSONL ones value for value", async () => {
+    const query = "format=transitions&method=terminal&preset=code_generation";
+    const jsonl = lines((await exported("calls-chain", query)).text);
+    const one = await parquetRows(await exportTrace(getRequest(`/api/traces/calls-chain/export?${query}&parquet=1`), params({ id: "calls-chain" })), ["prompt", "response"]);
+    expect(one).toEqual(jsonl);
+    const all = await parquetRows(await exportDataset(getRequest(`/api/export?${query}&parquet=1`), params({})), ["prompt", "response"]);
+    expect(all).toEqual(jsonl);
+  });
+
+  it("event rows and the extended trace as one row", async () => {
+    const jsonl = lines((await exported("calls-chain", "format=jsonl")).text);
+    expect(await parquetRows(await exportTrace(getRequest("/api/traces/calls-chain/export?format=jsonl&parquet=1"), params({ id: "calls-chain" })), ["rewards"])).toEqual(jsonl);
+    const doc = JSON.parse((await exported("calls-chain", "format=extended")).text) as Record<string, unknown>;
+    const [row] = await parquetRows(await exportTrace(getRequest("/api/traces/calls-chain/export?format=extended&parquet=1"), params({ id: "calls-chain" })), ["events", "edges", "calls", "rewards", "costs", "annotations", "adjudications"]);
+    for (const [key, value] of Object.entries(doc)) expect(row![key], key).toEqual(value);
+  });
+
+  it("parquet=2 is a 400 before anything is sent", async () => {
+    const response = await exportTrace(getRequest("/api/traces/calls-chain/export?format=transitions&parquet=2"), params({ id: "calls-chain" }));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { details: { path: string }[] } }).error.details.map((d) => d.path)).toEqual(["parquet"]);
   });
 });

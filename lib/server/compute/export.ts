@@ -3,6 +3,8 @@ import { GroupTooSmallError, prepareTrace } from "@/lib/credit";
 import { extendedForm, jsonChunks, strictForm } from "@/lib/export/forms";
 import { exportRows, type ExportRow } from "@/lib/export/rows";
 import { transitionRows, type TransitionRow } from "@/lib/export/transitions";
+import { parquetChunks } from "@/lib/export/parquet";
+import { formColumns, type TabularForm } from "@/lib/export/parquet-forms";
 import { computeE1 } from "@/lib/metrics/e1";
 import { resolvePreset, type WeightPreset } from "@/lib/rewards";
 import type { ExtendedAdjudication, ExtendedAnnotation } from "@/lib/trace/extended-labels";
@@ -26,6 +28,8 @@ export interface ExportRequest {
   preset: WeightPreset;
   /** rows carry each event's text (`content=1`) */
   content: boolean;
+  /** Parquet instead of JSON text (`parquet=1`) */
+  parquet: boolean;
 }
 
 /** Reads and checks format, content, method, preset, normalize and w.<family>; 400 listing every problem. */
@@ -35,6 +39,8 @@ export async function parseExportRequest(search: URLSearchParams): Promise<Expor
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) problems.push({ path: "format", message: `one of ${EXPORT_FORMATS.join(", ")}` });
   const contentRaw = search.get("content") ?? "0";
   if (!["0", "1"].includes(contentRaw)) problems.push({ path: "content", message: "must be 0 or 1" });
+  const parquetRaw = search.get("parquet") ?? "0";
+  if (!["0", "1"].includes(parquetRaw)) problems.push({ path: "parquet", message: "must be 0 or 1" });
   let credit: CreditQuery | null = null;
   try {
     credit = parseCreditQuery(search);
@@ -45,7 +51,7 @@ export async function parseExportRequest(search: URLSearchParams): Promise<Expor
   const preset = credit ? resolvePreset(credit.preset, credit.overrides, await userPresets()) : null;
   if (credit && !preset) problems.push({ path: "preset", message: `unknown preset "${credit.preset}"` });
   if (problems.length > 0 || !credit || !preset) throw new ApiError(400, "invalid_parameter", "invalid query parameter(s)", problems);
-  return { format: format as ExportFormat, credit, preset, content: contentRaw === "1" };
+  return { format: format as ExportFormat, credit, preset, content: contentRaw === "1", parquet: parquetRaw === "1" };
 }
 
 /**
@@ -104,6 +110,35 @@ function primed<T>(rows: Generator<T>): Iterable<T> {
 /** One trace's export as text: JSONL rows, or the JSON document with its arrays element by element. */
 export async function exportTrace(traceId: string, req: ExportRequest): Promise<Iterable<string>> {
   return exportedText(await exportTraceRecords(traceId, req));
+}
+
+/** The tabular form an export's records take in Parquet (a document is one row of the traces form). */
+export function tabularForm(exported: ExportedTrace): TabularForm {
+  return exported.form === "document" ? "traces" : exported.form;
+}
+
+/** An export's records as plain rows (for Parquet). */
+export function exportedRecords(exported: ExportedTrace): Iterable<object> {
+  return exported.form === "document" ? [exported.doc] : exported.rows;
+}
+
+/** Parquet bytes of records of one tabular form, a row group at a time; `kv` goes into the file's key-value metadata. */
+export function parquetStream(form: TabularForm, records: Iterable<object> | AsyncIterable<object>, kv: Record<string, string> = {}): AsyncGenerator<Uint8Array> {
+  return parquetChunks(records, (first) => formColumns(form, first), { kvMetadata: Object.entries(kv).map(([key, value]) => ({ key, value })), ...(form === "traces" && { rowGroupRows: 16 }) });
+}
+
+/** A ReadableStream of bytes from byte chunks, pulled as the client reads. */
+export function byteStream(chunks: AsyncIterator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await chunks.return?.(undefined);
+    },
+  });
 }
 
 export function exportedText(exported: ExportedTrace): Iterable<string> {
