@@ -64,7 +64,7 @@ export function columnsFor(known: readonly ParquetColumn[], sample: object): Par
 export async function* parquetChunks<Row extends object>(
   rows: Iterable<Row> | AsyncIterable<Row>,
   columns: readonly ParquetColumn[] | ((first: Row) => ParquetColumn[]),
-  opts: { kvMetadata?: KeyValue[]; rowGroupRows?: number } = {},
+  opts: { kvMetadata?: KeyValue[]; rowGroupRows?: number; emptyColumns?: readonly ParquetColumn[] } = {},
 ): AsyncGenerator<Uint8Array> {
   const out: Uint8Array[] = [];
   const writer = new ByteWriter(1 << 20);
@@ -110,7 +110,7 @@ export async function* parquetChunks<Row extends object>(
     }
   }
   // an empty result is still a valid file (its schema from the known columns)
-  pw ??= new ParquetWriter({ writer, schema: schemaOf(cols ?? []), createdBy: "baton", ...(opts.kvMetadata && { kvMetadata: opts.kvMetadata }) });
+  pw ??= new ParquetWriter({ writer, schema: schemaOf(cols ?? opts.emptyColumns ?? []), createdBy: "baton", ...(opts.kvMetadata && { kvMetadata: opts.kvMetadata }) });
   await writeGroup();
   await pw.finish();
   yield* out.splice(0);

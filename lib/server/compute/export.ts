@@ -124,7 +124,11 @@ export function exportedRecords(exported: ExportedTrace): Iterable<object> {
 
 /** Parquet bytes of records of one tabular form, a row group at a time; `kv` goes into the file's key-value metadata. */
 export function parquetStream(form: TabularForm, records: Iterable<object> | AsyncIterable<object>, kv: Record<string, string> = {}): AsyncGenerator<Uint8Array> {
-  return parquetChunks(records, (first) => formColumns(form, first), { kvMetadata: Object.entries(kv).map(([key, value]) => ({ key, value })), ...(form === "traces" && { rowGroupRows: 16 }) });
+  return parquetChunks(records, (first) => formColumns(form, first), {
+    kvMetadata: Object.entries(kv).map(([key, value]) => ({ key, value })),
+    emptyColumns: formColumns(form),
+    ...(form === "traces" && { rowGroupRows: 16 }),
+  });
 }
 
 /** A ReadableStream of bytes from byte chunks, pulled as the client reads. */

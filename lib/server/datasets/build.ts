@@ -1,0 +1,215 @@
+import "server-only";
+import type pg from "pg";
+import { GroupTooSmallError } from "@/lib/credit";
+import { datasetCard, rowKey, sha256, shardPath, SHARD_ROWS, type Manifest, type ManifestFile } from "@/lib/datasets/layout";
+import { SPEC_VERSION } from "@/lib/metrics/types";
+import { selectionParam } from "@/lib/judges/selection";
+import { exportedRecords, exportTraceRecords, parquetStream } from "../compute/export";
+import { copyLines, copyValue as v } from "../db/copy";
+import { pool, prisma } from "../db/client";
+import { listTraces } from "../queries/traces";
+import { countTraces } from "../queries/trace-list";
+import { checkDatasetRequest } from "./request";
+
+/**
+ * Builds a snapshot (the pg-boss job's work): every matching trace, a trace
+ * at a time, exported in the requested form, cut into shards of SHARD_ROWS
+ * rows, each shard written to dataset_files (under a provisional path) with
+ * its rows' keys and hashes in dataset_rows as soon as it is full. Only at
+ * the end, in one transaction, the shards get their final names, the card
+ * and manifest are added and the snapshot becomes `ready`; until then it is
+ * listed by no one. A rerun (pg-boss retries a job whose worker died)
+ * starts from nothing.
+ */
+export interface BuildOptions {
+  /** tests: fail after this many shards, as a killed worker would stop */
+  failAfterShards?: number;
+  /** rows per shard (default SHARD_ROWS) */
+  shardRows?: number;
+}
+
+export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}): Promise<void> {
+  const dataset = await prisma().dataset.findUniqueOrThrow({ where: { id: datasetId } });
+  if (dataset.state === "ready") return;
+  await clearPartial(datasetId);
+  const stored = dataset.request as { body: unknown; readable: string[] | null };
+  const { request, filter, export: req } = await checkDatasetRequest(stored.body);
+  const readable = stored.readable;
+  const form = request.form === "strict" || request.form === "extended" ? "traces" : request.form;
+  const total = await countTraces(filter, readable);
+  await prisma().dataset.update({ where: { id: datasetId }, data: { state: "building", tracesTotal: total, tracesDone: 0 } });
+
+  const counts = { traces: 0, rows: 0, traces_without_calls: 0, traces_skipped_no_group: 0 };
+  let annotationsAsOf: string | null = null;
+  let tracesDone = 0;
+
+  async function* traceRecords(): AsyncGenerator<Record<string, unknown>> {
+    let cursor: string | undefined;
+    do {
+      const page = await listTraces({ ...filter, cursor }, readable);
+      for (const t of page.traces) {
+        try {
+          const exported = await exportTraceRecords(t.trace_id, req);
+          if (request.form === "transitions" && exported.form !== "transitions") counts.traces_without_calls++;
+          else {
+            counts.traces++;
+            yield* exportedRecords(exported) as Iterable<Record<string, unknown>>;
+          }
+        } catch (error) {
+          if (!(error instanceof GroupTooSmallError)) throw error;
+          counts.traces_skipped_no_group++;
+        }
+        tracesDone++;
+      }
+      await prisma().dataset.update({ where: { id: datasetId }, data: { tracesDone } });
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  try {
+    const source = traceRecords()[Symbol.asyncIterator]();
+    const shards: ManifestFile[] = [];
+    let exhausted = false;
+    while (!exhausted || shards.length === 0) {
+      const taken: Record<string, unknown>[] = [];
+      // one shard's rows, pulled from the shared source (never closing it)
+      const shardRows = async function* (): AsyncGenerator<Record<string, unknown>> {
+        while (taken.length < (opts.shardRows ?? SHARD_ROWS)) {
+          const next = await source.next();
+          if (next.done) {
+            exhausted = true;
+            return;
+          }
+          taken.push(next.value);
+          yield next.value;
+        }
+      };
+      const bytes = request.format === "parquet" ? await collect(parquetStream(form, shardRows())) : await jsonlBytes(shardRows());
+      if (taken.length === 0 && shards.length > 0) break;
+      for (const row of taken) {
+        const asOf = typeof row.annotations_as_of === "string" ? row.annotations_as_of : null;
+        if (asOf !== null && (annotationsAsOf === null || asOf > annotationsAsOf)) annotationsAsOf = asOf;
+      }
+      const file = { path: `partial/${String(shards.length).padStart(5, "0")}`, sha256: sha256(bytes), bytes: bytes.length, rows: taken.length };
+      await writeShard(datasetId, file, bytes, taken.map((row) => [rowKey(request.form, row), rowHash(row)] as const));
+      counts.rows += taken.length;
+      shards.push(file);
+      if (opts.failAfterShards !== undefined && shards.length >= opts.failAfterShards) throw new Error("stopped by the test after a shard");
+      if (exhausted) break;
+    }
+    const files = shards.map((s, i) => ({ ...s, from: s.path, path: shardPath(i, shards.length, request.format) }));
+    const manifest: Manifest = {
+      version: SPEC_VERSION,
+      name: request.name,
+      form: request.form,
+      format: request.format,
+      filter: Object.fromEntries(Object.entries(request.filter).sort(([a], [b]) => (a < b ? -1 : 1))),
+      credit: { method: req.credit.method, preset: req.preset.name, weights: { ...req.preset.weights }, normalize: req.credit.normalize, judges: selectionParam(req.credit.judges) || "none" },
+      counts,
+      annotations_as_of: annotationsAsOf,
+      files: files.map(({ path, sha256, bytes, rows }) => ({ path, sha256, bytes, rows })),
+    };
+    await finish(datasetId, dataset.filterKey, files, manifest);
+  } catch (error) {
+    await clearPartial(datasetId);
+    await prisma().dataset.update({ where: { id: datasetId }, data: { state: "failed", error: error instanceof Error ? error.message.slice(0, 1000) : String(error) } });
+    throw error;
+  }
+}
+
+/** What a diff compares: the row without `annotations_as_of` (bookkeeping: every row of a relabelled trace would differ by it). */
+function rowHash(row: Record<string, unknown>): string {
+  const { annotations_as_of: _asOf, ...values } = row;
+  return sha256(JSON.stringify(values));
+}
+
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const c of chunks) parts.push(c);
+  return Buffer.concat(parts);
+}
+
+async function jsonlBytes(rows: AsyncIterable<Record<string, unknown>>): Promise<Buffer> {
+  const parts: string[] = [];
+  for await (const row of rows) parts.push(`${JSON.stringify(row)}\n`);
+  return Buffer.from(parts.join(""), "utf8");
+}
+
+async function clearPartial(datasetId: number): Promise<void> {
+  await pool().query("DELETE FROM dataset_files WHERE dataset_id = $1", [datasetId]);
+  await pool().query("DELETE FROM dataset_rows WHERE dataset_id = $1", [datasetId]);
+}
+
+async function writeShard(datasetId: number, file: ManifestFile, bytes: Buffer, rows: readonly (readonly [string, string])[]): Promise<void> {
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("INSERT INTO dataset_files (dataset_id, path, bytes, sha256, size) VALUES ($1, $2, $3, $4, $5)", [datasetId, file.path, bytes, file.sha256, file.bytes]);
+    // keys are unique: trace ids are, and event and call ids within a trace
+    await copyLines(client, "dataset_rows", ["dataset_id", "key", "hash"], (function* () {
+      for (const [key, hash] of rows) yield `${datasetId}\t${v(key)}\t${hash}\n`;
+    })());
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Final names, card and manifest, the diff against the previous ready snapshot of the same filter, `ready`: one transaction. */
+async function finish(datasetId: number, key: string, files: readonly (ManifestFile & { from: string })[], manifest: Manifest): Promise<void> {
+  const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
+  const card = datasetCard(manifest);
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    for (const f of files) await client.query("UPDATE dataset_files SET path = $3 WHERE dataset_id = $1 AND path = $2", [datasetId, f.from, f.path]);
+    for (const [path, text] of [["manifest.json", manifestText], ["README.md", card]] as const) {
+      const bytes = Buffer.from(text, "utf8");
+      await client.query("INSERT INTO dataset_files (dataset_id, path, bytes, sha256, size) VALUES ($1, $2, $3, $4, $5)", [datasetId, path, bytes, sha256(bytes), bytes.length]);
+    }
+    const previous = await client.query<{ id: number }>("SELECT id FROM datasets WHERE filter_key = $1 AND state = 'ready' AND id < $2 ORDER BY id DESC LIMIT 1", [key, datasetId]);
+    const diff = previous.rows[0] ? await diffSnapshots(client, previous.rows[0].id, datasetId) : null;
+    await client.query("UPDATE datasets SET state = 'ready', manifest = $2, diff = $3, finished_at = now(), error = NULL WHERE id = $1", [datasetId, JSON.stringify(manifest), diff === null ? null : JSON.stringify(diff)]);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Most keys a diff lists per kind (the counts are always whole). */
+export const DIFF_LIST_LIMIT = 1000;
+
+export interface SnapshotDiff {
+  previous: number;
+  added: number;
+  removed: number;
+  changed: number;
+  /** row keys (JSON text of [trace, event or call]), at most DIFF_LIST_LIMIT of each kind, sorted */
+  keys: { added: string[]; removed: string[]; changed: string[] };
+}
+
+async function diffSnapshots(client: pg.PoolClient, previous: number, current: number): Promise<SnapshotDiff> {
+  const { rows } = await client.query<{ kind: "added" | "removed" | "changed"; n: number; keys: string[] }>(
+    `WITH d AS (
+       SELECT CASE WHEN o.key IS NULL THEN 'added' WHEN n.key IS NULL THEN 'removed' ELSE 'changed' END AS kind, coalesce(n.key, o.key) AS key
+       FROM (SELECT key, hash FROM dataset_rows WHERE dataset_id = $2) n
+       FULL JOIN (SELECT key, hash FROM dataset_rows WHERE dataset_id = $1) o ON o.key = n.key
+       WHERE o.key IS NULL OR n.key IS NULL OR o.hash <> n.hash)
+     SELECT kind, count(*)::int AS n, (array_agg(key ORDER BY key))[1:$3] AS keys FROM d GROUP BY kind`,
+    [previous, current, DIFF_LIST_LIMIT],
+  );
+  const of = (kind: string) => rows.find((r) => r.kind === kind);
+  return {
+    previous,
+    added: of("added")?.n ?? 0,
+    removed: of("removed")?.n ?? 0,
+    changed: of("changed")?.n ?? 0,
+    keys: { added: of("added")?.keys ?? [], removed: of("removed")?.keys ?? [], changed: of("changed")?.keys ?? [] },
+  };
+}
