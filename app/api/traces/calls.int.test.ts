@@ -8,6 +8,7 @@ import { readOtlpJson } from "@/lib/adapters/otlp-json";
 import { pool, prisma } from "@/lib/server/db/client";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { GET as exportDataset } from "../export/route";
+import { GET as unitContext } from "./[id]/annotations/context/route";
 import { GET as exportTrace } from "./[id]/export/route";
 import { POST as ingest } from "./route";
 
@@ -148,5 +149,16 @@ describe("parquet=1", () => {
     const response = await exportTrace(getRequest("/api/traces/calls-chain/export?format=transitions&parquet=2"), params({ id: "calls-chain" }));
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { details: { path: string }[] } }).error.details.map((d) => d.path)).toEqual(["parquet"]);
+  });
+});
+
+describe("the label view's context", () => {
+  it("names the model call an event came from, with its prompt and answer as text", async () => {
+    const response = await unitContext(getRequest("/api/traces/calls-chain/annotations/context?event=s"), params({ id: "calls-chain" }));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { call: unknown };
+    expect(body.call).toEqual({ id: "c1", agent: "orch", model: "m-orch", input: [{ role: "user", content: "Write a brief." }], output: { role: "assistant", content: "spawn(w)" }, events: ["d", "s"] });
+    const last = (await (await unitContext(getRequest("/api/traces/calls-chain/annotations/context?event=a"), params({ id: "calls-chain" }))).json()) as { call: { output: unknown } };
+    expect(last.call.output).toEqual({ role: "assistant", content: "Brief." });
   });
 });
