@@ -14,7 +14,8 @@ import { storedDiagnostics } from "../hacking/store";
 import { loadCalls } from "../calls/store";
 import { ApiError } from "../errors";
 import { humanLabels, listAnnotations } from "../queries/annotations";
-import { loadGroup, loadTrace } from "../queries/load-trace";
+import { loadGroup, loadTraceById } from "../queries/load-trace";
+import { findTraceRow } from "../queries/traces";
 import { userPresets } from "../queries/presets";
 import { parseCreditQuery, type CreditQuery } from "./credit";
 
@@ -72,12 +73,16 @@ export type ExportedTrace =
  */
 export async function exportTraceRecords(traceId: string, req: ExportRequest): Promise<ExportedTrace> {
   const { format, preset } = req;
-  const trace = await loadTrace(traceId, { content: format === "extended" || req.content ? "all" : "messages" });
-  const dbId = await traceDbId(trace.trace_id);
-  const calls = format === "extended" || format === "transitions" ? await loadCalls(dbId) : [];
-  const { labels, asOf } = await humanLabels(trace.trace_id, req.credit.judges);
+  const row = await findTraceRow(traceId);
+  // independent reads, at once: the trace, its calls (only the forms that carry them), its labels, its stored flags
+  const [trace, calls, { labels, asOf }, diagnostics] = await Promise.all([
+    loadTraceById(row.id, { content: format === "extended" || req.content ? "all" : "messages" }),
+    format === "extended" || format === "transitions" ? loadCalls(row.id) : Promise.resolve([]),
+    humanLabels(row.traceId, req.credit.judges),
+    storedDiagnostics(row.id),
+  ]);
   const prepared = prepareTrace(trace, labels);
-  const hackingFlags = (await storedDiagnostics(dbId)).flags;
+  const hackingFlags = diagnostics.flags;
   if (format === "strict") {
     const humanE1 = labels.trace.task_success ? computeE1(trace, labels) : null;
     return { form: "document", doc: strictForm(trace, prepared.rewards(preset.token_budget), humanE1) };
@@ -206,9 +211,4 @@ export function textStream(chunks: Iterator<string> | AsyncIterator<string>, onE
       }
     },
   });
-}
-
-async function traceDbId(traceId: string): Promise<number> {
-  const row = await prisma().trace.findUniqueOrThrow({ where: { traceId }, select: { id: true } });
-  return row.id;
 }

@@ -4,7 +4,7 @@ import { GroupTooSmallError } from "@/lib/credit";
 import { datasetCard, rowKey, sha256, shardPath, SHARD_ROWS, type Manifest, type ManifestFile } from "@/lib/datasets/layout";
 import { SPEC_VERSION } from "@/lib/metrics/types";
 import { selectionParam } from "@/lib/judges/selection";
-import { exportedRecords, exportTraceRecords, parquetStream } from "../compute/export";
+import { exportedRecords, exportTraceRecords, parquetStream, type ExportedTrace } from "../compute/export";
 import { copyLines, copyValue as v } from "../db/copy";
 import { pool, prisma } from "../db/client";
 import { listTraces } from "../queries/traces";
@@ -21,6 +21,9 @@ import { checkDatasetRequest } from "./request";
  * listed by no one. A rerun (pg-boss retries a job whose worker died)
  * starts from nothing.
  */
+/** Traces loaded ahead of the one being written (each load waits on a few database round trips). */
+const LOAD_AHEAD = 8;
+
 export interface BuildOptions {
   /** tests: fail after this many shards, as a killed worker would stop */
   failAfterShards?: number;
@@ -47,17 +50,26 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}):
     let cursor: string | undefined;
     do {
       const page = await listTraces({ ...filter, cursor }, readable);
-      for (const t of page.traces) {
-        try {
-          const exported = await exportTraceRecords(t.trace_id, req);
-          if (request.form === "transitions" && exported.form !== "transitions") counts.traces_without_calls++;
-          else {
-            counts.traces++;
-            yield* exportedRecords(exported) as Iterable<Record<string, unknown>>;
-          }
-        } catch (error) {
-          if (!(error instanceof GroupTooSmallError)) throw error;
-          counts.traces_skipped_no_group++;
+      // loads (a few round trips each) run LOAD_AHEAD traces ahead of the rows being written; the order stays the page's
+      // each settles to a value (never an unhandled rejection while it waits its turn)
+      type Loaded = { ok: true; exported: ExportedTrace } | { ok: false; error: unknown };
+      const inFlight = new Map<number, Promise<Loaded>>();
+      const start = (i: number) => {
+        const t = page.traces[i];
+        if (t) inFlight.set(i, exportTraceRecords(t.trace_id, req).then((exported): Loaded => ({ ok: true, exported }), (error: unknown): Loaded => ({ ok: false, error })));
+      };
+      for (let i = 0; i < LOAD_AHEAD; i++) start(i);
+      for (let i = 0; i < page.traces.length; i++) {
+        const loaded = await inFlight.get(i)!;
+        inFlight.delete(i);
+        start(i + LOAD_AHEAD);
+        if (!loaded.ok && !(loaded.error instanceof GroupTooSmallError)) throw loaded.error;
+        const exported = loaded.ok ? loaded.exported : null;
+        if (exported === null) counts.traces_skipped_no_group++;
+        else if (request.form === "transitions" && exported.form !== "transitions") counts.traces_without_calls++;
+        else {
+          counts.traces++;
+          yield* exportedRecords(exported) as Iterable<Record<string, unknown>>;
         }
         tracesDone++;
       }
