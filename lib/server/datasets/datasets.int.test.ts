@@ -11,6 +11,7 @@ import { POST as ingest } from "@/app/api/traces/route";
 import { adaptOtlpSpans } from "@/lib/adapters/otlp";
 import { readOtlpJson } from "@/lib/adapters/otlp-json";
 import { sha256 } from "@/lib/datasets/layout";
+import { demoTraces } from "@/lib/demo";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { pool, prisma } from "../db/client";
 import { buildSnapshot } from "./build";
@@ -73,6 +74,17 @@ beforeAll(async () => {
 });
 
 describe("POST /api/datasets", () => {
+  it("a snapshot of the demo data: one row per model call with prompt, response and non-uniform credit", async () => {
+    const demo = demoTraces();
+    expect((await ingest(jsonRequest("/api/traces", demo), params({}))).status).toBe(201);
+    const s = await snapshot({ ...REQUEST, name: "demo", filter: { ids: demo.map((t) => t.trace_id).join(",") }, preset: "multi_source_research" });
+    const calls = demo.reduce((n, t) => n + (t.calls?.length ?? 0), 0);
+    const rows = await duck(s, (glob) => `SELECT count(*)::INTEGER AS n, count(prompt)::INTEGER AS prompts, count(response)::INTEGER AS responses, count(DISTINCT round(credit, 9))::INTEGER AS credits FROM read_parquet('${glob}')`);
+    expect(rows[0]).toEqual({ n: calls, prompts: calls, responses: calls, credits: expect.any(Number) as number });
+    expect(rows[0]!.credits as number).toBeGreaterThan(10);
+    await prisma().trace.deleteMany({ where: { traceId: { in: demo.map((t) => t.trace_id) } } });
+  });
+
   it("bad filters and unknown settings are 400 with their paths, and nothing is written", async () => {
     const before = await prisma().dataset.count();
     const response = await post({ name: "x", filter: { nope: "1", tokens_min: "0x10" }, form: "transitions", preset: "no-such", weights: { not_a_family: 1 }, method: "magic" });
