@@ -5,8 +5,9 @@ import { buildSnapshot } from "./build";
 
 /**
  * Snapshot builds as pg-boss jobs (one per snapshot) in the queue the
- * judges' jobs share the schema with. A job whose worker dies expires and is
- * retried; buildSnapshot starts a retried build from nothing.
+ * judges' jobs share the schema with. A job whose worker dies expires after
+ * an hour (a build of 100,000 traces takes minutes) and is retried, up to
+ * twice; buildSnapshot starts a retried build from nothing.
  */
 export const DATASET_QUEUE = "dataset-snapshot";
 

@@ -63,6 +63,8 @@ function summary(row: Row): DatasetSummary {
 
 /** Ready snapshots and those being built (with their progress), newest first; failed ones are not listed. */
 export async function listDatasets(readable: string[] | null): Promise<DatasetSummary[]> {
+  // builds queued before a restart are picked up once someone looks at the list
+  ensureDatasetWorker();
   const rows = await prisma().dataset.findMany({ where: { state: { in: ["ready", "queued", "building"] } }, orderBy: { id: "desc" }, take: 500 });
   return rows.filter((r) => visible(r.request as unknown as StoredRequest, readable)).map(summary);
 }
