@@ -61,27 +61,46 @@ const CALLS_SQL = `SELECT call_id, agent, t, t_end, model, input, output, input_
 /** The calls of a stored trace in call order, each as the extended form writes it. */
 export async function loadCalls(traceDbId: number): Promise<ModelCall[]> {
   const { rows } = await pool().query<CallRow>({ name: "calls.load", text: CALLS_SQL, values: [traceDbId] });
-  return rows.map((r) =>
-    canonicalCall({
-      id: r.call_id,
-      agent: r.agent,
-      t: r.t,
-      ...(r.t_end !== null && { t_end: r.t_end }),
-      ...(r.model !== null && { model: r.model }),
-      input: r.input,
-      output: r.output,
-      ...(r.input_tokens !== null && { input_tokens: r.input_tokens }),
-      ...(r.output_tokens !== null && { output_tokens: r.output_tokens }),
-      ...(r.prompt_token_ids !== null && { prompt_token_ids: r.prompt_token_ids }),
-      ...(r.response_token_ids !== null && { response_token_ids: r.response_token_ids }),
-      ...(r.response_id !== null && { response_id: r.response_id }),
-      events: r.event_ids,
-    }),
-  );
+  return rows.map(callOf);
+}
+
+function callOf(r: CallRow): ModelCall {
+  return canonicalCall({
+    id: r.call_id,
+    agent: r.agent,
+    t: r.t,
+    ...(r.t_end !== null && { t_end: r.t_end }),
+    ...(r.model !== null && { model: r.model }),
+    input: r.input,
+    output: r.output,
+    ...(r.input_tokens !== null && { input_tokens: r.input_tokens }),
+    ...(r.output_tokens !== null && { output_tokens: r.output_tokens }),
+    ...(r.prompt_token_ids !== null && { prompt_token_ids: r.prompt_token_ids }),
+    ...(r.response_token_ids !== null && { response_token_ids: r.response_token_ids }),
+    ...(r.response_id !== null && { response_id: r.response_id }),
+    events: r.event_ids,
+  });
 }
 
 /** How many calls each of these traces has (0 when none). */
 export async function callCounts(traceDbIds: readonly number[]): Promise<Map<number, number>> {
   const { rows } = await pool().query<{ trace_id: number; n: number }>("SELECT trace_id, count(*)::int AS n FROM model_calls WHERE trace_id = ANY($1::int[]) GROUP BY trace_id", [traceDbIds]);
   return new Map(rows.map((r) => [r.trace_id, r.n]));
+}
+
+/** The calls of many stored traces at once (a snapshot's page), each trace's in call order. */
+export async function loadCallsMany(traceDbIds: readonly number[]): Promise<Map<number, ModelCall[]>> {
+  const { rows } = await pool().query<CallRow & { trace_id: number }>(
+    `SELECT trace_id, call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
+       prompt_token_ids, response_token_ids, response_id, event_ids
+     FROM model_calls WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq`,
+    [traceDbIds],
+  );
+  const out = new Map<number, ModelCall[]>();
+  for (const r of rows) {
+    const list = out.get(r.trace_id) ?? [];
+    list.push(callOf(r));
+    out.set(r.trace_id, list);
+  }
+  return out;
 }

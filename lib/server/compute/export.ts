@@ -16,6 +16,9 @@ import { ApiError } from "../errors";
 import { humanLabels, listAnnotations } from "../queries/annotations";
 import { loadGroup, loadTraceById } from "../queries/load-trace";
 import { findTraceRow } from "../queries/traces";
+import type { HumanLabels } from "@/lib/rewards/labels";
+import type { ModelCall } from "@/lib/trace/calls";
+import type { Trace } from "@/lib/trace/types";
 import { userPresets } from "../queries/presets";
 import { parseCreditQuery, type CreditQuery } from "./credit";
 
@@ -72,7 +75,7 @@ export type ExportedTrace =
  * are then computed one at a time as they are read.
  */
 export async function exportTraceRecords(traceId: string, req: ExportRequest): Promise<ExportedTrace> {
-  const { format, preset } = req;
+  const { format } = req;
   const row = await findTraceRow(traceId);
   // independent reads, at once: the trace, its calls (only the forms that carry them), its labels, its stored flags
   const [trace, calls, { labels, asOf }, diagnostics] = await Promise.all([
@@ -81,8 +84,23 @@ export async function exportTraceRecords(traceId: string, req: ExportRequest): P
     humanLabels(row.traceId, req.credit.judges),
     storedDiagnostics(row.id),
   ]);
+  return exportLoaded({ trace, calls, labels, asOf, hackingFlags: diagnostics.flags }, req);
+}
+
+/** What one trace's export is computed from. */
+export interface LoadedTrace {
+  trace: Trace;
+  /** in call order; only read by the extended and transitions forms */
+  calls: ModelCall[];
+  labels: HumanLabels;
+  asOf: Date | null;
+  hackingFlags: string[];
+}
+
+/** The export of a loaded trace (exportTraceRecords, or a page of traces loaded at once for a snapshot). */
+export async function exportLoaded({ trace, calls, labels, asOf, hackingFlags }: LoadedTrace, req: ExportRequest): Promise<ExportedTrace> {
+  const { format, preset } = req;
   const prepared = prepareTrace(trace, labels);
-  const hackingFlags = diagnostics.flags;
   if (format === "strict") {
     const humanE1 = labels.trace.task_success ? computeE1(trace, labels) : null;
     return { form: "document", doc: strictForm(trace, prepared.rewards(preset.token_budget), humanE1) };

@@ -4,7 +4,12 @@ import { GroupTooSmallError } from "@/lib/credit";
 import { datasetCard, rowKey, sha256, shardPath, SHARD_ROWS, type Manifest, type ManifestFile } from "@/lib/datasets/layout";
 import { SPEC_VERSION } from "@/lib/metrics/types";
 import { selectionParam } from "@/lib/judges/selection";
-import { exportedRecords, exportTraceRecords, parquetStream, type ExportedTrace } from "../compute/export";
+import type { ModelCall } from "@/lib/trace/calls";
+import { loadCallsMany } from "../calls/store";
+import { exportedRecords, exportLoaded, exportTraceRecords, parquetStream, type ExportedTrace } from "../compute/export";
+import { storedDiagnostics } from "../hacking/store";
+import { humanLabels } from "../queries/annotations";
+import { loadTracesById } from "../queries/load-trace";
 import { copyLines, copyValue as v } from "../db/copy";
 import { pool, prisma } from "../db/client";
 import { listTraces } from "../queries/traces";
@@ -46,23 +51,56 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}):
   let annotationsAsOf: string | null = null;
   let tracesDone = 0;
 
-  async function* traceRecords(): AsyncGenerator<Record<string, unknown>> {
-    let cursor: string | undefined;
-    do {
-      const page = await listTraces({ ...filter, cursor }, readable);
-      // loads (a few round trips each) run LOAD_AHEAD traces ahead of the rows being written; the order stays the page's
-      // each settles to a value (never an unhandled rejection while it waits its turn)
-      type Loaded = { ok: true; exported: ExportedTrace } | { ok: false; error: unknown };
+  type Loaded = { ok: true; exported: ExportedTrace } | { ok: false; error: unknown };
+  type Page = Awaited<ReturnType<typeof listTraces>>;
+  const settle = (p: Promise<ExportedTrace>): Promise<Loaded> => p.then((exported): Loaded => ({ ok: true, exported }), (error: unknown): Loaded => ({ ok: false, error }));
+  // rows and transitions: a page of traces is read with a few queries for all of it (loadTracesById, loadCallsMany)
+  const batched = request.form === "rows" || request.form === "transitions";
+
+  /** Each trace of a page, in the page's order, settled (never an unhandled rejection while it waits its turn). */
+  async function loadPage(page: Page): Promise<(() => Promise<Loaded>)[]> {
+    if (!batched) {
+      // one trace at a time, LOAD_AHEAD traces ahead of the rows being written
       const inFlight = new Map<number, Promise<Loaded>>();
       const start = (i: number) => {
         const t = page.traces[i];
-        if (t) inFlight.set(i, exportTraceRecords(t.trace_id, req).then((exported): Loaded => ({ ok: true, exported }), (error: unknown): Loaded => ({ ok: false, error })));
+        if (t) inFlight.set(i, settle(exportTraceRecords(t.trace_id, req)));
       };
       for (let i = 0; i < LOAD_AHEAD; i++) start(i);
-      for (let i = 0; i < page.traces.length; i++) {
+      return page.traces.map((_, i) => async () => {
         const loaded = await inFlight.get(i)!;
         inFlight.delete(i);
         start(i + LOAD_AHEAD);
+        return loaded;
+      });
+    }
+    const ids = page.traces.map((t) => t.id);
+    const [traces, callsOf, perTrace] = await Promise.all([
+      loadTracesById(ids),
+      request.form === "transitions" ? loadCallsMany(ids) : Promise.resolve(new Map<number, ModelCall[]>()),
+      Promise.all(page.traces.map(async (t) => Promise.all([humanLabels(t.trace_id, req.credit.judges), storedDiagnostics(t.id)]))),
+    ]);
+    return page.traces.map((t, i) => () => {
+      const trace = traces.get(t.id);
+      if (!trace) return Promise.resolve<Loaded>({ ok: false, error: new Error(`trace ${t.trace_id} was deleted during the build`) });
+      const [{ labels, asOf }, diagnostics] = perTrace[i]!;
+      return settle(exportLoaded({ trace, calls: callsOf.get(t.id) ?? [], labels, asOf, hackingFlags: diagnostics.flags }, req));
+    });
+  }
+
+  async function* traceRecords(): AsyncGenerator<Record<string, unknown>> {
+    let page: Page | null = await listTraces(filter, readable);
+    let loads = settleAll(loadPage(page));
+    while (page !== null) {
+      const cursor = page.next_cursor ?? undefined;
+      // the next page is read while this one's rows are computed and written
+      const nextPage: Promise<Page | null> = cursor !== undefined ? listTraces({ ...filter, cursor }, readable) : Promise.resolve(null);
+      const current = await loads;
+      if (!current.ok) throw current.error;
+      const next = nextPage.then((p) => (p === null ? null : { page: p, loads: settleAll(loadPage(p)) }));
+      next.catch(() => {});
+      for (const load of current.value) {
+        const loaded = await load();
         if (!loaded.ok && !(loaded.error instanceof GroupTooSmallError)) throw loaded.error;
         const exported = loaded.ok ? loaded.exported : null;
         if (exported === null) counts.traces_skipped_no_group++;
@@ -74,8 +112,10 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}):
         tracesDone++;
       }
       await prisma().dataset.update({ where: { id: datasetId }, data: { tracesDone } });
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor !== undefined);
+      const upcoming = await next;
+      page = upcoming?.page ?? null;
+      if (upcoming) loads = upcoming.loads;
+    }
   }
 
   try {
@@ -133,6 +173,11 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}):
 function rowHash(row: Record<string, unknown>): string {
   const { annotations_as_of: _asOf, ...values } = row;
   return sha256(JSON.stringify(values));
+}
+
+/** A promise that never rejects (it is awaited later, maybe after other awaits). */
+function settleAll<T>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  return p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
 }
 
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
