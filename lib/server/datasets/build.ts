@@ -7,13 +7,12 @@ import { selectionParam } from "@/lib/judges/selection";
 import type { ModelCall } from "@/lib/trace/calls";
 import { loadCallsMany } from "../calls/store";
 import { exportedRecords, exportLoaded, exportTraceRecords, parquetStream, type ExportedTrace } from "../compute/export";
-import { storedDiagnostics } from "../hacking/store";
-import { humanLabels } from "../queries/annotations";
 import { loadTracesById } from "../queries/load-trace";
 import { copyLines, copyValue as v } from "../db/copy";
 import { pool, prisma } from "../db/client";
 import { listTraces } from "../queries/traces";
 import { countTraces } from "../queries/trace-list";
+import { pageFlags, pageLabels } from "./page-labels";
 import { checkDatasetRequest } from "./request";
 
 /**
@@ -54,7 +53,7 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}):
   type Loaded = { ok: true; exported: ExportedTrace } | { ok: false; error: unknown };
   type Page = Awaited<ReturnType<typeof listTraces>>;
   const settle = (p: Promise<ExportedTrace>): Promise<Loaded> => p.then((exported): Loaded => ({ ok: true, exported }), (error: unknown): Loaded => ({ ok: false, error }));
-  // rows and transitions: a page of traces is read with a few queries for all of it (loadTracesById, loadCallsMany)
+  // rows and transitions: a page of traces is read with a few queries for all of it (loadTracesById, loadCallsMany, pageLabels, pageFlags)
   const batched = request.form === "rows" || request.form === "transitions";
 
   /** Each trace of a page, in the page's order, settled (never an unhandled rejection while it waits its turn). */
@@ -75,16 +74,17 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}):
       });
     }
     const ids = page.traces.map((t) => t.id);
-    const [traces, callsOf, perTrace] = await Promise.all([
+    const [traces, callsOf, labelsOf, flagsOf] = await Promise.all([
       loadTracesById(ids),
       request.form === "transitions" ? loadCallsMany(ids) : Promise.resolve(new Map<number, ModelCall[]>()),
-      Promise.all(page.traces.map(async (t) => Promise.all([humanLabels(t.trace_id, req.credit.judges), storedDiagnostics(t.id)]))),
+      pageLabels(page.traces.map((t) => t.trace_id), req.credit.judges),
+      pageFlags(ids),
     ]);
-    return page.traces.map((t, i) => () => {
+    return page.traces.map((t) => () => {
       const trace = traces.get(t.id);
       if (!trace) return Promise.resolve<Loaded>({ ok: false, error: new Error(`trace ${t.trace_id} was deleted during the build`) });
-      const [{ labels, asOf }, diagnostics] = perTrace[i]!;
-      return settle(exportLoaded({ trace, calls: callsOf.get(t.id) ?? [], labels, asOf, hackingFlags: diagnostics.flags }, req));
+      const { labels, asOf } = labelsOf.get(t.trace_id)!;
+      return settle(exportLoaded({ trace, calls: callsOf.get(t.id) ?? [], labels, asOf, hackingFlags: flagsOf.get(t.id) ?? [] }, req));
     });
   }
 
