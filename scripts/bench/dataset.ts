@@ -73,6 +73,18 @@ async function child(kind: string, traces: number, calls: number): Promise<void>
   console.log(JSON.stringify({ kind, traces, rows, seconds, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }));
 }
 
+/** The snapshot build alone (DATABASE_URL from the parent): prints a JSON line. */
+async function snapshotChild(datasetId: number): Promise<void> {
+  process.env.BATON_DATASET_WORKER = "0";
+  const { buildSnapshot } = await import("@/lib/server/datasets/build");
+  const { pool } = await import("@/lib/server/db/client");
+  const started = performance.now();
+  await buildSnapshot(datasetId);
+  const seconds = (performance.now() - started) / 1000;
+  await pool().end();
+  console.log(JSON.stringify({ seconds, rssMB: process.resourceUsage().maxRSS / 1024 }));
+}
+
 function runChild(kind: string, traces: number, calls: number): { kind: string; traces: number; rows: number; seconds: number; bytes: number; rssMB: number } {
   const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", kind, "--traces", String(traces), "--calls", String(calls)], { encoding: "utf8", maxBuffer: 1 << 24 });
   if (result.status !== 0) throw new Error(`child ${kind} failed: ${result.stderr}`);
@@ -83,6 +95,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       child: { type: "string" },
+      dataset: { type: "string" },
       traces: { type: "string", default: "100000" },
       calls: { type: "string", default: "10" },
       "db-traces": { type: "string", default: "2000" },
@@ -93,6 +106,7 @@ async function main(): Promise<void> {
   });
   const traces = Number(values.traces);
   const calls = Number(values.calls);
+  if (values.child === "snapshot") return snapshotChild(Number(values.dataset));
   if (values.child) return child(values.child, traces, calls);
   const skip = new Set(values.skip.split(",").filter(Boolean));
   console.log(`bench:dataset on ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}, Node ${process.version}`);
@@ -113,7 +127,6 @@ async function main(): Promise<void> {
   process.env.BATON_DATASET_WORKER = "0";
   const { ingestRecords } = await import("@/lib/server/ingest/ingest");
   const { prisma, pool } = await import("@/lib/server/db/client");
-  const { buildSnapshot } = await import("@/lib/server/datasets/build");
   const { syntheticTrace } = await import("@/lib/demo/synthetic");
   const { exportTrace, parseExportRequest } = await import("@/lib/server/compute/export");
   try {
@@ -127,12 +140,13 @@ async function main(): Promise<void> {
       const ingestSeconds = (performance.now() - t0) / 1000;
       const request = { body: { name: "bench", filter: {}, form: "transitions", format: "parquet" }, readable: null };
       const row = await prisma().dataset.create({ data: { name: "bench", filterKey: "bench", request } });
-      const t1 = performance.now();
-      await buildSnapshot(row.id);
-      const seconds = (performance.now() - t1) / 1000;
+      // the build in a process of its own, so that its peak RSS is the snapshot's alone (not the ingest's above)
+      const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", "snapshot", "--dataset", String(row.id)], { encoding: "utf8", env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 1 << 24 });
+      if (result.status !== 0) throw new Error(`snapshot child failed: ${result.stderr}`);
+      const { seconds, rssMB } = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { seconds: number; rssMB: number };
       const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
       const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number }[] };
-      console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s; snapshot of ${fmt(manifest.counts.rows)} transitions in ${fmt(seconds, 1)} s (${fmt(manifest.counts.rows / seconds)} transitions/s, ${fmt(dbTraces / seconds)} traces/s), ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB, peak RSS ${fmt(process.resourceUsage().maxRSS / 1024)} MB`);
+      console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s; snapshot of ${fmt(manifest.counts.rows)} transitions in ${fmt(seconds, 1)} s (${fmt(manifest.counts.rows / seconds)} transitions/s, ${fmt(dbTraces / seconds)} traces/s), ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB, peak RSS of the build ${fmt(rssMB)} MB`);
     }
     if (!skip.has("exports")) {
       const events = Number(values["big-events"]);
