@@ -123,7 +123,8 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}):
     const shards: ManifestFile[] = [];
     let exhausted = false;
     while (!exhausted || shards.length === 0) {
-      const taken: Record<string, unknown>[] = [];
+      // the shard's row keys and hashes (rows themselves are not kept: only the encoder's row group is in memory)
+      const taken: (readonly [string, string])[] = [];
       // one shard's rows, pulled from the shared source (never closing it)
       const shardRows = async function* (): AsyncGenerator<Record<string, unknown>> {
         while (taken.length < (opts.shardRows ?? SHARD_ROWS)) {
@@ -132,18 +133,17 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}):
             exhausted = true;
             return;
           }
-          taken.push(next.value);
-          yield next.value;
+          const row = next.value;
+          taken.push([rowKey(request.form, row), rowHash(row)]);
+          const asOf = typeof row.annotations_as_of === "string" ? row.annotations_as_of : null;
+          if (asOf !== null && (annotationsAsOf === null || asOf > annotationsAsOf)) annotationsAsOf = asOf;
+          yield row;
         }
       };
       const bytes = request.format === "parquet" ? await collect(parquetStream(form, shardRows())) : await jsonlBytes(shardRows());
       if (taken.length === 0 && shards.length > 0) break;
-      for (const row of taken) {
-        const asOf = typeof row.annotations_as_of === "string" ? row.annotations_as_of : null;
-        if (asOf !== null && (annotationsAsOf === null || asOf > annotationsAsOf)) annotationsAsOf = asOf;
-      }
       const file = { path: `partial/${String(shards.length).padStart(5, "0")}`, sha256: sha256(bytes), bytes: bytes.length, rows: taken.length };
-      await writeShard(datasetId, file, bytes, taken.map((row) => [rowKey(request.form, row), rowHash(row)] as const));
+      await writeShard(datasetId, file, bytes, taken);
       counts.rows += taken.length;
       shards.push(file);
       if (opts.failAfterShards !== undefined && shards.length >= opts.failAfterShards) throw new Error("stopped by the test after a shard");
