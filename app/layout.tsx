@@ -45,6 +45,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <Link href="/judges" className="text-sm text-slate-600 hover:text-slate-900">
                 Judges
               </Link>
+              <Link href="/datasets" className="text-sm text-slate-600 hover:text-slate-900">
+                Datasets
+              </Link>
               <Link href="/upload" className="text-sm text-slate-600 hover:text-slate-900">
                 Upload
               </Link>

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { z } from "zod";
-import type { EventContext, TraceContext, UnitContext, UnitEvent } from "@/lib/annotate/unit";
+import type { EventContext, TraceContext, UnitCall, UnitContext, UnitEvent } from "@/lib/annotate/unit";
 import { ContentText } from "./content-text";
 
 /**
@@ -107,6 +107,7 @@ function EventUnit({ context }: { context: EventContext }) {
           <ContentText content={e.content} length={e.content_length} testId="unit-content" />
         </section>
       )}
+      {context.call ? <CallPrompt call={context.call} /> : null}
       <section data-testid="unit-read">
         <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">What it read ({context.read.length + context.read_more})</h4>
         {context.read.length === 0 && <p className="text-sm italic text-slate-500">nothing: no causal predecessor</p>}
@@ -121,6 +122,31 @@ function EventUnit({ context }: { context: EventContext }) {
         {context.read_more > 0 && <p className="text-xs text-slate-500">and {context.read_more.toLocaleString("en")} more not shown</p>}
       </section>
     </div>
+  );
+}
+
+/** The model call the step came from: the messages it was sent, then its answer (untrusted text, shown as text). */
+function CallPrompt({ call }: { call: UnitCall }) {
+  return (
+    <details className="rounded border border-slate-200 px-2 py-1" data-testid="unit-call" data-call-id={call.id}>
+      <summary className="cursor-pointer text-sm">
+        The prompt this step came from: model call <span className="font-mono text-xs">{call.id}</span>
+        {call.model ? ` (${call.model})` : ""} by {call.agent}, {call.input.length} message{call.input.length === 1 ? "" : "s"}
+        {call.events.length > 1 ? `, ${call.events.length} events produced` : ""}
+      </summary>
+      <ol className="mt-1 space-y-1">
+        {call.input.map((m, i) => (
+          <li key={i} data-testid="call-message">
+            <p className="text-xs font-semibold text-slate-500">{m.role}</p>
+            <ContentText content={m.content} />
+          </li>
+        ))}
+        <li data-testid="call-output">
+          <p className="text-xs font-semibold text-slate-500">answer ({call.output.role})</p>
+          <ContentText content={call.output.content} />
+        </li>
+      </ol>
+    </details>
   );
 }
 

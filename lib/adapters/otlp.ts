@@ -1,2 +1,14 @@
-/** The OTLP mapping lives in otlp/ (one module per convention family); this path is kept for its importers. */
-export { adaptOtlpSpans } from "./otlp/index";
+import { modelCallsOf } from "./otlp-calls";
+import { adaptOtlpSpans as adaptSpans } from "./otlp/index";
+import type { OtlpSpan } from "./otlp-span";
+import type { AdaptedTrace } from "./types";
+
+/**
+ * OTLP spans of one trace -> the orchestration trace (otlp/: one module per
+ * convention family) with the run's model calls (otlp-calls.ts) beside it.
+ */
+export function adaptOtlpSpans(spans: readonly OtlpSpan[], opts: { file?: string } = {}): AdaptedTrace {
+  const trace = adaptSpans(spans, opts);
+  const calls = modelCallsOf(spans, trace);
+  return calls.length > 0 ? { ...trace, calls } : trace;
+}

@@ -37,10 +37,24 @@ export interface TimelineEntry {
   summary: string;
 }
 
+/** The model call that produced an event (SPEC.md section 6, `calls`): the prompt the step came from. */
+export interface UnitCall {
+  id: string;
+  agent: string;
+  model: string | null;
+  /** the messages the model was sent; each message's text cut at CONTENT_MAX */
+  input: { role: string; content: string }[];
+  output: { role: string; content: string };
+  /** ids of every event the call produced (this one among them) */
+  events: string[];
+}
+
 export interface EventContext {
   unit: "event";
   trace_id: string;
   event: UnitEvent;
+  /** the model call that produced the event; null (or absent, in contexts built without calls) when none is recorded */
+  call?: UnitCall | null;
   read: ReadFrom[];
   /** more direct predecessors than shown */
   read_more: number;
@@ -70,6 +84,19 @@ export type UnitContext = EventContext | TraceContext;
 
 /** At most this many characters of one content are sent (the length says when more exists). */
 export const CONTENT_MAX = 100_000;
+
+/** A message's readable text: its content when text, else its parts' text joined (JSON for parts without text). */
+export function messageText(message: unknown): { role: string; content: string } {
+  if (typeof message === "string") return { role: "assistant", content: message.slice(0, CONTENT_MAX) };
+  const m = (typeof message === "object" && message !== null ? message : {}) as { role?: unknown; content?: unknown };
+  const role = typeof m.role === "string" ? m.role : "?";
+  const content = typeof m.content === "string"
+    ? m.content
+    : Array.isArray(m.content)
+      ? m.content.map((p: unknown) => (typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string" ? (p as { text: string }).text : JSON.stringify(p))).join("\n")
+      : JSON.stringify(m.content ?? null);
+  return { role, content: content.slice(0, CONTENT_MAX) };
+}
 /** At most this many predecessors are sent (aggregates can read hundreds). */
 export const READ_MAX = 20;
 export const TIMELINE_HEAD = 12;

@@ -1,4 +1,5 @@
 import type { ObjectMetadataTrace } from "../trace/types";
+import { withModelCalls } from "./calls";
 import { failedCodingTrace } from "./scenarios/failed-coding";
 import { hackingPatternTraces } from "./scenarios/hacking-patterns";
 import { parallelResearchTrace } from "./scenarios/parallel-research";
@@ -7,9 +8,9 @@ import { sqlRolloutGroup } from "./scenarios/sql-rollout-group";
 
 /**
  * The traces a user sees on first start: one per scenario (a)-(c), the
- * four rollouts of scenario (d) and the two reward-hacking runs of (e). Deterministic: every call returns equal,
- * freshly built objects (callers may mutate them).
+ * four rollouts of scenario (d) and the two reward-hacking runs of (e), each with its model calls (calls.ts).
+ * Deterministic: every call returns equal, freshly built objects (callers may mutate them).
  */
 export function demoTraces(): ObjectMetadataTrace[] {
-  return [parallelResearchTrace(), failedCodingTrace(), redundantDebateTrace(), ...sqlRolloutGroup(), ...hackingPatternTraces()];
+  return [parallelResearchTrace(), failedCodingTrace(), redundantDebateTrace(), ...sqlRolloutGroup(), ...hackingPatternTraces()].map(withModelCalls);
 }

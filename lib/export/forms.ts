@@ -84,7 +84,7 @@ function byUnit<T extends { event_id: string | null; family: string; updated_at:
 }
 
 /** Keys whose array values are written element by element, so a big trace is never one string in memory. */
-const STREAMED_KEYS = new Set(["events", "edges", "annotations", "adjudications", "decisive_errors"]);
+const STREAMED_KEYS = new Set(["events", "edges", "calls", "annotations", "adjudications", "decisive_errors"]);
 
 /**
  * JSON text of a document, in chunks: exactly JSON.stringify(doc), but the

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_CALLS, modelCallSchema } from "./calls";
 import { extendedAdjudicationSchema, extendedAnnotationSchema } from "./extended-labels";
 import { extendedDecisiveAdjudicationSchema, extendedDecisiveErrorSchema } from "./decisive-errors";
 import { MAX_ID_LENGTH, MAX_MAGNITUDE } from "./limits";
@@ -81,6 +82,8 @@ export const traceSchema = z.strictObject({
     .object({ tokens: nonNegative, wall_clock_s: nonNegative, tool_calls: nonNegative.optional(), messages: nonNegative.optional() })
     .catchall(nonNegative),
   metrics: z.record(z.string(), number).optional(),
+  // the run's model calls (SPEC.md section 6): prompts, answers and the events each produced
+  calls: z.array(modelCallSchema).max(MAX_CALLS, `at most ${MAX_CALLS} model calls`).optional(),
   // the extended form's human labels (SPEC.md section 6), restored on import
   annotations: z.array(extendedAnnotationSchema).optional(),
   adjudications: z.array(extendedAdjudicationSchema).optional(),

@@ -1,3 +1,5 @@
+import type { ModelCall } from "./calls";
+
 /**
  * The orchestration trace: the paper's schema (arXiv 2605.02801) plus the
  * optional extensions of SPEC.md section 1. Pure types, shared by ingest,
@@ -117,4 +119,6 @@ export interface Trace {
   rewards: Record<string, number>;
   costs: { tokens: number; wall_clock_s: number } & Record<string, number>;
   metrics?: Record<string, number>;
+  /** the run's model calls (SPEC.md section 6), in call order; loaded only where a form needs them (lib/trace/calls.ts) */
+  calls?: ModelCall[];
 }

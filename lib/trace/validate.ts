@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { traceSchema } from "./schema";
+import { callOrder, callProblems } from "./calls";
 import { decisiveErrorProblems } from "./decisive-errors";
 import { labelProblems, type ExtendedLabels } from "./extended-labels";
 import { cleanJson } from "./text";
@@ -67,9 +68,16 @@ export function validateTrace(raw: unknown, base = "$"): ValidationResult {
     const labelled = [...labelProblems(labels, eventIds, base), ...decisiveErrorProblems(labels, eventIds, base)];
     if (labelled.length > 0) return { ok: false, problems: labelled };
   }
+  if (data.calls !== undefined) {
+    const called = callProblems(data.calls, new Set(data.events.map((e) => e.id)), base);
+    if (called.length > 0) return { ok: false, problems: called };
+  }
+  const { calls, ...rest } = data;
   const trace: Trace = {
-    ...data,
+    ...rest,
     events: data.events.map(toEvent),
+    // stored and exported in call order, so that an export's round trip is exact
+    ...(calls !== undefined && calls.length > 0 && { calls: callOrder(calls) }),
   };
   const metadata = topologyDetail(cleaned.value, data.metadata);
   if (metadata === undefined) delete trace.metadata;

@@ -1,7 +1,9 @@
 import { LIST_FILTER_KEYS, searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { GroupTooSmallError } from "@/lib/credit";
 import { readableProjects } from "@/lib/server/auth/access";
-import { exportTrace, parseExportRequest, textStream } from "@/lib/server/compute/export";
+import {
+  byteStream, exportedRecords, exportedText, exportTraceRecords, parquetStream, parseExportRequest, textStream, type ExportedTrace,
+} from "@/lib/server/compute/export";
 import { ApiError } from "@/lib/server/errors";
 import { parseQuery, route } from "@/lib/server/http";
 import { listTraces } from "@/lib/server/queries/traces";
@@ -11,8 +13,9 @@ export const dynamic = "force-dynamic";
 
 /**
  * GET /api/export?format=&content=&<trace list filters>&method=&preset=&normalize=:
- * every matching trace, streamed as JSONL (rows for `jsonl`, one trace per
- * line for `strict` / `extended`), a trace at a time so memory stays flat.
+ * every matching trace, streamed as JSONL (rows for `jsonl`, one row per
+ * model call for `transitions`, skipping traces without model calls; one
+ * trace per line for `strict` / `extended`), a trace at a time so memory stays flat.
  * Every parameter is checked before the stream starts; a stream that fails
  * part-way ends with a last line `{"error": {...}}` (SPEC.md section 6).
  */
@@ -22,26 +25,46 @@ export const GET = route(async (request: Request) => {
   const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k)));
   const filter = parseQuery(traceListQuery, { ...filterParams, limit: "100" });
   const readable = await readableProjects(request);
-  const jsonl = req.format === "jsonl";
+  const jsonl = req.format === "jsonl" || req.format === "transitions";
 
-  async function* dataset(): AsyncGenerator<string> {
+  /** The export of each matching trace, a trace at a time. */
+  async function* traces(): AsyncGenerator<ExportedTrace> {
     let cursor: string | undefined;
     do {
       const page = await listTraces({ ...filter, cursor }, readable);
       for (const t of page.traces) {
-        let chunks: Iterable<string>;
+        let exported: ExportedTrace;
         try {
-          chunks = await exportTrace(t.trace_id, req);
+          exported = await exportTraceRecords(t.trace_id, req);
         } catch (error) {
           // a grpo/gigpo export skips traces without a group rather than failing the whole dataset
           if (error instanceof GroupTooSmallError) continue;
           throw error;
         }
-        yield* chunks;
-        if (!jsonl) yield "\n";
+        // transitions are one shape of row: a trace without model calls has none
+        if (req.format === "transitions" && exported.form !== "transitions") continue;
+        yield exported;
       }
       cursor = page.next_cursor ?? undefined;
     } while (cursor !== undefined);
+  }
+
+  if (req.parquet) {
+    // one Parquet file; a stream that fails part-way is cut before the footer, so no reader takes it for a whole file
+    const form = req.format === "jsonl" ? "rows" : req.format === "transitions" ? "transitions" : "traces";
+    async function* records(): AsyncGenerator<object> {
+      for await (const exported of traces()) yield* exportedRecords(exported);
+    }
+    return new Response(byteStream(parquetStream(form, records())), {
+      headers: { "content-type": "application/vnd.apache.parquet", "content-disposition": `attachment; filename="baton-export-${req.format}.parquet"` },
+    });
+  }
+
+  async function* dataset(): AsyncGenerator<string> {
+    for await (const exported of traces()) {
+      yield* exportedText(exported);
+      if (!jsonl) yield "\n";
+    }
   }
 
   return new Response(textStream(dataset(), errorLine), {

@@ -1,5 +1,5 @@
 import "server-only";
-import { CONTENT_MAX, READ_MAX, taskFromMetadata, TIMELINE_HEAD, TIMELINE_TAIL, type EventContext, type TraceContext, type UnitEvent } from "@/lib/annotate/unit";
+import { CONTENT_MAX, messageText, READ_MAX, taskFromMetadata, TIMELINE_HEAD, TIMELINE_TAIL, type EventContext, type TraceContext, type UnitEvent } from "@/lib/annotate/unit";
 import { eventSummary } from "@/lib/trace/summary";
 import { pool } from "../db/client";
 import { ApiError } from "../errors";
@@ -42,7 +42,7 @@ export async function eventContext(trace: { id: number; traceId: string }, event
   const { rows } = await pool().query<EventRow>(`SELECT ${EVENT_COLUMNS} ${FROM_EVENTS} WHERE e.trace_id = $1 AND e.event_id = $2`, [trace.id, eventId]);
   const row = rows[0];
   if (!row) throw new ApiError(404, "not_found", `the trace has no event "${eventId}"`, [{ path: "event", message: `no event "${eventId}"` }]);
-  const [read, count, results] = await Promise.all([
+  const [read, count, results, call] = await Promise.all([
     pool().query<EventRow & { edge: string }>(
       `SELECT ${EVENT_COLUMNS}, d.type::text AS edge FROM edges d JOIN events e ON e.trace_id = d.trace_id AND e.seq = d.src
        LEFT JOIN event_content c ON c.trace_id = e.trace_id AND c.seq = e.seq
@@ -58,11 +58,17 @@ export async function eventContext(trace: { id: number; traceId: string }, event
           [trace.id, row.seq],
         )
       : Promise.resolve({ rows: [] as EventRow[] }),
+    pool().query<{ call_id: string; agent: string; model: string | null; input: unknown[]; output: unknown; event_ids: string[] }>(
+      "SELECT call_id, agent, model, input, output, event_ids FROM model_calls WHERE trace_id = $1 AND event_ids ? $2 LIMIT 1",
+      [trace.id, eventId],
+    ),
   ]);
+  const c = call.rows[0];
   return {
     unit: "event",
     trace_id: trace.traceId,
     event: toUnitEvent(row),
+    call: c ? { id: c.call_id, agent: c.agent, model: c.model, input: c.input.map(messageText), output: messageText(c.output), events: c.event_ids } : null,
     read: read.rows.reverse().map((r) => ({ ...toUnitEvent(r), edge: r.edge })),
     read_more: Math.max(0, count.rows[0]!.n - read.rows.length),
     results: results.rows.map(toUnitEvent),

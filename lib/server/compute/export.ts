@@ -1,7 +1,10 @@
 import "server-only";
 import { GroupTooSmallError, prepareTrace } from "@/lib/credit";
 import { extendedForm, jsonChunks, strictForm } from "@/lib/export/forms";
-import { exportRows } from "@/lib/export/rows";
+import { exportRows, type ExportRow } from "@/lib/export/rows";
+import { transitionRows, type TransitionRow } from "@/lib/export/transitions";
+import { parquetChunks } from "@/lib/export/parquet";
+import { formColumns, type TabularForm } from "@/lib/export/parquet-forms";
 import { computeE1 } from "@/lib/metrics/e1";
 import { resolvePreset, type WeightPreset } from "@/lib/rewards";
 import type { DecisiveErrorsResponse } from "@/lib/api/decisive-errors";
@@ -10,14 +13,19 @@ import type { ExtendedAdjudication, ExtendedAnnotation } from "@/lib/trace/exten
 import type { Problem } from "@/lib/trace/validate";
 import { prisma } from "../db/client";
 import { storedDiagnostics } from "../hacking/store";
+import { loadCalls } from "../calls/store";
 import { decisiveErrorsOf, decisiveEventsOf } from "../queries/decisive-errors";
 import { ApiError } from "../errors";
 import { humanLabels, listAnnotations } from "../queries/annotations";
-import { loadGroup, loadTrace } from "../queries/load-trace";
+import { loadGroup, loadTraceById } from "../queries/load-trace";
+import { findTraceRow } from "../queries/traces";
+import type { HumanLabels } from "@/lib/rewards/labels";
+import type { ModelCall } from "@/lib/trace/calls";
+import type { Trace } from "@/lib/trace/types";
 import { userPresets } from "../queries/presets";
 import { parseCreditQuery, type CreditQuery } from "./credit";
 
-export const EXPORT_FORMATS = ["jsonl", "strict", "extended"] as const;
+export const EXPORT_FORMATS = ["jsonl", "transitions", "strict", "extended"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Everything an export needs from the query string, validated before any byte is sent. */
@@ -27,6 +35,8 @@ export interface ExportRequest {
   preset: WeightPreset;
   /** rows carry each event's text (`content=1`) */
   content: boolean;
+  /** Parquet instead of JSON text (`parquet=1`) */
+  parquet: boolean;
 }
 
 /** Reads and checks format, content, method, preset, normalize and w.<family>; 400 listing every problem. */
@@ -36,6 +46,8 @@ export async function parseExportRequest(search: URLSearchParams): Promise<Expor
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) problems.push({ path: "format", message: `one of ${EXPORT_FORMATS.join(", ")}` });
   const contentRaw = search.get("content") ?? "0";
   if (!["0", "1"].includes(contentRaw)) problems.push({ path: "content", message: "must be 0 or 1" });
+  const parquetRaw = search.get("parquet") ?? "0";
+  if (!["0", "1"].includes(parquetRaw)) problems.push({ path: "parquet", message: "must be 0 or 1" });
   let credit: CreditQuery | null = null;
   try {
     credit = parseCreditQuery(search);
@@ -46,28 +58,59 @@ export async function parseExportRequest(search: URLSearchParams): Promise<Expor
   const preset = credit ? resolvePreset(credit.preset, credit.overrides, await userPresets()) : null;
   if (credit && !preset) problems.push({ path: "preset", message: `unknown preset "${credit.preset}"` });
   if (problems.length > 0 || !credit || !preset) throw new ApiError(400, "invalid_parameter", "invalid query parameter(s)", problems);
-  return { format: format as ExportFormat, credit, preset, content: contentRaw === "1" };
+  return { format: format as ExportFormat, credit, preset, content: contentRaw === "1", parquet: parquetRaw === "1" };
 }
 
 /**
- * One trace exported for training (SPEC.md section 6). Loads and computes
- * first (so that a failure is an error response, not a truncated file), then
- * returns the text as chunks: JSONL rows one at a time, or the strict /
- * extended JSON document with its arrays element by element.
+ * What one trace exports as: tabular rows (event rows, or transitions when
+ * the trace has model calls) or one JSON document (strict, extended).
+ * `form` says which: `format=transitions` on a trace without model calls
+ * gives its event rows (`form: "rows"`), as the JSONL export did before.
  */
-export async function exportTrace(traceId: string, req: ExportRequest): Promise<Iterable<string>> {
+export type ExportedTrace =
+  | { form: "rows"; rows: Iterable<ExportRow> }
+  | { form: "transitions"; rows: Iterable<TransitionRow> }
+  | { form: "document"; doc: Record<string, unknown> };
+
+/**
+ * One trace exported for training (SPEC.md section 6). Loads and computes
+ * first (so that a failure is an error response, not a truncated file); rows
+ * are then computed one at a time as they are read.
+ */
+export async function exportTraceRecords(traceId: string, req: ExportRequest): Promise<ExportedTrace> {
+  const { format } = req;
+  const row = await findTraceRow(traceId);
+  // independent reads, at once: the trace, its calls (only the forms that carry them), its labels, its stored flags
+  const [trace, calls, { labels, asOf }, diagnostics] = await Promise.all([
+    loadTraceById(row.id, { content: format === "extended" || req.content ? "all" : "messages" }),
+    format === "extended" || format === "transitions" ? loadCalls(row.id) : Promise.resolve([]),
+    humanLabels(row.traceId, req.credit.judges),
+    storedDiagnostics(row.id),
+  ]);
+  return exportLoaded({ trace, calls, labels, asOf, hackingFlags: diagnostics.flags }, req);
+}
+
+/** What one trace's export is computed from. */
+export interface LoadedTrace {
+  trace: Trace;
+  /** in call order; only read by the extended and transitions forms */
+  calls: ModelCall[];
+  labels: HumanLabels;
+  asOf: Date | null;
+  hackingFlags: string[];
+}
+
+/** The export of a loaded trace (exportTraceRecords, or a page of traces loaded at once for a snapshot). */
+export async function exportLoaded({ trace, calls, labels, asOf, hackingFlags }: LoadedTrace, req: ExportRequest): Promise<ExportedTrace> {
   const { format, preset } = req;
-  const trace = await loadTrace(traceId, { content: format === "extended" || req.content ? "all" : "messages" });
-  const { labels, asOf } = await humanLabels(trace.trace_id, req.credit.judges);
   const prepared = prepareTrace(trace, labels);
-  const hackingFlags = (await storedDiagnostics(await traceDbId(trace.trace_id))).flags;
   if (format === "strict") {
     const humanE1 = labels.trace.task_success ? computeE1(trace, labels) : null;
-    return jsonChunks(strictForm(trace, prepared.rewards(preset.token_budget), humanE1));
+    return { form: "document", doc: strictForm(trace, prepared.rewards(preset.token_budget), humanE1) };
   }
   if (format === "extended") {
     const [annotations, adjudications, decisive] = await Promise.all([exportedAnnotations(trace.trace_id), exportedAdjudications(trace.trace_id), decisiveErrorsOf(trace.trace_id)]);
-    return jsonChunks(extendedForm(trace, annotations, adjudications, hackingFlags, exportedDecisiveErrors(decisive)));
+    return { form: "document", doc: extendedForm(calls.length > 0 ? { ...trace, calls } : trace, annotations, adjudications, hackingFlags, exportedDecisiveErrors(decisive)) };
   }
   const { method, normalize } = req.credit;
   const needsGroup = method === "grpo" || method === "gigpo";
@@ -75,12 +118,64 @@ export async function exportTrace(traceId: string, req: ExportRequest): Promise<
     ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, req.credit.judges)).labels })))
     : [];
   const decisiveEvent = (await decisiveEventsOf([trace.trace_id])).get(trace.trace_id) ?? null;
-  const rows = exportRows(prepared, { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content, hackingFlags, decisiveEvent });
+  const opts = { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content, hackingFlags, decisiveEvent };
   // the first row is computed here, so that an unusable group is an error before streaming
+  if (format === "transitions" && calls.length > 0) return { form: "transitions", rows: primed(transitionRows(prepared, calls, opts)) };
+  return { form: "rows", rows: primed(exportRows(prepared, opts)) };
+}
+
+/** The generator with its first value already computed (errors surface now, not mid-stream). */
+function primed<T>(rows: Generator<T>): Iterable<T> {
   const first = rows.next();
   return (function* () {
     if (first.done) return;
-    yield `${JSON.stringify(first.value)}\n`;
+    yield first.value;
+    yield* rows;
+  })();
+}
+
+/** One trace's export as text: JSONL rows, or the JSON document with its arrays element by element. */
+export async function exportTrace(traceId: string, req: ExportRequest): Promise<Iterable<string>> {
+  return exportedText(await exportTraceRecords(traceId, req));
+}
+
+/** The tabular form an export's records take in Parquet (a document is one row of the traces form). */
+export function tabularForm(exported: ExportedTrace): TabularForm {
+  return exported.form === "document" ? "traces" : exported.form;
+}
+
+/** An export's records as plain rows (for Parquet). */
+export function exportedRecords(exported: ExportedTrace): Iterable<object> {
+  return exported.form === "document" ? [exported.doc] : exported.rows;
+}
+
+/** Parquet bytes of records of one tabular form, a row group at a time; `kv` goes into the file's key-value metadata. */
+export function parquetStream(form: TabularForm, records: Iterable<object> | AsyncIterable<object>, kv: Record<string, string> = {}): AsyncGenerator<Uint8Array> {
+  return parquetChunks(records, (first) => formColumns(form, first), {
+    kvMetadata: Object.entries(kv).map(([key, value]) => ({ key, value })),
+    emptyColumns: formColumns(form),
+    ...(form === "traces" && { rowGroupRows: 16 }),
+  });
+}
+
+/** A ReadableStream of bytes from byte chunks, pulled as the client reads. */
+export function byteStream(chunks: AsyncIterator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await chunks.return?.(undefined);
+    },
+  });
+}
+
+export function exportedText(exported: ExportedTrace): Iterable<string> {
+  if (exported.form === "document") return jsonChunks(exported.doc);
+  const rows: Iterable<unknown> = exported.rows;
+  return (function* () {
     for (const row of rows) yield `${JSON.stringify(row)}\n`;
   })();
 }
@@ -145,9 +240,4 @@ export function textStream(chunks: Iterator<string> | AsyncIterator<string>, onE
       }
     },
   });
-}
-
-async function traceDbId(traceId: string): Promise<number> {
-  const row = await prisma().trace.findUniqueOrThrow({ where: { traceId }, select: { id: true } });
-  return row.id;
 }

@@ -9,6 +9,7 @@ import { writeDecisionRows } from "../decisions/store";
 import { restoreDecisiveErrors } from "./restore-decisive";
 import { restoreLabels } from "./restore-labels";
 import { copyLines, copyValue as v, jsonText } from "../db/copy";
+import { writeCalls } from "../calls/store";
 
 /**
  * Writes prepared traces inside the caller's transaction: trace rows with one
@@ -119,6 +120,7 @@ export async function storeTraces(client: pg.PoolClient, items: readonly StoreIt
   await copyLines(client, "events", EVENT_COLUMNS, eventLines(items, ids));
   await copyLines(client, "event_content", CONTENT_COLUMNS, contentLines(items, ids));
   await copyLines(client, "edges", EDGE_COLUMNS, edgeLines(items, ids));
+  await writeCalls(client, items, ids);
   await writeDiagnostics(client, items.flatMap((i) => (i.diagnostics ? [{ traceDbId: ids.get(i.prepared.trace.trace_id)!, diagnostics: i.diagnostics }] : [])));
   const dropped = opts.upsert ? await dropOrphanedLabels(client, traceIds) : new Map<string, Problem[]>();
   const labelled = items.flatMap((i) => (i.labels ? [{ traceKey: i.prepared.trace.trace_id, labels: i.labels }] : []));

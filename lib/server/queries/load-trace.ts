@@ -41,27 +41,70 @@ export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise
   const idBySeq = new Map(events.map((e) => [e.seq, e.event_id]));
   return traceOf(
     row,
-    events.map((e): TraceEvent => {
-      const event: TraceEvent = { id: e.event_id, t: e.t, type: e.type, agent: e.agent };
-      if (e.role !== null) event.role = e.role;
-      if (e.from_agent !== null) event.from = e.from_agent;
-      if (e.to_agent !== null) event.to = e.to_agent;
-      if (e.tool !== null) event.tool = e.tool;
-      if (e.content_ref !== null) event.content_ref = e.content_ref;
-      if (e.trusted !== null) event.trusted = e.trusted;
-      if (e.t_end !== null) event.t_end = e.t_end;
-      if (e.tokens !== null) event.tokens = e.tokens;
-      if (e.status !== null) event.status = e.status;
-      if (e.decision !== null) event.decision = e.decision;
-      if (e.reason !== null) event.reason = e.reason;
-      if (e.rewards !== null) event.rewards = e.rewards as TraceEvent["rewards"];
-      const content = contentBySeq.get(e.seq);
-      if (content !== undefined) event.content = content;
-      if (e.extra !== null) event.extra = e.extra as Record<string, unknown>;
-      return event;
-    }),
+    events.map((e) => eventOf(e, contentBySeq.get(e.seq))),
     edges.map((e) => ({ src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type })),
   );
+}
+
+/** A stored event row back as the domain event (fields in the order the API has always written them). */
+function eventOf(e: EventRow, content: string | undefined): TraceEvent {
+  const event: TraceEvent = { id: e.event_id, t: e.t, type: e.type, agent: e.agent };
+  if (e.role !== null) event.role = e.role;
+  if (e.from_agent !== null) event.from = e.from_agent;
+  if (e.to_agent !== null) event.to = e.to_agent;
+  if (e.tool !== null) event.tool = e.tool;
+  if (e.content_ref !== null) event.content_ref = e.content_ref;
+  if (e.trusted !== null) event.trusted = e.trusted;
+  if (e.t_end !== null) event.t_end = e.t_end;
+  if (e.tokens !== null) event.tokens = e.tokens;
+  if (e.status !== null) event.status = e.status;
+  if (e.decision !== null) event.decision = e.decision;
+  if (e.reason !== null) event.reason = e.reason;
+  if (e.rewards !== null) event.rewards = e.rewards as TraceEvent["rewards"];
+  if (content !== undefined) event.content = content;
+  if (e.extra !== null) event.extra = e.extra as Record<string, unknown>;
+  return event;
+}
+
+/**
+ * Many stored traces at once, as loadTraceById gives each with message
+ * content only (what credit and metrics read): three queries for the lot
+ * instead of three per trace (dataset snapshots read a page at a time).
+ */
+export async function loadTracesById(ids: readonly number[]): Promise<Map<number, Trace>> {
+  const db = pool();
+  const [traceRows, { rows: events }, { rows: edges }] = await Promise.all([
+    db.query<TraceRow & { id: number }>(TRACE_ROWS_SQL, [ids]),
+    db.query<EventRow & { trace_id: number; content: string | null }>(
+      `SELECT e.trace_id, ${EVENT_COLUMNS},
+         CASE WHEN e.type = 'message' THEN (SELECT c.content FROM event_content c WHERE c.trace_id = e.trace_id AND c.seq = e.seq) END AS content
+       FROM events e WHERE e.trace_id = ANY($1::int[]) ORDER BY e.trace_id, e.pos`,
+      [ids],
+    ),
+    db.query<{ trace_id: number; src: number; dst: number; type: EdgeType }>("SELECT trace_id, src, dst, type::text AS type FROM edges WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq", [ids]),
+  ]);
+  const eventsOf = groupBy(events, (e) => e.trace_id);
+  const edgesOf = groupBy(edges, (e) => e.trace_id);
+  const out = new Map<number, Trace>();
+  for (const row of traceRows.rows) {
+    const own = eventsOf.get(row.id) ?? [];
+    const idBySeq = new Map(own.map((e) => [e.seq, e.event_id]));
+    out.set(row.id, traceOf(row, own.map((e) => eventOf(e, e.content ?? undefined)), (edgesOf.get(row.id) ?? []).map((e) => ({ src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type }))));
+  }
+  return out;
+}
+
+const TRACE_ROWS_SQL = `${TRACE_ROW_SQL.replace("WHERE t.id = $1", "WHERE t.id = ANY($1::int[])").replace("SELECT t.trace_id", "SELECT t.id, t.trace_id")}`;
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
 }
 
 const EVENT_COLUMNS = "seq, event_id, t, t_end, type::text AS type, agent, role, from_agent, to_agent, tool, content_ref, trusted, tokens, status, decision, reason, rewards, extra";

@@ -1,28 +1,46 @@
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
-import { exportTrace, groupTooSmall, parseExportRequest, textStream } from "@/lib/server/compute/export";
+import {
+  byteStream, exportedRecords, exportedText, exportTraceRecords, groupTooSmall, parquetStream, parseExportRequest, tabularForm, textStream, type ExportedTrace,
+} from "@/lib/server/compute/export";
 import { route } from "@/lib/server/http";
 
 export const dynamic = "force-dynamic";
 
 /**
- * GET /api/traces/{id}/export?format=jsonl|strict|extended&content=&method=&preset=&normalize=&w.<f>= (SPEC.md section 6).
+ * GET /api/traces/{id}/export?format=jsonl|transitions|strict|extended&content=&method=&preset=&normalize=&w.<f>= (SPEC.md section 6).
  * Parameters are checked and the trace computed before the first byte; the text is then streamed.
+ * `x-baton-form` says what the rows are: `transitions`, or `rows` (event rows: also what
+ * `format=transitions` gives for a trace without model calls), or `document`.
+ * With `parquet=1` the same records are one Parquet file (a document is one row), streamed a row group at a time.
  */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const req = await parseExportRequest(new URL(request.url).searchParams);
   const { row } = await authorizeTrace(request, id, "read");
-  let chunks: Iterable<string>;
+  let exported: ExportedTrace;
   try {
-    chunks = await exportTrace(row.traceId, req);
+    exported = await exportTraceRecords(row.traceId, req);
   } catch (error) {
     throw groupTooSmall(error, req.credit.method) ?? error;
   }
   const safeName = row.traceId.replace(/[^A-Za-z0-9._-]+/g, "_");
-  return new Response(textStream(chunks[Symbol.iterator]()), {
-    headers: {
-      "content-type": req.format === "jsonl" ? "application/x-ndjson; charset=utf-8" : "application/json; charset=utf-8",
-      "content-disposition": `attachment; filename="${safeName}.${req.format === "jsonl" ? "jsonl" : `${req.format}.json`}"`,
-    },
-  });
+  const note = req.format === "transitions" && exported.form === "rows" ? { "x-baton-note": "this trace has no model calls: its event rows are exported instead" } : undefined;
+  if (req.parquet) {
+    return new Response(byteStream(parquetStream(tabularForm(exported), exportedRecords(exported))), {
+      headers: {
+        "content-type": "application/vnd.apache.parquet",
+        "content-disposition": `attachment; filename="${safeName}.${exported.form === "document" ? req.format : exported.form}.parquet"`,
+        "x-baton-form": exported.form,
+        ...note,
+      },
+    });
+  }
+  const tabular = exported.form !== "document";
+  const headers: Record<string, string> = {
+    "content-type": tabular ? "application/x-ndjson; charset=utf-8" : "application/json; charset=utf-8",
+    "content-disposition": `attachment; filename="${safeName}.${tabular ? `${exported.form}.jsonl` : `${req.format}.json`}"`,
+    "x-baton-form": exported.form,
+    ...note,
+  };
+  return new Response(textStream(exportedText(exported)[Symbol.iterator]()), { headers });
 });

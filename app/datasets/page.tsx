@@ -1,0 +1,84 @@
+import { ProgressBar } from "@/components/progress-bar";
+import { pageReadableProjects } from "@/lib/server/auth/page-access";
+import { listDatasets } from "@/lib/server/datasets/store";
+import { SnapshotForm } from "./_components/snapshot-form";
+import { RefreshWhileBuilding } from "./_components/refresh-while-building";
+
+export const dynamic = "force-dynamic";
+
+interface ManifestView {
+  counts: { traces: number; rows: number; traces_without_calls: number };
+  credit: { method: string; preset: string; judges: string };
+  annotations_as_of: string | null;
+  files: { path: string; sha256: string; bytes: number; rows: number }[];
+}
+interface DiffView {
+  previous: number;
+  added: number;
+  removed: number;
+  changed: number;
+}
+
+/**
+ * Dataset snapshots (docs/train-with-baton.md): freeze the traces of a
+ * filter as a Hugging Face dataset folder, watch the build, download its
+ * files, see what changed since the previous snapshot of the same filter.
+ */
+export default async function DatasetsPage() {
+  const readable = await pageReadableProjects("/datasets");
+  const datasets = await listDatasets(readable);
+  const building = datasets.some((d) => d.state !== "ready");
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">Datasets</h1>
+      <p className="max-w-3xl text-sm text-slate-600">
+        A snapshot freezes the traces of a filter for training: one row per model call (transitions) or per event, with reward, credit and
+        advantage under the settings you choose, as Parquet shards with a manifest and a dataset card that <code>datasets.load_dataset</code> and
+        DuckDB read unchanged. The same data gives the same bytes.
+      </p>
+      <SnapshotForm />
+      {building && <RefreshWhileBuilding />}
+      {datasets.length === 0 && <p className="rounded border border-dashed border-slate-300 p-6 text-center text-slate-500">No snapshots yet.</p>}
+      <ul className="space-y-3">
+        {datasets.map((d) => {
+          const manifest = d.manifest as ManifestView | null;
+          const diff = d.diff as DiffView | null;
+          return (
+            <li key={d.id} className="space-y-2 rounded border border-slate-200 bg-white p-3" data-testid="dataset-row" data-state={d.state}>
+              <div>
+                <span className="font-medium">{d.name}</span>
+                <span className="ml-2 text-xs text-slate-500">
+                  #{d.id} · {d.form} · {d.format} · {d.state} · created {d.created_at.slice(0, 19).replace("T", " ")} UTC
+                </span>
+              </div>
+              {d.state !== "ready" && <ProgressBar done={d.progress.traces_done} total={d.progress.traces_total} label="traces" />}
+              {manifest && (
+                <p className="text-xs text-slate-600">
+                  {manifest.counts.rows.toLocaleString("en")} rows from {manifest.counts.traces.toLocaleString("en")} traces
+                  {manifest.counts.traces_without_calls > 0 ? ` (${manifest.counts.traces_without_calls.toLocaleString("en")} without model calls left out)` : ""} ·{" "}
+                  {manifest.credit.method} under {manifest.credit.preset} · judges {manifest.credit.judges} · labels as of {manifest.annotations_as_of ?? "-"}
+                </p>
+              )}
+              {diff && (
+                <p className="text-xs text-slate-600" data-testid="dataset-diff">
+                  since #{diff.previous}: {diff.added} added, {diff.removed} removed, {diff.changed} changed
+                </p>
+              )}
+              {manifest && (
+                <ul className="space-y-0.5 text-xs">
+                  {[...manifest.files.map((f) => f.path), "manifest.json", "README.md"].map((path) => (
+                    <li key={path}>
+                      <a className="text-sky-700 hover:underline" href={`/api/datasets/${d.id}/files/${path}`} download>
+                        {path}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

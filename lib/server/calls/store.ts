@@ -1,0 +1,106 @@
+import type pg from "pg";
+import { canonicalCall, type ModelCall } from "@/lib/trace/calls";
+import type { StoreItem } from "../ingest/store";
+import { copyLines, copyValue as v, jsonText } from "../db/copy";
+import { pool } from "../db/client";
+
+/**
+ * The model calls of stored traces (SPEC.md section 6), in their own table:
+ * written with COPY beside the events, read only by the forms that carry
+ * them (extended, transitions) and the inspector.
+ */
+
+const CALL_COLUMNS = [
+  "trace_id", "seq", "call_id", "agent", "t", "t_end", "model", "input", "output",
+  "input_tokens", "output_tokens", "prompt_token_ids", "response_token_ids", "response_id", "event_ids",
+] as const;
+
+/** int4[] in COPY text form; null when unknown. */
+function intArray(ids: readonly number[] | undefined): string | null {
+  return ids === undefined ? null : `{${ids.join(",")}}`;
+}
+
+export function* callLines(items: readonly StoreItem[], ids: Map<string, number>): Generator<string> {
+  for (const { prepared } of items) {
+    const calls = prepared.trace.calls ?? [];
+    const traceId = ids.get(prepared.trace.trace_id)!;
+    // validateTrace keeps calls in call order: seq is the index
+    for (let seq = 0; seq < calls.length; seq++) {
+      const c = calls[seq]!;
+      yield `${traceId}\t${seq}\t${v(c.id)}\t${v(c.agent)}\t${c.t}\t${v(c.t_end)}\t${v(c.model)}\t${v(jsonText(c.input))}\t${v(jsonText(c.output))}\t${v(c.input_tokens)}\t${v(c.output_tokens)}\t${v(intArray(c.prompt_token_ids))}\t${v(intArray(c.response_token_ids))}\t${v(c.response_id)}\t${v(jsonText(c.events))}\n`;
+    }
+  }
+}
+
+/** Writes the calls of `items` inside the caller's transaction. */
+export async function writeCalls(client: pg.PoolClient, items: readonly StoreItem[], ids: Map<string, number>): Promise<void> {
+  if (!items.some((i) => (i.prepared.trace.calls?.length ?? 0) > 0)) return;
+  await copyLines(client, "model_calls", CALL_COLUMNS, callLines(items, ids));
+}
+
+interface CallRow {
+  call_id: string;
+  agent: string;
+  t: number;
+  t_end: number | null;
+  model: string | null;
+  input: ModelCall["input"];
+  output: ModelCall["output"];
+  input_tokens: number | null;
+  output_tokens: number | null;
+  prompt_token_ids: number[] | null;
+  response_token_ids: number[] | null;
+  response_id: string | null;
+  event_ids: string[];
+}
+
+const CALLS_SQL = `SELECT call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
+    prompt_token_ids, response_token_ids, response_id, event_ids
+  FROM model_calls WHERE trace_id = $1 ORDER BY seq`;
+
+/** The calls of a stored trace in call order, each as the extended form writes it. */
+export async function loadCalls(traceDbId: number): Promise<ModelCall[]> {
+  const { rows } = await pool().query<CallRow>({ name: "calls.load", text: CALLS_SQL, values: [traceDbId] });
+  return rows.map(callOf);
+}
+
+function callOf(r: CallRow): ModelCall {
+  return canonicalCall({
+    id: r.call_id,
+    agent: r.agent,
+    t: r.t,
+    ...(r.t_end !== null && { t_end: r.t_end }),
+    ...(r.model !== null && { model: r.model }),
+    input: r.input,
+    output: r.output,
+    ...(r.input_tokens !== null && { input_tokens: r.input_tokens }),
+    ...(r.output_tokens !== null && { output_tokens: r.output_tokens }),
+    ...(r.prompt_token_ids !== null && { prompt_token_ids: r.prompt_token_ids }),
+    ...(r.response_token_ids !== null && { response_token_ids: r.response_token_ids }),
+    ...(r.response_id !== null && { response_id: r.response_id }),
+    events: r.event_ids,
+  });
+}
+
+/** How many calls each of these traces has (0 when none). */
+export async function callCounts(traceDbIds: readonly number[]): Promise<Map<number, number>> {
+  const { rows } = await pool().query<{ trace_id: number; n: number }>("SELECT trace_id, count(*)::int AS n FROM model_calls WHERE trace_id = ANY($1::int[]) GROUP BY trace_id", [traceDbIds]);
+  return new Map(rows.map((r) => [r.trace_id, r.n]));
+}
+
+/** The calls of many stored traces at once (a snapshot's page), each trace's in call order. */
+export async function loadCallsMany(traceDbIds: readonly number[]): Promise<Map<number, ModelCall[]>> {
+  const { rows } = await pool().query<CallRow & { trace_id: number }>(
+    `SELECT trace_id, call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
+       prompt_token_ids, response_token_ids, response_id, event_ids
+     FROM model_calls WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq`,
+    [traceDbIds],
+  );
+  const out = new Map<number, ModelCall[]>();
+  for (const r of rows) {
+    const list = out.get(r.trace_id) ?? [];
+    list.push(callOf(r));
+    out.set(r.trace_id, list);
+  }
+  return out;
+}

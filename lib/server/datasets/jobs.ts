@@ -1,0 +1,50 @@
+import "server-only";
+import type { Job } from "pg-boss";
+import { boss } from "../judges/boss";
+import { buildSnapshot } from "./build";
+
+/**
+ * Snapshot builds as pg-boss jobs (one per snapshot) in the queue the
+ * judges' jobs share the schema with. A job whose worker dies expires after
+ * an hour (a build of 100,000 traces takes minutes) and is retried, up to
+ * twice; buildSnapshot starts a retried build from nothing.
+ */
+export const DATASET_QUEUE = "dataset-snapshot";
+
+interface SnapshotJob {
+  datasetId: number;
+}
+
+let queue: Promise<void> | null = null;
+
+async function ensureQueue(): Promise<void> {
+  queue ??= (async () => {
+    const b = await boss();
+    await b.createQueue(DATASET_QUEUE);
+  })();
+  return queue;
+}
+
+export async function enqueueSnapshot(datasetId: number): Promise<void> {
+  await ensureQueue();
+  const b = await boss();
+  await b.send(DATASET_QUEUE, { datasetId } satisfies SnapshotJob, { retryLimit: 2, expireInSeconds: 3600 });
+}
+
+let worker: Promise<string> | null = null;
+
+/** A worker in this process, started once (BATON_DATASET_WORKER=0 leaves the builds to another process). */
+export function ensureDatasetWorker(): void {
+  if (process.env.BATON_DATASET_WORKER === "0" || worker) return;
+  worker = (async () => {
+    await ensureQueue();
+    const b = await boss();
+    return b.work<SnapshotJob>(DATASET_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs: Job<SnapshotJob>[]) => {
+      for (const job of jobs) await buildSnapshot(job.data.datasetId);
+    });
+  })();
+  worker.catch((error) => {
+    console.error("[baton] dataset worker:", error);
+    worker = null;
+  });
+}

@@ -1,0 +1,36 @@
+import "server-only";
+import { LIST_FILTER_KEYS, traceListQuery, type TraceListQuery } from "@/lib/api/filters";
+import { datasetRequestSchema, exportParams, requestPath, type DatasetRequest } from "@/lib/datasets/request";
+import { jsonPath, type Problem } from "@/lib/trace/validate";
+import { parseExportRequest, type ExportRequest } from "../compute/export";
+import { ApiError, invalid } from "../errors";
+
+/** A snapshot request with everything it stands for, checked: 400 listing every problem with its path, before anything is written. */
+export interface CheckedRequest {
+  request: DatasetRequest;
+  filter: TraceListQuery;
+  export: ExportRequest;
+}
+
+const FILTER_KEYS: ReadonlySet<string> = new Set(LIST_FILTER_KEYS);
+
+export async function checkDatasetRequest(body: unknown): Promise<CheckedRequest> {
+  const parsed = datasetRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalid(parsed.error.issues.map((i) => ({ path: jsonPath("$", i.path), message: i.message })));
+  const request = parsed.data;
+  const problems: Problem[] = [];
+  for (const key of Object.keys(request.filter)) {
+    if (!FILTER_KEYS.has(key)) problems.push({ path: jsonPath("$.filter", [key]), message: `not a trace filter; one of ${LIST_FILTER_KEYS.join(", ")}` });
+  }
+  const filter = traceListQuery.safeParse({ ...request.filter, sort: "created", dir: "asc", limit: "100" });
+  if (!filter.success) problems.push(...filter.error.issues.map((i) => ({ path: jsonPath("$.filter", i.path), message: i.message })));
+  let exportRequest: ExportRequest | null = null;
+  try {
+    exportRequest = await parseExportRequest(exportParams(request));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    problems.push(...error.details.map((d) => ({ path: requestPath(d.path), message: d.message })));
+  }
+  if (problems.length > 0 || !filter.success || !exportRequest) throw invalid(problems);
+  return { request, filter: filter.data, export: { ...exportRequest, parquet: request.format === "parquet" } };
+}

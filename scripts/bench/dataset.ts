@@ -1,0 +1,177 @@
+/**
+ * `npm run bench:dataset [-- --traces 100000 --calls 10 --db-traces 2000 --big-events 200000 --big-exports 12]`
+ *
+ * 1. Pipeline (one child process per row, so each peak RSS is its own):
+ *    --traces traces of --calls model calls each (1,000,000 transitions by
+ *    default) through the transitions form (credit computed per trace) to
+ *    Parquet and, in the same run, to JSONL, written to a file; the baseline
+ *    is computing the rows and writing nothing. Also Parquet at a tenth of the
+ *    size: peak RSS must not grow with the dataset. Target: Parquet < 60 s,
+ *    peak RSS < 512 MB.
+ * 2. Snapshot through PostgreSQL: --db-traces traces stored through the
+ *    ingest path, then one snapshot built by the job's code (buildSnapshot):
+ *    time, transitions/s, peak RSS of this process.
+ * 3. Concurrent exports: one --big-events trace stored, then --big-exports
+ *    exports of its event rows at once, each drained as a client would:
+ *    time and peak RSS (the trace is still loaded whole per export).
+ */
+import { spawnSync } from "node:child_process";
+import { createWriteStream, mkdirSync, rmSync, statSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { prepareTrace } from "@/lib/credit";
+import { parquetChunks } from "@/lib/export/parquet";
+import { formColumns } from "@/lib/export/parquet-forms";
+import { transitionRows, type TransitionRow } from "@/lib/export/transitions";
+import { BUILTIN_PRESETS } from "@/lib/rewards/presets";
+import { benchTrace } from "./dataset/traces";
+import { benchDatabase, fmt } from "./db";
+
+const OUT = ".baton-bench-dataset";
+
+function* allTransitions(traces: number, calls: number): Generator<TransitionRow> {
+  const opts = { method: "ccp" as const, preset: BUILTIN_PRESETS.uniform, normalize: false, annotationsAsOf: null, hackingFlags: [] };
+  for (let i = 0; i < traces; i++) {
+    const trace = benchTrace(i, calls);
+    yield* transitionRows(prepareTrace(trace), trace.calls!, opts);
+  }
+}
+
+async function writeAll(file: string, chunks: AsyncIterable<Uint8Array | string> | Iterable<string>): Promise<void> {
+  const out = createWriteStream(file);
+  for await (const c of chunks) if (!out.write(c)) await new Promise<void>((r) => out.once("drain", () => r()));
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+/** One pipeline measurement, run in a child: prints a JSON line. */
+async function child(kind: string, traces: number, calls: number): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const file = path.join(OUT, `transitions-${kind}-${traces}`);
+  const started = performance.now();
+  let rows = 0;
+  if (kind === "baseline") for (const _ of allTransitions(traces, calls)) rows++;
+  else if (kind === "jsonl") {
+    await writeAll(file, (function* () {
+      for (const r of allTransitions(traces, calls)) {
+        rows++;
+        yield `${JSON.stringify(r)}\n`;
+      }
+    })());
+  } else {
+    const counted = (function* () {
+      for (const r of allTransitions(traces, calls)) {
+        rows++;
+        yield r;
+      }
+    })();
+    await writeAll(file, parquetChunks(counted, (first) => formColumns("transitions", first)));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const bytes = kind === "baseline" ? 0 : statSync(file).size;
+  rmSync(file, { force: true });
+  console.log(JSON.stringify({ kind, traces, rows, seconds, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }));
+}
+
+/** The snapshot build alone (DATABASE_URL from the parent): prints a JSON line. */
+async function snapshotChild(datasetId: number): Promise<void> {
+  process.env.BATON_DATASET_WORKER = "0";
+  const { buildSnapshot } = await import("@/lib/server/datasets/build");
+  const { pool } = await import("@/lib/server/db/client");
+  const started = performance.now();
+  await buildSnapshot(datasetId);
+  const seconds = (performance.now() - started) / 1000;
+  await pool().end();
+  console.log(JSON.stringify({ seconds, rssMB: process.resourceUsage().maxRSS / 1024 }));
+}
+
+function runChild(kind: string, traces: number, calls: number): { kind: string; traces: number; rows: number; seconds: number; bytes: number; rssMB: number } {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", kind, "--traces", String(traces), "--calls", String(calls)], { encoding: "utf8", maxBuffer: 1 << 24 });
+  if (result.status !== 0) throw new Error(`child ${kind} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split("\n").at(-1)!) as ReturnType<typeof runChild>;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      child: { type: "string" },
+      dataset: { type: "string" },
+      traces: { type: "string", default: "100000" },
+      calls: { type: "string", default: "10" },
+      "db-traces": { type: "string", default: "2000" },
+      "big-events": { type: "string", default: "200000" },
+      "big-exports": { type: "string", default: "12" },
+      skip: { type: "string", default: "" },
+    },
+  });
+  const traces = Number(values.traces);
+  const calls = Number(values.calls);
+  if (values.child === "snapshot") return snapshotChild(Number(values.dataset));
+  if (values.child) return child(values.child, traces, calls);
+  const skip = new Set(values.skip.split(",").filter(Boolean));
+  console.log(`bench:dataset on ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}, Node ${process.version}`);
+
+  if (!skip.has("pipeline")) {
+    console.log(`\n1. ${fmt(traces * calls)} transitions (${fmt(traces)} traces x ${calls} calls), the transitions form to a file`);
+    const rows = [runChild("baseline", traces, calls), runChild("jsonl", traces, calls), runChild("parquet", traces, calls), runChild("parquet", Math.max(1, Math.round(traces / 10)), calls)];
+    const [base, jsonl, parquet] = rows as [typeof rows[0], typeof rows[0], typeof rows[0]];
+    console.log("| run | rows | time | rows/s | file | peak RSS |\n|---|---|---|---|---|---|");
+    for (const r of rows) console.log(`| ${r.kind === "baseline" ? "rows computed, nothing written" : r.kind} | ${fmt(r.rows)} | ${fmt(r.seconds, 1)} s | ${fmt(r.rows / r.seconds)} | ${r.bytes ? `${fmt(r.bytes / 1e6, 1)} MB` : "-"} | ${fmt(r.rssMB)} MB |`);
+    console.log(`Parquet / JSONL: time ${fmt(parquet.seconds / jsonl.seconds, 2)}x, size ${fmt(parquet.bytes / jsonl.bytes, 2)}x; encoding cost over computing the rows: Parquet +${fmt(parquet.seconds - base.seconds, 1)} s, JSONL +${fmt(jsonl.seconds - base.seconds, 1)} s`);
+    console.log(`peak RSS at ${fmt(rows[3]!.traces)} traces ${fmt(rows[3]!.rssMB)} MB vs ${fmt(parquet.traces)} traces ${fmt(parquet.rssMB)} MB (targets: < 60 s, < 512 MB)`);
+  }
+
+  if (skip.has("db")) return;
+  const db = await benchDatabase("bench_dataset", { embedded: { dataDir: ".baton-bench-dataset/pg", port: Number(process.env.BATON_BENCH_DATASET_PG_PORT ?? 54369) } });
+  process.env.DATABASE_URL = db.url;
+  process.env.BATON_DATASET_WORKER = "0";
+  const { ingestRecords } = await import("@/lib/server/ingest/ingest");
+  const { prisma, pool } = await import("@/lib/server/db/client");
+  const { syntheticTrace } = await import("@/lib/demo/synthetic");
+  const { exportTrace, parseExportRequest } = await import("@/lib/server/compute/export");
+  try {
+    if (!skip.has("snapshot")) {
+      const dbTraces = Number(values["db-traces"]);
+      const t0 = performance.now();
+      for (let i = 0; i < dbTraces; i += 500) {
+        const batch = Array.from({ length: Math.min(500, dbTraces - i) }, (_, k) => ({ value: benchTrace(i + k, calls), base: `$[${k}]` }));
+        await ingestRecords(batch, { upsert: false });
+      }
+      const ingestSeconds = (performance.now() - t0) / 1000;
+      const request = { body: { name: "bench", filter: {}, form: "transitions", format: "parquet" }, readable: null };
+      const row = await prisma().dataset.create({ data: { name: "bench", filterKey: "bench", request } });
+      // the build in a process of its own, so that its peak RSS is the snapshot's alone (not the ingest's above)
+      const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", "snapshot", "--dataset", String(row.id)], { encoding: "utf8", env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 1 << 24 });
+      if (result.status !== 0) throw new Error(`snapshot child failed: ${result.stderr}`);
+      const { seconds, rssMB } = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { seconds: number; rssMB: number };
+      const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
+      const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number }[] };
+      console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s; snapshot of ${fmt(manifest.counts.rows)} transitions in ${fmt(seconds, 1)} s (${fmt(manifest.counts.rows / seconds)} transitions/s, ${fmt(dbTraces / seconds)} traces/s), ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB, peak RSS of the build ${fmt(rssMB)} MB`);
+    }
+    if (!skip.has("exports")) {
+      const events = Number(values["big-events"]);
+      const n = Number(values["big-exports"]);
+      await ingestRecords([{ value: syntheticTrace({ events, seed: 7, traceId: "big" }), base: "$" }], { upsert: true });
+      const rssBefore = process.memoryUsage().rss / 1e6;
+      const req = await parseExportRequest(new URLSearchParams({ format: "jsonl" }));
+      let peakHeap = 0;
+      const probe = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 50);
+      const t2 = performance.now();
+      const sizes = await Promise.all(Array.from({ length: n }, async () => {
+        let bytes = 0;
+        for (const chunk of await exportTrace("big", req)) bytes += chunk.length;
+        return bytes;
+      }));
+      clearInterval(probe);
+      console.log(`\n3. ${n} concurrent exports of a ${fmt(events)}-event trace: ${fmt((performance.now() - t2) / 1000, 1)} s, ${fmt(sizes[0]! / 1e6, 1)} MB each, peak heap ${fmt(peakHeap / 1e6)} MB, peak RSS ${fmt(process.resourceUsage().maxRSS / 1024)} MB (RSS before ${fmt(rssBefore)} MB)`);
+    }
+  } finally {
+    await pool().end().catch(() => {});
+    await db.close();
+  }
+}
+
+main().then(() => process.exit(0), (error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
