@@ -16,7 +16,7 @@ const d = (name: string): ParquetColumn => ({ name, kind: "double" });
 export const ROW_COLUMNS: readonly ParquetColumn[] = [
   s("uid"), s("group_id"), s("traj_uid"), { name: "step", kind: "int32" }, s("event_id"), s("agent"), s("role"), s("type"), d("t"),
   j("rewards"), d("credit"), d("advantage"), s("method"), s("preset"), s("version"), s("annotations_as_of"), d("tokens"), s("content"),
-  { name: "hacking_flags", kind: "string_list" },
+  { name: "hacking_flags", kind: "string_list" }, { name: "decisive_error", kind: "bool" },
 ];
 
 /** Transitions (format=transitions). */
@@ -31,7 +31,7 @@ export const TRANSITION_COLUMNS: readonly ParquetColumn[] = [
 export const TRACE_COLUMNS: readonly ParquetColumn[] = [
   s("trace_id"), s("task_id"), s("system"), s("topology"), s("group_id"), s("project"), j("metadata"),
   j("events"), j("edges"), j("rewards"), j("costs"), j("metrics"), j("calls"), j("annotations"), j("adjudications"),
-  { name: "hacking_flags", kind: "string_list" },
+  j("decisive_errors"), j("decisive_error_adjudication"), { name: "hacking_flags", kind: "string_list" },
 ];
 
 export type TabularForm = "rows" | "transitions" | "traces";

@@ -57,6 +57,9 @@ import * as decisiveError from "@/app/api/traces/[id]/decisive-error/route";
 import * as decisiveAdjudication from "@/app/api/traces/[id]/decisive-error/adjudication/route";
 import * as blameEvaluation from "@/app/api/blame/evaluation/route";
 import * as blameJudge from "@/app/api/blame/judge/route";
+import * as datasets from "@/app/api/datasets/route";
+import * as dataset from "@/app/api/datasets/[id]/route";
+import * as datasetFile from "@/app/api/datasets/[id]/files/[...path]/route";
 import * as trace from "@/app/api/traces/[id]/route";
 import * as traces from "@/app/api/traces/route";
 import { FAMILIES } from "@/lib/trace/types";
@@ -124,6 +127,9 @@ const onRun = (handler: unknown, suffix: string): Call => async (fx, creds, unkn
   const id = unknown ? UNKNOWN_ID : await runOfP();
   return (handler as Handler)(authRequest("POST", `/api/judge-runs/${id}${suffix}`, creds), { params: Promise.resolve({ id }) });
 };
+/** A snapshot nobody has: the same 404 for everyone who may read at all. */
+const UNKNOWN_SNAPSHOT = { "0": "401 404 404 404 404 404 403 401 401", "1": "404 404 404 404 404 404 403 401 401" };
+const snapshotFile: Call = async (_fx, creds) => datasetFile.GET(authRequest("GET", "/api/datasets/999999999/files/README.md", creds), { params: Promise.resolve({ id: "999999999", path: ["README.md"] }) });
 /** Removing one's decisive error needs one: name it, then delete it. */
 const undoDecisive: Call = async (fx, creds, unknown) => {
   const id = tid(fx, unknown);
@@ -180,6 +186,11 @@ export const ROUTES: Row[] = [
   { route: "PUT /api/traces/[id]/decisive-error/adjudication", call: onTrace(decisiveAdjudication.PUT, "PUT", "/decisive-error/adjudication", () => ({ event_id: "e1" })), expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "GET /api/blame/evaluation", call: call(blameEvaluation.GET, "GET", () => "/api/blame/evaluation"), expect: LIST },
   { route: "POST /api/blame/judge", call: judgeAttribution, expect: ADMIN_OF_P("pass"), idRoute: true },
+  { route: "GET /api/datasets", call: call(datasets.GET, "GET", () => "/api/datasets"), expect: LIST },
+  // a body that fails its checks: past the policy, the handler's own 400, nothing queued
+  { route: "POST /api/datasets", call: call(datasets.POST, "POST", () => "/api/datasets", { body: () => ({ name: "m", form: "nope" }) }), expect: { "0": "401 pass pass pass pass pass 403 401 401", "1": "pass pass pass pass pass pass 403 401 401" } },
+  { route: "GET /api/datasets/[id]", variant: "unknown snapshot", call: call(dataset.GET, "GET", () => "/api/datasets/999999999", { params: () => ({ id: "999999999" }) }), expect: UNKNOWN_SNAPSHOT },
+  { route: "GET /api/datasets/[id]/files/[...path]", variant: "unknown snapshot", call: snapshotFile, expect: UNKNOWN_SNAPSHOT },
   { route: "POST /api/adjudications", call: call(adjudications.POST, "POST", () => "/api/adjudications", { body: (fx, u) => ({ trace_id: tid(fx, u), event_id: null, family: "step_quality", value: 0.5 }) }), expect: ADMIN_OF_P("201"), idRoute: true },
   { route: "GET /api/traces", call: call(traces.GET, "GET", () => "/api/traces"), expect: LIST },
   { route: "POST /api/traces", call: call(traces.POST, "POST", () => "/api/traces", { body: () => exampleTrace(unique("i").slice(10), "p") }), expect: INGEST_P },
@@ -245,6 +256,7 @@ export const PAGES: Record<string, "trace" | "queue" | "list" | "project-admin" 
   "/groups/[id]": "list",
   "/heatmaps": "list",
   "/attribution": "list",
+  "/datasets": "list",
   "/queues": "list",
   "/traces/[id]": "trace",
   "/traces/[id]/graph": "trace",

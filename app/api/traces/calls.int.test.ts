@@ -144,7 +144,7 @@ describe("parquet=1", () => {
     const jsonl = lines((await exported("calls-chain", "format=jsonl")).text);
     expect(await parquetRows(await exportTrace(getRequest("/api/traces/calls-chain/export?format=jsonl&parquet=1"), params({ id: "calls-chain" })), ["rewards"])).toEqual(jsonl);
     const doc = JSON.parse((await exported("calls-chain", "format=extended")).text) as Record<string, unknown>;
-    const [row] = await parquetRows(await exportTrace(getRequest("/api/traces/calls-chain/export?format=extended&parquet=1"), params({ id: "calls-chain" })), ["events", "edges", "calls", "rewards", "costs", "annotations", "adjudications"]);
+    const [row] = await parquetRows(await exportTrace(getRequest("/api/traces/calls-chain/export?format=extended&parquet=1"), params({ id: "calls-chain" })), ["events", "edges", "calls", "rewards", "costs", "annotations", "adjudications", "decisive_errors"]);
     for (const [key, value] of Object.entries(doc)) expect(row![key], key).toEqual(value);
   });
 

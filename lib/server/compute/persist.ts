@@ -57,6 +57,23 @@ export async function recomputeAfterLabel(
   }
 }
 
+/**
+ * Two recomputes of one trace at once upsert its diagnostics and decision rows
+ * in one statement each; PostgreSQL may find them waiting on each other and
+ * cancel one (40P01). Both write the same values from the same labels, so the
+ * cancelled one simply runs again.
+ */
+async function deadlockRetried<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= 4 || (error as { code?: string }).code !== "40P01") throw error;
+      await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
+
 /** The trace a label write will recompute, loading from now on (undefined when it recomputes nothing); a failed load is reported by recomputeAfterLabel, never unhandled. */
 export function traceForRecompute(ref: { id: number }, change: StoredChange): Promise<Trace> | undefined {
   if (change === "nothing") return undefined;
@@ -67,7 +84,7 @@ export function traceForRecompute(ref: { id: number }, change: StoredChange): Pr
 
 async function recompute(traceDbId: number, trace: Trace, labels: HumanLabels, what: "metrics" | "r_total"): Promise<TraceMetrics | null> {
   for (let attempt = 0; ; attempt++) {
-    const { metrics, traceLabels } = what === "metrics" ? await writeAll(traceDbId, trace, labels) : await writeDecisionRowOnly(traceDbId, trace, labels);
+    const { metrics, traceLabels } = await deadlockRetried(() => (what === "metrics" ? writeAll(traceDbId, trace, labels) : writeDecisionRowOnly(traceDbId, trace, labels)));
     if (attempt >= 4 || traceLabelKey(traceLabels) === traceLabelKey(labels)) return metrics;
     // the labels changed meanwhile: recompute with all of them as they are now
     labels = (await humanLabels(trace.trace_id)).labels;
