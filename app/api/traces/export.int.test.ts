@@ -147,10 +147,11 @@ describe("streaming and validation", () => {
   });
 
   it("ends a dataset stream that fails part-way with a last line {\"error\": ...}", async () => {
-    // a first trace whose rows fill more than one read, so the second is exported only after the stream started
+    // a first trace each of whose rows fills a read of its own (the stream pulls 64 KB at a time, one read ahead),
+    // so the second trace is exported only after the reads below, whatever the machine's speed
     const big = structuredClone(example);
     big.trace_id = "a-big";
-    big.events[0]!.content = "x".repeat(200_000);
+    for (const e of big.events) e.content = "x".repeat(100_000);
     expect(await post(big)).toBe(201);
     const response = await exportDataset(getRequest("/api/export?format=jsonl&content=1"), params({}));
     expect(response.status).toBe(200);
