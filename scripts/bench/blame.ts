@@ -14,7 +14,7 @@ import { readdirSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { adapt } from "@/lib/adapters";
-import { blameInput, evaluateMethods, methodByName, METHODS, orderedEventIds, pickBest, rankingsOf, runGuided, scoreRankings, type BlameRanking, type BlameScores, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
+import { blameInput, evaluateMethods, METHODS, pickBest, scoreRankings, simulateGuided, type BlameScores, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
 import { validateTrace } from "@/lib/trace/validate";
 
 const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" } } });
@@ -53,23 +53,9 @@ function row(name: string, s: BlameScores | null, note = ""): string {
 
 /** Mean answers of a truthful annotator (from the label) per run: with the best method's CV ranking as prior, and with none. */
 function guidedAnswers(labelled: readonly LabelledTrace[], best: string | null) {
-  const method = best === null ? undefined : methodByName(best);
-  const priors: (BlameRanking | null)[] = method ? rankingsOf(method, labelled, CV) : labelled.map(() => null);
-  let weighted = 0;
-  let plain = 0;
-  let events = 0;
-  let found = 0;
-  labelled.forEach((t, i) => {
-    const ids = orderedEventIds(t.input);
-    const d = ids.indexOf(t.decisive_event_id);
-    const withPrior = runGuided(ids, priors[i] ?? null, (k) => k < d);
-    weighted += withPrior.answers.length;
-    plain += runGuided(ids, null, (k) => k < d).answers.length;
-    events += ids.length;
-    if (withPrior.decisive_index === d) found++;
-  });
+  const sim = simulateGuided(labelled, labelled.map((t) => t.input.trace.trace_id), best, CV);
   const n = labelled.length;
-  return { weighted: weighted / n, plain: plain / n, events: events / n, found };
+  return { weighted: sim.mean_answers ?? 0, plain: sim.plain_mean_answers ?? 0, events: sim.runs.reduce((s, r) => s + r.events, 0) / n, found: sim.runs.filter((r) => r.found).length };
 }
 
 async function main(): Promise<void> {

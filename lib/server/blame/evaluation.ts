@@ -1,5 +1,5 @@
 import "server-only";
-import { DEFAULT_CV, evaluateMethods, methodByName, orderedEventIds, pickBest, rankingsOf, runGuided, scoreRankings, type BlameRanking, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
+import { DEFAULT_CV, evaluateMethods, orderedEventIds, pickBest, scoreRankings, simulateGuided, type BlameRanking, type GuidedSimulation, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
 import { judgeMethodName, judgeRanking, type JudgeMode } from "@/lib/blame/judge";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics";
@@ -23,33 +23,10 @@ export interface BlameEvaluationResponse {
    * The guided mode on each labelled run with a truthful annotator (who answers from the decisive error):
    * the best method's ranking (cross-validated) as prior; `plain` is bisection without one
    */
-  guided: { method: string | null; mean_answers: number | null; plain_mean_answers: number | null; runs: GuidedRun[] };
+  guided: GuidedSimulation;
   /** SPEC.md section 5: of the traces with >= 2 annotators' decisive errors, the share on which all name the same event (and, apart, the same agent) */
   agreement: { traces: number; same_event: number | null; same_agent: number | null };
   computed_at: string;
-}
-
-export interface GuidedRun {
-  trace_id: string;
-  events: number;
-  /** the steps asked about, in order, with the truthful answer */
-  questions: { event_id: string; on_track: boolean }[];
-  plain_answers: number;
-  found: boolean;
-}
-
-/** The guided mode simulated on labelled runs: "still on track after step k?" answered truthfully from each run's decisive event. */
-export function simulateGuided(labelled: readonly LabelledTrace[], traceIds: readonly string[], best: string | null): BlameEvaluationResponse["guided"] {
-  const method = best === null ? undefined : methodByName(best);
-  const priors = method ? rankingsOf(method, labelled, DEFAULT_CV) : labelled.map(() => null);
-  const runs = labelled.map((t, i): GuidedRun => {
-    const ids = orderedEventIds(t.input);
-    const d = ids.indexOf(t.decisive_event_id);
-    const guided = runGuided(ids, priors[i] ?? null, (k) => k < d);
-    return { trace_id: traceIds[i]!, events: ids.length, questions: guided.answers.map((a) => ({ event_id: a.event_id, on_track: a.on_track })), plain_answers: runGuided(ids, null, (k) => k < d).answers.length, found: guided.decisive_index === d };
-  });
-  const mean = (f: (r: GuidedRun) => number) => (runs.length > 0 ? runs.reduce((s, r) => s + f(r), 0) / runs.length : null);
-  return { method: best, mean_answers: mean((r) => r.questions.length), plain_mean_answers: mean((r) => r.plain_answers), runs };
 }
 
 function scoreAll(labelled: readonly LabelledTrace[], judged: JudgedRankings): { best: string | null; methods: MethodEvaluation[] } {

@@ -9,7 +9,7 @@ import { loadCallsMany } from "../calls/store";
 import { exportedRecords, exportLoaded, exportTraceRecords, parquetStream, type ExportedTrace } from "../compute/export";
 import { loadTracesById } from "../queries/load-trace";
 import { copyLines, copyValue as v } from "../db/copy";
-import { pool, prisma } from "../db/client";
+import { pool, prisma, transaction } from "../db/client";
 import { listTraces } from "../queries/traces";
 import { countTraces } from "../queries/trace-list";
 import { pageFlags, pageLabels } from "./page-labels";
@@ -198,30 +198,20 @@ async function clearPartial(datasetId: number): Promise<void> {
 }
 
 async function writeShard(datasetId: number, file: ManifestFile, bytes: Buffer, rows: readonly (readonly [string, string])[]): Promise<void> {
-  const client = await pool().connect();
-  try {
-    await client.query("BEGIN");
+  await transaction(async (client) => {
     await client.query("INSERT INTO dataset_files (dataset_id, path, bytes, sha256, size) VALUES ($1, $2, $3, $4, $5)", [datasetId, file.path, bytes, file.sha256, file.bytes]);
     // keys are unique: trace ids are, and event and call ids within a trace
     await copyLines(client, "dataset_rows", ["dataset_id", "key", "hash"], (function* () {
       for (const [key, hash] of rows) yield `${datasetId}\t${v(key)}\t${hash}\n`;
     })());
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Final names, card and manifest, the diff against the previous ready snapshot of the same filter, `ready`: one transaction. */
 async function finish(datasetId: number, key: string, files: readonly (ManifestFile & { from: string })[], manifest: Manifest): Promise<void> {
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
   const card = datasetCard(manifest);
-  const client = await pool().connect();
-  try {
-    await client.query("BEGIN");
+  await transaction(async (client) => {
     for (const f of files) await client.query("UPDATE dataset_files SET path = $3 WHERE dataset_id = $1 AND path = $2", [datasetId, f.from, f.path]);
     for (const [path, text] of [["manifest.json", manifestText], ["README.md", card]] as const) {
       const bytes = Buffer.from(text, "utf8");
@@ -230,13 +220,7 @@ async function finish(datasetId: number, key: string, files: readonly (ManifestF
     const previous = await client.query<{ id: number }>("SELECT id FROM datasets WHERE filter_key = $1 AND state = 'ready' AND id < $2 ORDER BY id DESC LIMIT 1", [key, datasetId]);
     const diff = previous.rows[0] ? await diffSnapshots(client, previous.rows[0].id, datasetId) : null;
     await client.query("UPDATE datasets SET state = 'ready', manifest = $2, diff = $3, finished_at = now(), error = NULL WHERE id = $1", [datasetId, JSON.stringify(manifest), diff === null ? null : JSON.stringify(diff)]);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Most keys a diff lists per kind (the counts are always whole). */

@@ -45,3 +45,19 @@ export async function closeDatabase(): Promise<void> {
     await db.pool.end().catch(() => {});
   }
 }
+
+/** Runs `work` in one transaction on a pooled client: COMMIT when it returns, ROLLBACK when it throws (the error is rethrown as it is). */
+export async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -5,7 +5,7 @@ import { decisionRecord } from "@/lib/decisions";
 import { humanLabelsFrom } from "@/lib/rewards";
 import { validateTrace, type Problem } from "@/lib/trace/validate";
 import { recomputeMetrics } from "../compute/persist";
-import { pool, prisma } from "../db/client";
+import { prisma, transaction } from "../db/client";
 import { ApiError, invalid } from "../errors";
 import { computedWithDiagnostics } from "./computed";
 import { ConflictError, NotReplaceableError, storeTraces, type StoreItem, type StoreOptions, type StoredTrace } from "./store";
@@ -85,17 +85,10 @@ export async function recomputeLabelled(stored: readonly StoredTrace[]): Promise
 
 /** Runs `work` in one transaction on a pooled client; maps unique violations on trace_id to 409. */
 export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool().connect();
   try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
+    return await transaction(work);
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
     throw asApiError(error);
-  } finally {
-    client.release();
   }
 }
 
