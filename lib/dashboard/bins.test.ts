@@ -73,6 +73,13 @@ describe("binEdges for every finite range (subnormals included)", () => {
     fc.constantFrom(0, -0, 5e-324, -5e-324, 1e-323, 5e-323, 2.2250738585072014e-308, 1e-310, 1e15, -1e15),
     fc.integer({ min: 1, max: 1000 }).map((k) => k * 5e-324),
   );
+  it("keeps 15-digit ranges to a handful of bins (fast-check found [999999999999031, 999999999999051] giving 26)", () => {
+    const { edges } = binEdges("real", { min: 999999999999031, max: 999999999999051 });
+    expect(edges.length).toBeLessThanOrEqual(26);
+    expect(edges[0]!).toBeLessThanOrEqual(999999999999031);
+    expect(edges.at(-1)!).toBeGreaterThanOrEqual(999999999999051);
+  });
+
   it("gives finite, ascending edges around [min, max], at most 25 bins", () => {
     fc.assert(
       fc.property(extreme, extreme, fc.constantFrom<MetricKind>("count", "real", "unit", "boolean"), (a, b, kind) => {

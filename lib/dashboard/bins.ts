@@ -68,8 +68,13 @@ export function binEdges(kind: MetricKind, range: Range | null): Bins {
   }
   const step = niceStep((max - min) / 10);
   // min / step rounds to 0 for a tiny min (1e-323 / 5), round12 drops digits of a 15-digit one: the edges still cover [min, max]
-  const lo = atMost(round12(Math.floor(min / step) * step), min, step);
-  const hi = atLeast(round12(Math.ceil(max / step) * step), max, step);
+  // round12 keeps an edge short only where it moves it by less than half a step (a 15-digit edge it would move by dozens of steps)
+  const snap = (x: number) => {
+    const r = round12(x);
+    return Math.abs(r - x) < step / 2 ? r : x;
+  };
+  const lo = atMost(snap(Math.floor(min / step) * step), min, step);
+  const hi = atLeast(snap(Math.ceil(max / step) * step), max, step);
   const n = Math.max(1, Math.round((hi - lo) / step));
   // round12 keeps labels short; the first and last edges are exact, and no rounded edge falls below the one before
   const edges = [lo];
