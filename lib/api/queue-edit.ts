@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { FAMILIES } from "@/lib/trace/types";
-import { QUEUE_ORDERS, queueFilter } from "./queues";
+import { QUEUE_ORDERS, queueFilter, queueTargets } from "./queues";
 
 /** Body of `POST /api/queues/preview`: how many items a filter would give, before creating the queue. */
 export const queuePreviewInput = z.strictObject({ project: z.string().min(1).default("default"), filter: queueFilter });
@@ -8,7 +7,7 @@ export const queuePreviewInput = z.strictObject({ project: z.string().min(1).def
 /** Body of `PATCH /api/queues/{id}` (project admin): rename, change families, N or blindness; close or reopen. */
 export const queuePatchInput = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
-  families: z.array(z.enum(FAMILIES)).min(1).refine((f) => new Set(f).size === f.length, "families repeat").optional(),
+  families: queueTargets.optional(),
   annotators_per_item: z.number().int().min(1).max(20).optional(),
   blind: z.boolean().optional(),
   closed: z.boolean().optional(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
 import { isValidTaskSuccessLabel, TASK_SUCCESS_LABEL_MESSAGE } from "./annotations";
+import { decisiveErrorInput } from "./decisive-errors";
 
 /** Which units a queue holds: events (or whole traces) of traces matching the trace filters. */
 export const queueFilter = z.strictObject({
@@ -31,10 +32,23 @@ export type QueueFilter = z.infer<typeof queueFilter>;
 export const QUEUE_ORDERS = ["trace", "judge_disagreement"] as const;
 export type QueueOrder = (typeof QUEUE_ORDERS)[number];
 
+/**
+ * What a queue asks of each unit: reward families (SPEC.md section 2) and
+ * `decisive_error`, the trace's decisive error (section 5), asked of whole
+ * traces only.
+ */
+export const DECISIVE_ERROR_TARGET = "decisive_error";
+export const QUEUE_TARGETS = [...FAMILIES, DECISIVE_ERROR_TARGET] as const;
+export type QueueTarget = (typeof QUEUE_TARGETS)[number];
+
+export const queueTargets = z.array(z.enum(QUEUE_TARGETS)).min(1).refine((f) => new Set(f).size === f.length, "families repeat");
+
+export const DECISIVE_NEEDS_TRACE_UNITS = 'the decisive error is asked of whole traces: set the unit to "trace"';
+
 export const queueInput = z.strictObject({
   project: z.string().min(1).max(512).default("default"),
   name: z.string().trim().min(1).max(200),
-  families: z.array(z.enum(FAMILIES)).min(1).refine((f) => new Set(f).size === f.length, "families repeat"),
+  families: queueTargets,
   annotators_per_item: z.number().int().min(1).max(20).default(1),
   blind: z.boolean().default(true),
   reservation_seconds: z.number().int().min(30).max(86_400).default(900),
@@ -42,11 +56,17 @@ export const queueInput = z.strictObject({
   assignees: z.array(z.string().min(1).max(254)).min(1).max(1000),
   filter: queueFilter,
   order: z.enum(QUEUE_ORDERS).default("trace"),
-});
+}).refine((q) => !q.families.includes(DECISIVE_ERROR_TARGET) || q.filter.unit === "trace", { message: DECISIVE_NEEDS_TRACE_UNITS, path: ["families"] });
 export type QueueInput = z.infer<typeof queueInput>;
 
+/**
+ * A queue item's answer: labels of the unit's families and, on a queue that
+ * asks for it, the trace's decisive error (optional when the annotator
+ * already named theirs, e.g. with `w` on the work page).
+ */
 export const submitInput = z.strictObject({
-  labels: z.array(z.strictObject({ family: z.enum(FAMILIES), value: z.number().finite().min(-1).max(1), comment: z.string().max(10_000).optional() })).min(1),
+  labels: z.array(z.strictObject({ family: z.enum(FAMILIES), value: z.number().finite().min(-1).max(1), comment: z.string().max(10_000).optional() })).default([]),
+  decisive_error: decisiveErrorInput.optional(),
 });
 
 export const adjudicationInput = z

@@ -14,7 +14,7 @@ export const GET = route(async (request: Request) => {
   const queues = await prisma().queue.findMany({ where, orderBy: { id: "desc" }, select: { id: true } });
   const out = await Promise.all(queues.map(async ({ id }) => {
     const p = await queueProgress(id);
-    return { id, name: p.queue.name, families: p.queue.families, annotators_per_item: p.queue.annotatorsPerItem, blind: p.queue.blind, items: p.items, complete: p.complete };
+    return { id, name: p.queue.name, families: p.queue.families, annotators_per_item: p.queue.annotatorsPerItem, blind: p.queue.blind, items: p.items, complete: p.complete, skipped: p.skipped, pending: p.pending };
   }));
   return Response.json({ queues: out });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import type { QueueFilter, QueueInput } from "@/lib/api/queues";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Actor } from "../auth/access";
-import { prisma } from "../db/client";
+import { pool, prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { reorderItems } from "./order";
 
@@ -17,6 +17,7 @@ export async function createQueue(actor: Actor, input: QueueInput) {
   if (input.annotators_per_item > users.length) {
     throw new ApiError(400, "invalid_input", "more annotators per item than assignees", [{ path: "$.annotators_per_item", message: `at most ${users.length}` }]);
   }
+  await checkTraceIds(project.id, input.filter);
   if (await db.queue.findUnique({ where: { projectId_name: { projectId: project.id, name: input.name } } })) {
     throw new ApiError(409, "conflict", `a queue named "${input.name}" exists`, [{ path: "$.name", message: "taken" }]);
   }
@@ -42,6 +43,15 @@ export async function createQueue(actor: Actor, input: QueueInput) {
     if (input.order !== "trace") await reorderItems(tx, queue.id, project.id, input.families, input.order);
     return { ...queue, items };
   });
+}
+
+/** Every id of `filter.trace_ids` must name a trace of the project: a 400 with one detail per unknown id (`$.filter.trace_ids[i]`). */
+export async function checkTraceIds(projectId: number, filter: QueueFilter): Promise<void> {
+  if (!filter.trace_ids) return;
+  const { rows } = await pool().query<{ trace_id: string }>("SELECT trace_id FROM traces WHERE project_id = $1 AND trace_id = ANY($2::text[])", [projectId, filter.trace_ids]);
+  const known = new Set(rows.map((r) => r.trace_id));
+  const unknown = filter.trace_ids.flatMap((id, i) => (known.has(id) ? [] : [{ path: `$.filter.trace_ids[${i}]`, message: `no trace "${id.length > 80 ? `${id.slice(0, 80)}…` : id}" in this project` }]));
+  if (unknown.length > 0) throw new ApiError(400, "invalid_input", `${unknown.length} trace id(s) not found`, unknown.slice(0, 100));
 }
 
 /** How many units a filter selects (capped by its limit, as creating would be). */

@@ -1,16 +1,17 @@
 import "server-only";
 import type { z } from "zod";
 import type { queuePatchInput } from "@/lib/api/queue-edit";
-import type { QueueFilter, QueueOrder } from "@/lib/api/queues";
+import { DECISIVE_ERROR_TARGET, DECISIVE_NEEDS_TRACE_UNITS, type QueueFilter, type QueueOrder } from "@/lib/api/queues";
 import { prisma } from "../db/client";
 import { ApiError } from "../errors";
-import { countUnits } from "./create";
+import { checkTraceIds, countUnits } from "./create";
 import { reorderItems } from "./order";
 
 /** Items a filter would give in a project (the create form's preview). */
 export async function previewQueue(projectName: string, filter: QueueFilter): Promise<number> {
   const project = await prisma().project.findUnique({ where: { name: projectName } });
   if (!project) throw new ApiError(400, "invalid_input", `no project "${projectName}"`, [{ path: "$.project", message: "unknown project" }]);
+  await checkTraceIds(project.id, filter);
   return countUnits(project.id, filter);
 }
 
@@ -22,6 +23,9 @@ export async function editQueue(queueId: number, input: z.infer<typeof queuePatc
   }
   if (input.annotators_per_item !== undefined && input.annotators_per_item > queue.assignees.length) {
     throw new ApiError(400, "invalid_input", "more annotators per item than assignees", [{ path: "$.annotators_per_item", message: `at most ${queue.assignees.length}` }]);
+  }
+  if (input.families?.includes(DECISIVE_ERROR_TARGET) && (queue.filter as { unit?: string } | null)?.unit !== "trace") {
+    throw new ApiError(400, "invalid_input", DECISIVE_NEEDS_TRACE_UNITS, [{ path: "$.families", message: "this queue's items are events" }]);
   }
   const families = input.families ?? queue.families;
   const order = input.order ?? (queue.itemOrder as QueueOrder);

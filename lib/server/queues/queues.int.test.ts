@@ -114,7 +114,8 @@ describe("queues", () => {
     expect((await queue([a], { event_types: ["message", "return", "aggregate"] }, 1, "steps")).items).toBe(3); // e4, e7, e8
     expect((await queue([a], { unit: "trace", e1: 1 }, 1, "traces")).items).toBe(1);
     expect((await queue([a], { event_types: ["message"], e1: 0 }, 1, "failed-messages")).items).toBe(0);
-    expect((await queue([a], { trace_ids: [ID, "other"], event_types: ["spawn"] }, 1, "one-trace")).items).toBe(2);
+    expect((await queue([a], { trace_ids: [ID], event_types: ["spawn"] }, 1, "one-trace")).items).toBe(2);
+    await expect(queue([a], { trace_ids: [ID, "other"], event_types: ["spawn"] }, 1, "unknown-trace")).rejects.toMatchObject({ status: 400, details: [{ path: "$.filter.trace_ids[1]" }] });
     await expect(queue([a], {}, 2, "too-many")).rejects.toThrow(ApiError);
   });
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { isValidTaskSuccessLabel, TASK_SUCCESS_LABEL_MESSAGE } from "@/lib/api/annotations";
-import type { submitInput } from "@/lib/api/queues";
+import { DECISIVE_ERROR_TARGET, type submitInput } from "@/lib/api/queues";
 import { labelFamilies } from "@/lib/annotate/families";
 import { storedValuesChangedBy, widestChange } from "@/lib/annotate/recompute";
 import type { EventType } from "@/lib/trace/types";
@@ -10,6 +10,8 @@ import { recomputeAfterLabel } from "../compute/persist";
 import { pool, prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { saveAnnotation } from "../queries/annotations";
+import { saveDecisiveError } from "../queries/decisive-errors";
+import { scheduleBlameRefresh } from "../blame/jobs";
 
 /**
  * Handing out queue items. An item is held by at most one annotator at a
@@ -72,10 +74,23 @@ export async function submitItem(queueId: number, itemId: number, actor: Actor, 
   // SPEC.md section 5: a trace-level item's task_success label is 0 or 1, as on the annotations route
   const badLabels = input.labels.flatMap((l, i) => (isValidTaskSuccessLabel(item.event_id || null, l.family, l.value) ? [] : [i]));
   if (badLabels.length > 0) throw new ApiError(400, "invalid_input", TASK_SUCCESS_LABEL_MESSAGE, badLabels.map((i) => ({ path: `$.labels[${i}].value`, message: TASK_SUCCESS_LABEL_MESSAGE })));
+  // the decisive error (SPEC.md section 5) is asked of a whole trace, on a queue that asks for it
+  const asksDecisive = item.event_id === "" && queue.families.includes(DECISIVE_ERROR_TARGET);
+  if (input.decisive_error && !asksDecisive) {
+    throw new ApiError(400, "invalid_input", "this unit does not ask for a decisive error", [{ path: "$.decisive_error", message: queue.families.includes(DECISIVE_ERROR_TARGET) ? "asked of whole traces only" : "this queue does not ask for the decisive error" }]);
+  }
+  if (input.labels.length === 0 && !input.decisive_error) {
+    const named = asksDecisive && (await prisma().decisiveError.findUnique({ where: { traceKey_annotatorId: { traceKey: item.trace_key, annotatorId: actor.userId } } }));
+    if (!named) {
+      throw new ApiError(400, "invalid_input", asksDecisive ? "name the decisive error of this trace (or label it, or skip it)" : "no label given", [asksDecisive ? { path: "$.decisive_error", message: "you have named no decisive error on this trace" } : { path: "$.labels", message: "at least one label" }]);
+    }
+  }
+  if (input.decisive_error) await saveDecisiveError(trace, actor, input.decisive_error);
   for (const label of input.labels) {
     await saveAnnotation(item.trace_key, trace.id, actor, { event_id: item.event_id || null, family: label.family, value: label.value, comment: label.comment });
   }
   await finish(itemId, actor, "done");
+  if (input.decisive_error) await scheduleBlameRefresh({ project: (await prisma().project.findUniqueOrThrow({ where: { id: trace.projectId }, select: { name: true } })).name });
   // credit is computed on read: only trace-level labels change stored values (lib/annotate/recompute.ts)
   await recomputeAfterLabel(trace, widestChange(input.labels.map((l) => storedValuesChangedBy({ event_id: item.event_id || null, family: l.family }))));
 }
@@ -123,7 +138,7 @@ export async function describeItem(queueId: number, item: HeldItem | null, actor
   if (!item) return null;
   const queue = await prisma().queue.findUniqueOrThrow({ where: { id: queueId } });
   const trace = await prisma().trace.findUnique({ where: { traceId: item.trace_id } });
-  if (!trace) return { ...item, families: [], event: null, others: [] };
+  if (!trace) return { ...item, families: [], decisive_error: false, event_count: 0, event: null, others: [] };
   const event = item.event_id ? await prisma().event.findUnique({ where: { traceId_eventId: { traceId: trace.id, eventId: item.event_id } } }) : null;
   const content = event ? await prisma().eventContent.findUnique({ where: { traceId_seq: { traceId: trace.id, seq: event.seq } } }) : null;
   const others = queue.blind
@@ -132,9 +147,13 @@ export async function describeItem(queueId: number, item: HeldItem | null, actor
         where: { traceKey: item.trace_id, eventId: item.event_id ?? "", family: { in: queue.families }, annotatorId: { not: actor.userId } },
         select: { family: true, value: true, annotator: { select: { name: true } } },
       });
+  const families = await unitFamilies(trace.id, item.event_id, queue.families);
   return {
     ...item,
-    families: await unitFamilies(trace.id, item.event_id, queue.families),
+    /** reward families to label (the decisive error is asked apart, below) */
+    families: families.filter((f) => f !== DECISIVE_ERROR_TARGET),
+    decisive_error: families.includes(DECISIVE_ERROR_TARGET),
+    event_count: trace.eventCount,
     task_id: trace.taskId,
     system: trace.system,
     event: event && {
@@ -148,7 +167,7 @@ export async function describeItem(queueId: number, item: HeldItem | null, actor
 
 /**
  * The queue's families that a unit can carry, in the queue's order: all of
- * them for the whole trace; for an event, those anchored at its type
+ * them for the whole trace (with `decisive_error` when the queue asks for it); for an event, those anchored at its type
  * (SPEC.md section 2), stop_decision at the trace's stop events (else its
  * terminal event), and cost everywhere.
  */

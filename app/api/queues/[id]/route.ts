@@ -22,6 +22,8 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     filter: queue.filter,
     items: progress.items,
     complete: progress.complete,
+    skipped: progress.skipped,
+    pending: progress.pending,
     people: progress.people,
     agreement,
   });
