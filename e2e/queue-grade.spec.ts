@@ -29,7 +29,7 @@ test("grades a Who&When run, a tau-bench conversation and a demo trace from one 
   await form.getByLabel("Name").fill(`grade ${stamp}`);
   await form.getByLabel("task_success").check();
   await form.getByLabel("Unit").selectOption("trace");
-  await form.getByLabel("Traces (ids, comma-separated)").fill(ids.join(","));
+  await form.getByLabel("Traces (ids").fill(ids.join(","));
   await form.getByTestId("queue-preview-button").click();
   await expect(page.getByTestId("queue-preview")).toHaveText("3 item(s) match");
   await form.getByRole("button", { name: "Create queue" }).click();

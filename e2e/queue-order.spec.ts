@@ -55,7 +55,7 @@ test("a queue ordered by judge disagreement hands out the unit the judges disagr
     await form.getByLabel("Name").fill(name);
     await form.getByLabel("Project").selectOption(project);
     await form.getByLabel("step_quality").check();
-    await form.getByLabel("Traces (ids, comma-separated)").fill(traceId);
+    await form.getByLabel("Traces (ids").fill(traceId);
     for (const t of ["message", "return", "aggregate"]) await form.getByLabel(t, { exact: true }).check();
     await page.getByTestId("queue-order").selectOption(order);
     await form.getByRole("button", { name: "Create queue" }).click();

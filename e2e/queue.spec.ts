@@ -86,7 +86,7 @@ test("a queue with N = 2: two annotators, agreement, a disagreement adjudicated,
   const form = page.getByRole("form", { name: "New queue" });
   await form.getByLabel("Name").fill(`steps ${stamp}`);
   await form.getByLabel("Annotators per item").fill("2");
-  await form.getByLabel("Traces (ids, comma-separated)").fill(traceId);
+  await form.getByLabel("Traces (ids").fill(traceId);
   await form.getByLabel("step_quality").check();
   for (const t of ["message", "return", "aggregate"]) await form.getByRole("checkbox", { name: t, exact: true }).check();
   await form.getByLabel(ann1.name, { exact: false }).check();

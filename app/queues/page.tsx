@@ -24,7 +24,7 @@ export default async function QueuesPage() {
           <li key={q.queue.id} className="rounded border border-slate-200 bg-white p-3" data-testid="queue-row">
             <Link href={`/queues/${q.queue.id}`} className="font-medium text-blue-700 hover:underline">{q.queue.name}</Link>
             <span className="ml-2 text-xs text-slate-500">{q.queue.families.join(", ")} · {q.queue.annotatorsPerItem} per item{q.queue.blind ? " · blind" : ""}</span>
-            <div className="mt-1"><ProgressBar done={q.complete} total={q.items} label="complete" /></div>
+            <div className="mt-1"><ProgressBar done={q.complete} total={q.items} skipped={q.skipped} label="complete" /></div>
           </li>
         ))}
       </ul>

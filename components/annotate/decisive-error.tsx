@@ -12,8 +12,11 @@ import { selectUnitEventId, useLabeling, useLabelingStore } from "./store";
  * section 5), one per annotator. Shows every annotator's (a dataset's
  * ground truth marked as imported) and the adjudicated one; the selected
  * event becomes the caller's with `w` or the button. Names are text.
+ *
+ * In a blind queue (`blind`) only the caller's own is shown; `onMine` hears
+ * whether the caller has named one, after every load and save.
  */
-export function DecisiveErrorPanel({ disabled, me }: { disabled: boolean; me: string | null }) {
+export function DecisiveErrorPanel({ disabled, me, blind = false, onMine }: { disabled: boolean; me: string | null; blind?: boolean; onMine?: (named: boolean) => void }) {
   const store = useLabelingStore();
   const traceId = useLabeling((s) => s.traceId);
   const eventId = useLabeling(selectUnitEventId);
@@ -28,13 +31,15 @@ export function DecisiveErrorPanel({ disabled, me }: { disabled: boolean; me: st
     let cancelled = false;
     void sendJson<DecisiveErrorsResponse>("GET", url).then((r) => {
       if (cancelled) return;
-      if (r.ok) setData(r.data);
-      else setMessage(describeFailure(r));
+      if (r.ok) {
+        setData(r.data);
+        onMine?.(r.data.labels.some((l) => !l.imported && l.annotator === me));
+      } else setMessage(describeFailure(r));
     });
     return () => {
       cancelled = true;
     };
-  }, [url, version]);
+  }, [url, version, me, onMine]);
 
   const name = useCallback(async (event: string, why?: string) => {
     setMessage("saving…");
@@ -48,7 +53,7 @@ export function DecisiveErrorPanel({ disabled, me }: { disabled: boolean; me: st
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
       if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
-      if (keyAction(e)?.kind !== "decisive" || disabled || store.getState().overlay) return;
+      if (keyAction(e)?.kind !== "decisive" || disabled || store.getState().overlay || document.querySelector("[role=dialog]")) return;
       const id = selectUnitEventId(store.getState());
       if (id) void name(id);
     };
@@ -63,21 +68,22 @@ export function DecisiveErrorPanel({ disabled, me }: { disabled: boolean; me: st
   };
   const seqOf = (id: string) => rows.findIndex((r) => r?.id === id);
   const mine = data?.labels.find((l) => !l.imported && l.annotator === me);
+  const shown = blind ? (data?.labels ?? []).filter((l) => l === mine) : (data?.labels ?? []);
   return (
     <section className="rounded border border-rose-200 bg-rose-50/40 p-3 text-sm dark:bg-transparent" data-testid="decisive-error" aria-label="Decisive error">
       <h2 className="font-semibold">Decisive error <span className="font-normal text-slate-600">— the step after which the run could no longer succeed</span></h2>
       {data && (
         <ul className="mt-1 space-y-0.5" data-testid="decisive-labels">
-          {data.adjudication && (
+          {data.adjudication && !blind && (
             <li data-testid="decisive-adjudicated"><strong>adjudicated:</strong> {data.adjudication.event_id} ({data.adjudication.agent}){data.adjudication.reason ? ` — ${data.adjudication.reason}` : ""}</li>
           )}
-          {data.labels.map((l) => (
+          {shown.map((l) => (
             <li key={l.annotator} data-testid="decisive-label" data-annotator={l.annotator} data-event-id={l.event_id}>
               <button type="button" className="text-blue-700 underline" onClick={() => { const seq = seqOf(l.event_id); if (seq >= 0) store.getState().setIndex(seq); }}>{l.event_id}</button>{" "}
               ({l.agent}) by {l.annotator}{l.imported ? " (imported)" : ""}{l.reason ? <span className="text-slate-600"> — {l.reason.length > 160 ? `${l.reason.slice(0, 160)}…` : l.reason}</span> : null}
             </li>
           ))}
-          {data.labels.length === 0 && !data.adjudication && <li className="text-slate-600">nobody has named one yet</li>}
+          {shown.length === 0 && (blind || !data.adjudication) && <li className="text-slate-600">{blind ? "you have not named one yet (others' are hidden: this queue is blind)" : "nobody has named one yet"}</li>}
         </ul>
       )}
       <div className="mt-2 flex flex-wrap items-center gap-2">

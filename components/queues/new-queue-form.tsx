@@ -1,16 +1,24 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { describeFailure, formText, sendJson } from "@/lib/api/send";
 import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
 import { OrderSelect } from "./order-select";
+
+/** Trace ids as pasted: one per line, or separated by commas or spaces. */
+export function splitTraceIds(text: string): string[] {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
 
 /**
  * An admin builds a queue: a filter choosing the items, families,
  * annotators, N per item, blind. A failed create keeps what was typed (a
  * plain onSubmit, not a form action, which would reset the form) and the
- * preview says how many items the filter gives before anything is created.
+ * preview says how many items the filter gives before anything is created,
+ * and follows every change of the form once shown (never a stale count).
+ * Trace ids may be pasted one per line or separated by commas or spaces;
+ * each unknown one is named.
  */
 export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { projects: string[]; users: { email: string; name: string }[]; openMode: boolean; traceIds?: string }) {
   const router = useRouter();
@@ -20,7 +28,7 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
     const e1 = formText(form, "e1");
     const filter = {
       unit: formText(form, "unit") || "event",
-      ...(formText(form, "trace_ids").trim() && { trace_ids: formText(form, "trace_ids").split(",").map((s) => s.trim()).filter(Boolean) }),
+      ...(splitTraceIds(formText(form, "trace_ids")).length > 0 && { trace_ids: splitTraceIds(formText(form, "trace_ids")) }),
       ...(formText(form, "system") && { system: formText(form, "system") }),
       ...(formText(form, "task_id") && { task_id: formText(form, "task_id") }),
       ...(e1 !== "" && { e1: Number(e1) }),
@@ -30,10 +38,30 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
     };
     return filter;
   };
+  const formRef = useRef<HTMLFormElement>(null);
+  const asked = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const previewItems = async (form: FormData) => {
+    const n = ++asked.current;
+    setPreview("counting…");
     const result = await sendJson<{ items: number }>("POST", "/api/queues/preview", { project: formText(form, "project"), filter: filterOf(form) });
+    // only the answer to the latest form counts
+    if (n !== asked.current) return;
     setPreview(result.ok ? `${result.data.items.toLocaleString("en")} item(s) match` : describeFailure(result));
   };
+  // once a preview is shown, every change of the form counts again (debounced)
+  const onFormChange = (target: EventTarget) => {
+    const el = target as HTMLInputElement;
+    if (el.name === "families" && el.value === "decisive_error" && el.checked && formRef.current) {
+      // the decisive error is asked of whole traces
+      (formRef.current.elements.namedItem("unit") as HTMLSelectElement).value = "trace";
+    }
+    if (preview === null || !formRef.current) return;
+    if (timer.current) clearTimeout(timer.current);
+    const form = formRef.current;
+    timer.current = setTimeout(() => void previewItems(new FormData(form)), 300);
+  };
+  useEffect(() => () => { if (timer.current) clearTimeout(timer.current); }, []);
   const submit = async (form: FormData) => {
     const filter = filterOf(form);
     const body = {
@@ -53,6 +81,8 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
   const box = "min-w-0 rounded border border-slate-200 bg-white p-3 space-y-2";
   return (
     <form
+      ref={formRef}
+      onChange={(e) => onFormChange(e.target)}
       onSubmit={(e) => {
         e.preventDefault();
         void submit(new FormData(e.currentTarget));
@@ -69,11 +99,14 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
       <fieldset className={box}>
         <legend className="font-semibold">Families to label</legend>
         {FAMILIES.map((f) => <label key={f} className="mr-3 inline-block"><input type="checkbox" name="families" value={f} /> {f}</label>)}
+        <label className="block"><input type="checkbox" name="families" value="decisive_error" /> decisive_error: the event after which a (failed) run could no longer succeed, asked of whole traces (<kbd>w</kbd> or guided questions)</label>
       </fieldset>
       <fieldset className={box}>
         <legend className="font-semibold">Items: which events</legend>
         <label className="block">Unit <select name="unit" className="ml-2 rounded border border-slate-300"><option value="event">events</option><option value="trace">whole traces</option></select></label>
-        <label className="block">Traces (ids, comma-separated) <input name="trace_ids" defaultValue={traceIds} className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
+        <label className="block">Traces (ids: one per line, or separated by commas or spaces)
+          <textarea name="trace_ids" defaultValue={traceIds.split(",").filter(Boolean).join("\n")} rows={3} spellCheck={false} className="mt-1 block w-full rounded border border-slate-300 px-2 py-0.5 font-mono text-xs" />
+        </label>
         <label className="block">System <input name="system" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">Task <input name="task_id" className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">Traces <select name="e1" className="ml-2 rounded border border-slate-300"><option value="">all</option><option value="0">failed (E1 = 0)</option><option value="1">succeeded (E1 = 1)</option></select></label>

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { describeFailure, formText, sendJson } from "@/lib/api/send";
-import { FAMILIES } from "@/lib/trace/types";
+import { QUEUE_TARGETS } from "@/lib/api/queues";
 import { OrderSelect } from "./order-select";
 
 /** Edit a queue (name, families, blind, item order), close or reopen it (project admins; the API refuses others with a 403 shown here). */
@@ -28,7 +28,7 @@ export function QueueSettings({ queueId, name, families, blind, closed, order }:
         }}
       >
         <label className="block">Name <input name="name" defaultValue={name} className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
-        <div>{FAMILIES.map((f) => <label key={f} className="mr-3 inline-block"><input type="checkbox" name="families" value={f} defaultChecked={families.includes(f)} /> {f}</label>)}</div>
+        <div>{QUEUE_TARGETS.map((f) => <label key={f} className="mr-3 inline-block"><input type="checkbox" name="families" value={f} defaultChecked={families.includes(f)} /> {f}</label>)}</div>
         <label className="block"><input type="checkbox" name="blind" defaultChecked={blind} /> Blind</label>
         <OrderSelect value={order} />
         <div className="flex gap-2">

@@ -10,6 +10,10 @@ export interface QueueItem {
   task_id?: string;
   /** the queue's families that this unit anchors (all of them for a whole trace) */
   families: string[];
+  /** the queue asks for this trace's decisive error */
+  decisive_error?: boolean;
+  /** events in the trace (the decisive-error unit lists them) */
+  event_count?: number;
   event?: { type: string } | null;
   others: { family: string; value: number; annotator: string }[];
 }
@@ -32,6 +36,9 @@ export interface QueueWorkState {
   status: WorkStatus;
   overlay: "help" | "skip" | null;
   done: number;
+  /** the caller has named this trace's decisive error (a decisive-error item can then be submitted without labels) */
+  decisiveNamed: boolean;
+  setDecisiveNamed: (named: boolean) => void;
   take(): Promise<void>;
   choose(family: string, value: number): void;
   clear(family: string): void;
@@ -55,7 +62,7 @@ export function createQueueWorkStore(queueId: number) {
         else set({ status: { kind: "failed", message: result.message } });
         return false;
       }
-      set({ item: result.data.next ?? result.data.item ?? null, values: {}, comments: {}, commenting: null, field: 0, status: { kind: "idle" }, overlay: null });
+      set({ item: result.data.next ?? result.data.item ?? null, values: {}, comments: {}, commenting: null, field: 0, status: { kind: "idle" }, overlay: null, decisiveNamed: false });
       return true;
     };
     return {
@@ -67,6 +74,8 @@ export function createQueueWorkStore(queueId: number) {
       status: { kind: "idle" },
       overlay: null,
       done: 0,
+      decisiveNamed: false,
+      setDecisiveNamed: (decisiveNamed) => set({ decisiveNamed }),
       take: async () => {
         await call(`/api/queues/${queueId}/next`);
       },
@@ -85,9 +94,10 @@ export function createQueueWorkStore(queueId: number) {
         return { field: (s.field + by + n) % n, commenting: null };
       }),
       submit: async () => {
-        const { item, values, comments } = get();
+        const { item, values, comments, decisiveNamed } = get();
         const labels = Object.entries(values).map(([family, value]) => ({ family, value, ...(comments[family]?.trim() && { comment: comments[family].trim() }) }));
-        if (!item || labels.length === 0) return;
+        // a decisive-error item is answered once the caller's decisive error is saved (the server checks it)
+        if (!item || (labels.length === 0 && !(item.decisive_error && decisiveNamed))) return;
         if (await call(`/api/queues/${queueId}/items/${item.id}/submit`, { labels })) set((s) => ({ done: s.done + 1 }));
       },
       skip: async (reason) => {

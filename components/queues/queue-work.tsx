@@ -10,6 +10,7 @@ import { SKIP_REASONS } from "@/lib/api/queue-edit";
 import { keyAction } from "@/lib/annotate/keymap";
 import { optionForKey } from "@/lib/annotate/options";
 import type { Rubric } from "@/lib/rubrics";
+import { DecisiveUnit } from "./decisive-unit";
 import { createQueueWorkStore } from "./queue-work-store";
 
 interface Props {
@@ -18,12 +19,15 @@ interface Props {
   weights: Record<string, number>;
   total: number;
   cannotLabel: string | null;
+  /** the caller's name (their decisive error is found by it) */
+  me: string | null;
+  blind: boolean;
 }
 
 /** Working through a queue: the item's content in front (the shared labeling component), its fields with rubrics beside; keyboard and mouse. */
-export function QueueWork({ queueId, rubrics, weights, total, cannotLabel }: Props) {
+export function QueueWork({ queueId, rubrics, weights, total, cannotLabel, me, blind }: Props) {
   const [store] = useState(() => createQueueWorkStore(queueId));
-  const { item, values, comments, commenting, field, status, overlay, done } = useStore(store);
+  const { item, values, comments, commenting, field, status, overlay, done, decisiveNamed } = useStore(store);
   const [reason, setReason] = useState("");
 
   useEffect(() => {
@@ -114,7 +118,12 @@ export function QueueWork({ queueId, rubrics, weights, total, cannotLabel }: Pro
           <UnitContextView key={`${item.trace_id}|${item.event_id ?? ""}`} traceId={item.trace_id} eventId={item.event_id} />
         </div>
         <div className="space-y-2">
-          {families.length === 0 && <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="queue-no-families">None of this queue&apos;s families is anchored at a {item.event?.type ?? "deleted"} event: skip it (x).</p>}
+          {item.decisive_error && (
+            <p className="rounded border border-rose-200 bg-rose-50/40 p-2 text-sm dark:bg-transparent" data-testid="queue-decisive-status">
+              {decisiveNamed ? "Your decisive error of this trace is saved: submit to complete the item." : "This queue asks for the decisive error of the run: select the event after which it could no longer succeed (← → or a click, below) and press w, or find it with questions."}
+            </p>
+          )}
+          {families.length === 0 && !item.decisive_error && <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="queue-no-families">None of this queue&apos;s families is anchored at a {item.event?.type ?? "deleted"} event: skip it (x).</p>}
           <LabelFields
             fields={fields}
             focused={field}
@@ -133,9 +142,9 @@ export function QueueWork({ queueId, rubrics, weights, total, cannotLabel }: Pro
             <p className="text-xs text-slate-500" data-testid="others">Others: {item.others.map((o) => `${o.annotator} ${o.family} ${o.value}`).join(" · ")}</p>
           )}
           <div className="flex flex-wrap gap-2 text-sm">
-            <button type="button" onClick={() => void s.submit()} disabled={Object.keys(values).length === 0} className="rounded bg-slate-900 px-2 py-1 text-white hover:bg-slate-700 disabled:opacity-50" data-testid="queue-submit">Submit and next (Ctrl/⌘+Enter)</button>
+            <button type="button" onClick={() => void s.submit()} disabled={Object.keys(values).length === 0 && !(item.decisive_error && decisiveNamed)} className="rounded bg-slate-900 px-2 py-1 text-white hover:bg-slate-700 disabled:opacity-50" data-testid="queue-submit">Submit and next (Ctrl/⌘+Enter)</button>
             <button type="button" onClick={() => s.setOverlay("skip")} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100" data-testid="queue-skip">Skip… (x)</button>
-            <button type="button" onClick={() => s.setCommenting(families[field]!)} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100">Comment (c)</button>
+            <button type="button" disabled={families.length === 0} onClick={() => s.setCommenting(families[field]!)} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100">Comment (c)</button>
           </div>
           <p className="text-sm" data-testid="queue-status">
             {status.kind === "saving" && <span className="text-amber-700">saving…</span>}
@@ -144,6 +153,7 @@ export function QueueWork({ queueId, rubrics, weights, total, cannotLabel }: Pro
           </p>
         </div>
       </div>
+      {item.decisive_error && <DecisiveUnit key={item.id} traceId={item.trace_id} events={item.event_count ?? 0} me={me} blind={blind} onMine={s.setDecisiveNamed} />}
       {overlay === "skip" && (
         <div role="dialog" aria-label="Skip this item" className="fixed inset-0 z-40 flex items-center justify-center bg-black/30" onClick={() => s.setOverlay(null)}>
           <form onClick={(e) => e.stopPropagation()} onSubmit={(e) => { e.preventDefault(); void s.skip(reason); }} className="w-96 space-y-2 rounded bg-white p-4 text-sm shadow-lg" data-testid="skip-dialog">

@@ -32,9 +32,14 @@ export default async function QueuePage({ params }: { params: Promise<{ id: stri
       <QueueSettings queueId={id} name={q.name} families={q.families} blind={q.blind} closed={q.closedAt !== null} order={q.itemOrder} />
       <section className="space-y-1">
         <h2 className="text-lg font-semibold">Progress</h2>
-        <ProgressBar done={progress.complete} total={progress.items} label="items complete" />
+        <p className="text-sm text-slate-600" data-testid="queue-counts">
+          <span data-testid="count-complete">{progress.complete.toLocaleString("en")}</span> complete ·{" "}
+          <span data-testid="count-skipped">{progress.skipped.toLocaleString("en")}</span> skipped (not complete, skipped by someone; another annotator may still take them) ·{" "}
+          <span data-testid="count-pending">{progress.pending.toLocaleString("en")}</span> pending, of {progress.items.toLocaleString("en")} items
+        </p>
+        <ProgressBar done={progress.complete} total={progress.items} skipped={progress.skipped} label="items complete" />
         {progress.people.map((p) => (
-          <ProgressBar key={p.user_id} done={p.done} total={progress.items} label={p.name} />
+          <ProgressBar key={p.user_id} done={p.done} total={progress.items} skipped={p.skipped} label={p.name} />
         ))}
       </section>
       <section>
@@ -45,7 +50,7 @@ export default async function QueuePage({ params }: { params: Promise<{ id: stri
             <tr><th className="pr-6">Family</th><th className="pr-6">alpha</th><th>items</th></tr>
           </thead>
           <tbody>
-            {agreement.map((a) => (
+            {agreement.filter((a) => !("same_event" in a)).map((a) => (
               <tr key={a.family} data-testid={`alpha-${a.family}`}>
                 <td className="pr-6">{a.family}</td>
                 <td className="pr-6 font-mono tabular-nums">{formatValue(a.alpha)}</td>
@@ -54,6 +59,17 @@ export default async function QueuePage({ params }: { params: Promise<{ id: stri
             ))}
           </tbody>
         </table>
+        {agreement.map((a) => "same_event" in a && (
+          <div key={a.family} className="mt-3 text-sm" data-testid="agreement-decisive" data-traces={a.units}>
+            <h3 className="font-semibold">Decisive error</h3>
+            <p className="text-slate-600">Of the traces whose decisive error at least two people named, the share on which all name the same event, and apart the same agent; — when there is none.</p>
+            <p>
+              same event: <span className="font-mono tabular-nums" data-testid="decisive-same-event">{a.same_event === null ? "—" : `${formatValue(a.same_event * 100)} %`}</span> ·
+              same agent: <span className="font-mono tabular-nums" data-testid="decisive-same-agent">{a.same_agent === null ? "—" : `${formatValue(a.same_agent * 100)} %`}</span> ·
+              over <span className="tabular-nums" data-testid="decisive-traces">{a.units}</span> trace(s)
+            </p>
+          </div>
+        ))}
       </section>
     </div>
   );

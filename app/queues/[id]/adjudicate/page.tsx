@@ -1,9 +1,10 @@
 import Link from "next/link";
 import { AdjudicateForm } from "@/components/queues/adjudicate-form";
+import { DecisiveAdjudicateForm } from "@/components/queues/decisive-adjudicate-form";
 import { formatValue } from "@/lib/format";
 import { requirePageRead } from "@/lib/server/auth/page-access";
 import { findQueue } from "@/lib/server/queues/route-helpers";
-import { disagreements } from "@/lib/server/queues/stats";
+import { decisiveDisagreements, disagreements } from "@/lib/server/queues/stats";
 
 export const dynamic = "force-dynamic";
 
@@ -20,7 +21,7 @@ export default async function AdjudicatePage({ params, searchParams }: Props) {
   const { queue } = found!;
   const id = queue.id;
   const threshold = Math.min(2, Math.max(0, Number((await searchParams).threshold ?? "0.5") || 0));
-  const units = await disagreements(id, threshold);
+  const [units, decisive] = await Promise.all([disagreements(id, threshold), decisiveDisagreements(id)]);
   return (
     <div className="space-y-4">
       <Link href={`/queues/${id}`} className="text-sm text-blue-700 hover:underline">← {queue.name}</Link>
@@ -50,6 +51,37 @@ export default async function AdjudicatePage({ params, searchParams }: Props) {
           ))}
         </tbody>
       </table>
+      {(decisive.length > 0 || queue.families.includes("decisive_error")) && (
+        <section className="space-y-2">
+          <h2 className="text-lg font-semibold">Decisive errors</h2>
+          <p className="text-sm text-slate-600">Traces whose annotators name different decisive events; pick the one that stands (it wins on export and in attribution scores).</p>
+          {decisive.length === 0 && <p className="text-slate-500">No trace on which people name different decisive events.</p>}
+          <table className="w-full text-sm" data-testid="decisive-disagreements">
+            <thead className="text-left text-xs uppercase text-slate-500">
+              <tr><th>Trace</th><th>Named</th><th>Final event</th></tr>
+            </thead>
+            <tbody>
+              {decisive.map((d) => (
+                <tr key={d.trace_id} className="border-t border-slate-100 align-top" data-testid="decisive-disagreement" data-trace-id={d.trace_id}>
+                  <td className="py-1.5">
+                    <Link className="font-mono text-blue-700 underline" href={`/traces/${encodeURIComponent(d.trace_id)}/label`}>{d.trace_id}</Link>
+                  </td>
+                  <td>
+                    <ul>
+                      {d.labels.map((l) => (
+                        <li key={`${l.annotator}|${l.imported}`}>
+                          {l.annotator}{l.imported ? " (imported)" : ""}: <span className="font-mono">{l.event_id}</span> ({l.agent}){l.reason ? <span className="text-slate-600"> — {l.reason.length > 120 ? `${l.reason.slice(0, 120)}…` : l.reason}</span> : null}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td><DecisiveAdjudicateForm traceId={d.trace_id} events={d.events} current={d.adjudicated?.event_id ?? null} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
     </div>
   );
 }

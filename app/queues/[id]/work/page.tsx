@@ -23,7 +23,7 @@ export default async function QueueWorkPage({ params }: { params: Promise<{ id: 
     <div className="space-y-3">
       <Link href={`/queues/${id}`} className="text-sm text-blue-700 hover:underline">← {queue.name}</Link>
       <h1 className="text-2xl font-semibold">Label: {queue.name}</h1>
-      <QueueWork queueId={id} rubrics={rubrics} weights={resolvePreset("uniform")!.weights} total={items} cannotLabel={cannotLabel} />
+      <QueueWork queueId={id} rubrics={rubrics} weights={resolvePreset("uniform")!.weights} total={items} cannotLabel={cannotLabel} me={viewer.me?.name ?? null} blind={queue.blind} />
     </div>
   );
 }
