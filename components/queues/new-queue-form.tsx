@@ -2,14 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { splitTraceIds } from "@/lib/api/queues";
 import { describeFailure, formText, sendJson } from "@/lib/api/send";
 import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
 import { OrderSelect } from "./order-select";
-
-/** Trace ids as pasted: one per line, or separated by commas or spaces. */
-export function splitTraceIds(text: string): string[] {
-  return text.split(/[\s,]+/).filter(Boolean);
-}
 
 /**
  * An admin builds a queue: a filter choosing the items, families,

@@ -77,3 +77,8 @@ export const adjudicationInput = z
     value: z.number().finite().min(-1).max(1),
   })
   .refine((a) => isValidTaskSuccessLabel(a.event_id, a.family, a.value), { message: TASK_SUCCESS_LABEL_MESSAGE, path: ["value"] });
+
+/** Trace ids as pasted into the create page: one per line, or separated by commas or spaces (any mix, repeats kept once, in order). */
+export function splitTraceIds(text: string): string[] {
+  return [...new Set(text.split(/[\s,]+/u).filter(Boolean))];
+}
