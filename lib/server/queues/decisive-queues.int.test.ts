@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { queueInput } from "@/lib/api/queues";
 import { localUser, type Actor } from "@/lib/server/auth/access";
 import { prisma } from "@/lib/server/db/client";
@@ -42,10 +42,21 @@ beforeEach(async () => {
   expect((await ingest(jsonRequest("/api/traces", batch), params({}))).status).toBe(201);
 });
 
+// leave no queue, trace, label or imported annotator behind for the next file
+afterAll(async () => {
+  await prisma().queue.deleteMany();
+  await prisma().trace.deleteMany({ where: { traceId: { in: IDS } } });
+  await prisma().decisiveError.deleteMany();
+  await prisma().decisiveErrorAdjudication.deleteMany();
+  await prisma().annotation.deleteMany();
+  await prisma().user.deleteMany({ where: { email: { endsWith: "@dq.test" } } });
+  await prisma().user.deleteMany({ where: { imported: true, name: "dataset ground truth (test)" } });
+});
+
 describe("decisive-error queues", () => {
   it("asks each trace's decisive error; progress counts done and skipped; agreement same event / same agent over people only; disagreements, adjudication and export follow", async () => {
     const [ann, bob] = [await annotator("ann"), await annotator("bob")];
-    const truth = await annotator("Who&When ground truth", true);
+    const truth = await annotator("dataset ground truth (test)", true);
     const q = await createQueue(await localUser(), queueInput.parse({ name: "decisive", families: ["decisive_error"], annotators_per_item: 2, assignees: [ann.email, bob.email], filter: { unit: "trace", trace_ids: IDS } }));
     expect(q.items).toBe(4);
     expect(await queueProgress(q.id)).toMatchObject({ items: 4, complete: 0, skipped: 0, pending: 4 });
