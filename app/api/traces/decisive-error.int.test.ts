@@ -32,6 +32,9 @@ beforeEach(async () => {
   await prisma().trace.deleteMany();
   await prisma().decisiveError.deleteMany();
   await prisma().decisiveErrorAdjudication.deleteMany();
+  // another file's labels would keep their annotators from being deleted
+  await prisma().annotation.deleteMany();
+  await prisma().adjudication.deleteMany();
   await prisma().user.deleteMany({ where: { local: false } });
   const response = await importFile(new Request("http://localhost/api/import?format=auto&name=1.json", { method: "POST", body: RUN, headers: { "content-type": "application/json" } }), params({}));
   expect(response.status).toBe(201);
