@@ -103,7 +103,7 @@ describe("the portable feature set", () => {
     for (const name of ["role_orchestrator", "type_return", "pos_steps_3_5", "pos_log_step", "run_first_return", "decision_after_reply"]) expect(isPortableFeature(name), name).toBe(false);
     for (const name of ["pos_relative", "pos_step_relative", "kind_worker", "status_error", "caused_first_error", "text_apology", "next_text_error_word", "credit_ccp", "agent_first_speaker"]) expect(isPortableFeature(name), name).toBe(true);
     const model = eventsCandidate(0.1, "portable").train(runs);
-    expect(Object.keys(model.named as Record<string, number>).filter((n) => !isPortableFeature(n))).toEqual([]);
-    expect(Object.keys(model.named as Record<string, number>)).toContain("kind_executor");
+    expect(Object.keys(model.named).filter((n) => !isPortableFeature(n))).toEqual([]);
+    expect(Object.keys(model.named)).toContain("kind_executor");
   });
 });

@@ -6,14 +6,14 @@
  *
  *   nestedCv(labelled, families): outer k folds by trace; on each outer
  *     training part, every candidate of every family is scored by inner
- *     k-fold CV, each family keeps its best (pickBest), which is retrained
- *     on the whole training part and ranks the outer fold.
+ *     INNER_K-fold CV, each family keeps its best (pickBest), which is
+ *     retrained on the whole training part and ranks the outer fold.
  *   trainTuned(examples, candidates): the same choice on all the examples
  *     (what a shipped or cross-system model is), then trained on them.
  */
 import { learnedStumps, rankWithStumps, STUMPS, trainStumps, type StumpModel } from "./boosted";
 import { kFolds, DEFAULT_CV, type CvOptions } from "./cv";
-import { evaluateMethods, pickBest } from "./evaluate";
+import { evaluateMethod, evaluateMethods, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
 import type { FeatureSet } from "./features";
 import { EVENT_LOGIT, learnedEvents, rankWithEventModel, trainEventModel, type EventModel } from "./learned";
 import type { BlameMethod, LearnedMethod, LearnedModel } from "./methods";
@@ -23,13 +23,11 @@ import { BlameNotApplicableError, type BlameInput, type BlameRanking, type Label
 
 const FEATURE_SETS: readonly FeatureSet[] = ["all", "portable"];
 /** L2 strengths of the event logit tried by the inner folds. */
-export const EVENT_L2_GRID = [0.03, 0.1, 0.3, 1] as const;
+export const EVENT_L2_GRID = [0.1, 0.3, 1] as const;
 /** Boosting rounds and leaf penalty of the stumps tried by the inner folds. */
-export const STUMP_GRID = [
-  { rounds: 60, lambda: 10 },
-  { rounds: 150, lambda: 10 },
-  { rounds: 150, lambda: 30 },
-] as const;
+export const STUMP_GRID = [{ rounds: 150, lambda: 10 }] as const;
+/** Inner folds of nested CV (fewer than the outer ones: the choice needs a ranking, not a precise score). */
+export const INNER_K = 3;
 
 /** A grid point of `learned_events`: its model is an ordinary `learned_events` model (it ranks through that method). */
 export function eventsCandidate(l2: number, features: FeatureSet): LearnedMethod<EventModel> {
@@ -84,7 +82,7 @@ export interface TunedModel extends LearnedModel {
 }
 
 /** The candidate with the best CV'd step accuracy on the examples (pickBest), trained on all of them. */
-export function trainTuned(examples: readonly LabelledTrace[], candidates: readonly BlameMethod[], inner: CvOptions = DEFAULT_CV, name = "tuned"): TunedModel {
+export function trainTuned(examples: readonly LabelledTrace[], candidates: readonly BlameMethod[], inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed }, name = "tuned"): TunedModel {
   const chosen = pickBest(evaluateMethods(examples, inner, candidates)) ?? candidates[0]!.name;
   const method = candidates.find((c) => c.name === chosen)!;
   return { method: name, trained_on: examples.length, chosen, model: method.learned ? method.train(examples) : null };
@@ -105,8 +103,8 @@ export interface NestedResult {
 
 /**
  * Every family under nested CV: outer `outer.k` folds by trace; on each
- * outer training part every candidate is scored once by inner CV (same k,
- * seed innerSeed), each family takes its best, retrains it on the training
+ * outer training part every candidate is scored once by inner CV (INNER_K
+ * folds, seed innerSeed), each family takes its best, retrains it on the training
  * part and ranks the held-out fold. No trace's label enters any choice made
  * for its own ranking. Fewer than 2k traces: nothing (too few for inner folds).
  */
@@ -125,26 +123,35 @@ export function nestedRankings(labelled: readonly LabelledTrace[], families: Rec
   if (labelled.length < 2 * k) return [];
   const fold = kFolds(labelled.length, k, seed);
   const all = [...new Map(Object.values(families).flat().map((m) => [m.name, m])).values()];
+  // a heuristic ranks a trace the same in every fold: once
+  const fixed = new Map(all.filter((m) => !m.learned).map((m) => [m.name, rankingsOf(m, labelled)]));
   const names = Object.keys(families);
   const rankings = new Map(names.map((n) => [n, new Array<BlameRanking>(labelled.length)]));
   const chosen = new Map(names.map((n) => [n, [] as string[]]));
   for (const f of [...new Set(fold)].sort((a, b) => a - b)) {
-    const train = labelled.filter((_, i) => fold[i] !== f);
-    const inner = evaluateMethods(train, { k, seed: innerSeed(seed, f) }, all);
+    const index = labelled.flatMap((_, i) => (fold[i] !== f ? [i] : []));
+    const train = index.map((i) => labelled[i]!);
+    const innerCv = { k: INNER_K, seed: innerSeed(seed, f) };
+    const inner = all.map((m) => (m.learned ? evaluateMethod(m, train, innerCv) : evaluationOf(m.name, train, index.map((i) => fixed.get(m.name)![i]!))));
     const trained = new Map<string, LearnedModel | null>();
     for (const family of names) {
       const members = new Set(families[family]!.map((m) => m.name));
       const pick = pickBest(inner.filter((e) => members.has(e.method)))!;
       chosen.get(family)!.push(pick);
       const method = all.find((m) => m.name === pick)!;
-      if (!trained.has(pick)) trained.set(pick, method.learned ? method.train(train) : null);
-      const model = trained.get(pick)!;
+      if (method.learned && !trained.has(pick)) trained.set(pick, method.train(train));
       labelled.forEach((t, i) => {
-        if (fold[i] === f) rankings.get(family)![i] = method.learned ? method.rank(model!, t.input) : method.rank(t.input);
+        if (fold[i] === f) rankings.get(family)![i] = method.learned ? method.rank(trained.get(pick)!, t.input) : fixed.get(pick)![i]!;
       });
     }
   }
   return names.map((family) => ({ family, rankings: rankings.get(family)!, chosen: chosen.get(family)! }));
+}
+
+/** A heuristic's evaluation from rankings already made (null where not applicable). */
+function evaluationOf(method: string, labelled: readonly LabelledTrace[], rankings: readonly (BlameRanking | null)[]): MethodEvaluation {
+  const scored = labelled.flatMap((t, i) => (rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
+  return { method, learned: false, scores: scored.length > 0 ? scoreRankings(scored) : null, not_applicable: labelled.length - scored.length, cv: null };
 }
 
 export interface TransferResult {
@@ -160,8 +167,8 @@ export interface TransferResult {
  * training traces only. Nothing when there are fewer than 2k training
  * traces or no test trace.
  */
-export function transfer(train: readonly LabelledTrace[], test: readonly LabelledTrace[], methods: readonly LearnedMethod[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), inner: CvOptions = DEFAULT_CV): TransferResult[] {
-  if (train.length < 2 * (inner.k ?? DEFAULT_CV.k) || test.length === 0) return [];
+export function transfer(train: readonly LabelledTrace[], test: readonly LabelledTrace[], methods: readonly LearnedMethod[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed }): TransferResult[] {
+  if (train.length < 2 * (inner.k ?? INNER_K) || test.length === 0) return [];
   const score = (rank: (input: BlameInput) => BlameRanking) => scoreRankings(test.map((t) => ({ ranking: rank(t.input), decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent })));
   const out: TransferResult[] = methods.map((m) => {
     const model = m.train(train);

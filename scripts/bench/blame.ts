@@ -12,7 +12,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { evaluateMethods, METHODS, nestedCv, pickBest, scoreRankings, simulateGuided, transfer, type BlameScores, type LabelledTrace, type LearnedMethod, type MethodEvaluation } from "@/lib/blame";
+import { evaluateMethods, INNER_K, METHODS, nestedCv, pickBest, scoreRankings, simulateGuided, transfer, type BlameScores, type LabelledTrace, type LearnedMethod, type MethodEvaluation } from "@/lib/blame";
 import { loadWhoAndWhen, WHO_AND_WHEN_SUBSETS } from "../lib/who-and-when";
 
 const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" } } });
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const labelled = data.get(subset)!;
     const nested = nestedCv(labelled, undefined, CV);
-    console.log(`\n${subset}: nested CV (outer ${CV.k} folds, seed ${CV.seed}; every setting and the best pick chosen by inner ${CV.k}-fold CV on the outer training part)`);
+    console.log(`\n${subset}: nested CV (outer ${CV.k} folds, seed ${CV.seed}; every setting and the best pick chosen by inner ${INNER_K}-fold CV on the outer training part)`);
     console.log(HEADER);
     for (const r of nested) console.log(row(r.family, r.scores, `kept: ${tally(r.chosen)}`));
     console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
@@ -87,8 +87,8 @@ async function main(): Promise<void> {
   const heuristics = METHODS.filter((m) => !m.learned && !m.needs_group && ["random", "first_step", "last_event", "most_active_agent", "errors", "neg_credit_ccp"].includes(m.name));
   for (const [from, to] of [[SUBSETS[1], SUBSETS[0]], [SUBSETS[0], SUBSETS[1]]] as const) {
     const started = performance.now();
-    const results = transfer(data.get(from)!, data.get(to)!, learned, undefined, CV);
-    console.log(`\ncross-system: trained on ${from} (${data.get(from)!.length} runs, settings and best chosen by ${CV.k}-fold CV there), scored on ${to} (${data.get(to)!.length} runs)`);
+    const results = transfer(data.get(from)!, data.get(to)!, learned, undefined, { k: INNER_K, seed: CV.seed });
+    console.log(`\ncross-system: trained on ${from} (${data.get(from)!.length} runs, settings and best chosen by ${INNER_K}-fold CV there), scored on ${to} (${data.get(to)!.length} runs)`);
     console.log(HEADER);
     for (const r of results) console.log(row(r.method, r.scores, r.chosen ? `kept: ${r.chosen}` : "trained on the other system"));
     for (const m of heuristics) {

@@ -75,7 +75,7 @@ describe("GET /api/traces/{id}/blame", () => {
     const { body } = await ask(ID(2), "best");
     expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default", as_of: scores.computed_at });
     expect(body.method).toBe(scores.best);
-  });
+  }, 300_000);
 
   it("refuses an unknown method at its path, an unknown trace with 404, and a learned method with nothing to learn from with 422", async () => {
     const bad = await ask(ID(1), "astrology");
@@ -144,7 +144,7 @@ describe("GET /api/blame/evaluation", () => {
     expect(await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()).toEqual(body);
     const bad = await evaluation(getRequest("/api/blame/evaluation?projekt=x"), params({}));
     expect(bad.status).toBe(400);
-  });
+  }, 300_000);
 });
 
 describe("the background refresh after a decisive-error change", () => {
@@ -158,5 +158,5 @@ describe("the background refresh after a decisive-error change", () => {
     for (const row of await prisma().blameModel.findMany()) expect(row.trainedOn).toBe(12);
     expect(await prisma().blameEvaluation.count()).toBe(1);
     expect(await keptBlameEvaluation({ system: "CaptainAgent (AG2)" })).toEqual({ result: null, fresh: false });
-  });
+  }, 300_000);
 });

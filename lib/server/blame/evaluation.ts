@@ -132,7 +132,7 @@ async function evaluate(f: LabelledFilter, rows: readonly LabelledRow[]): Promis
       system,
       traces: subset.length,
       ...scoreAll(subset, new Map([...judged].map(([m, r]) => [m, r.filter(keep)]))),
-      cross_system: { trained_on: others.length, methods: transfer(others, subset, METHODS.filter((m): m is LearnedMethod => m.learned), undefined, DEFAULT_CV) },
+      cross_system: { trained_on: others.length, methods: transfer(others, subset, METHODS.filter((m): m is LearnedMethod => m.learned)) },
     };
   });
   return {
