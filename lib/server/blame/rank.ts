@@ -81,7 +81,7 @@ function answer(ranking: BlameRanking, extra: Pick<BlameResponse, "chosen" | "tr
 
 /** A judge's stored attribution of the trace as a ranking (its step first, the rest tied). */
 async function judged(trace: TraceRef, name: string): Promise<BlameResponse> {
-  const [, judgeName, mode] = /^judge:(.+):(all_at_once|binary_search)$/.exec(name)!;
+  const [, judgeName, mode] = /^judge:(.+):(all_at_once|binary_search|step_by_step)$/.exec(name)!;
   const stored = await prisma().judgeAttribution.findFirst({ where: { traceKey: trace.traceId, mode, judge: { name: judgeName, projectId: trace.projectId } } });
   if (!stored) throw new ApiError(422, "not_applicable", `judge ${judgeName} has not attributed this trace (${mode}): POST /api/blame/judge`);
   if (stored.eventId === null) throw new ApiError(422, "not_applicable", `judge ${judgeName}'s reply for this trace failed: ${stored.error ?? "no step named"}`);
