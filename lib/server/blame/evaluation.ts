@@ -81,7 +81,7 @@ const EVALUATION_FORM = 2;
 
 const keyOf = (f: LabelledFilter) => JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
 
-/** Cross-validated scores of every method, computed now unless kept in blame_evaluations for the current labels (tens of seconds for a hundred runs). */
+/** Cross-validated scores of every method, computed now unless kept in blame_evaluations for the current labels (one to two minutes of CPU for a hundred runs, most of it nested CV). */
 export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluationResponse> {
   const { result, fresh, rows, fingerprint } = await stored(f);
   if (result && fresh) return result;
