@@ -325,13 +325,15 @@ function table(f: Figures): void {
   }
 }
 
+const millions = (n: number) => `${fmt(n / 1e6, n < 1e7 ? 1 : 0)} M`;
+
 /** Log-log slope between consecutive sizes and the projection to 100 M and 1 B events from the last one. */
 function growth(results: Figures[]): void {
   if (results.length < 2) return;
   const slope = (a: number, b: number, na: number, nb: number) => Math.log(b / a) / Math.log(nb / na);
   const pairs = results.slice(1).map((r, i) => [results[i]!, r] as const);
   console.log(`\n### Growth exponents (log-log slope) and projections\n`);
-  console.log(`| measure | ${pairs.map(([a, b]) => `slope ${fmt(a.events / 1e6)}M→${fmt(b.events / 1e6)}M`).join(" | ")} | at 100 M | at 1 B |`);
+  console.log(`| measure | ${pairs.map(([a, b]) => `slope ${millions(a.events)}→${millions(b.events)}`).join(" | ")} | at 100 M | at 1 B |`);
   console.log(`|---|${pairs.map(() => "---:").join("|")}|---:|---:|`);
   const last = results.at(-1)!;
   const rows = results.map(rowsOf);
