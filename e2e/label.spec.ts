@@ -87,6 +87,45 @@ test("the whole trace: task, final answer and timeline; task_success is fail/suc
   expect(metrics.e1).toBe(0);
 });
 
+test("x goes on without a label and says so; keys typed into a text field or with a dialog open never act on labels", async ({ page, request }) => {
+  const traceId = `e2e-label-focus-${Date.now()}`;
+  expect((await request.post("/api/traces", { data: withContent(traceId) })).status()).toBe(201);
+  await open(page, traceId);
+  const selected = page.locator('[data-testid=label-row][data-selected="true"]');
+  const stored = async () => ((await (await request.get(`/api/traces/${traceId}/annotations`)).json()) as { annotations: { event_id: string; family: string; value: number }[] }).annotations;
+  await page.keyboard.press("ArrowRight"); // e2: orchestration is its first field, key 1 is -1
+  await page.keyboard.press("1");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("chip-e2-orchestration")).toHaveAttribute("data-status", "saved");
+
+  // x: the next event, nothing saved, and the page says so
+  await page.keyboard.press("x");
+  await expect(selected).toHaveAttribute("data-event-id", "e3");
+  await expect(page.getByTestId("label-skipped")).toHaveText("Skipped event 2 without a label (nothing saved).");
+  await page.keyboard.press("?");
+  await expect(page.getByTestId("key-help")).toContainText("go to the next item without labelling this one");
+
+  // with the help open, u and the digits do nothing; Esc closes it
+  for (const key of ["u", "1", "s", "ArrowRight"]) await page.keyboard.press(key);
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("key-help")).toHaveCount(0);
+  await expect(selected).toHaveAttribute("data-event-id", "e3");
+
+  // a reason typed into the decisive error's text field stays text
+  await page.getByLabel("Why (optional)").pressSequentially("unclear: u s f w x 1");
+  await expect(page.getByLabel("Why (optional)")).toHaveValue("unclear: u s f w x 1");
+  await expect(selected).toHaveAttribute("data-event-id", "e3");
+  await expect(page.getByTestId("decisive-message")).toHaveCount(0);
+  await page.getByLabel("Why (optional)").press("Escape");
+
+  // a comment typed with shortcut letters in it
+  await page.keyboard.press("c");
+  await page.keyboard.type("unsure, see x");
+  await expect(page.locator("[data-testid^=comment-]").first()).toHaveValue("unsure, see x");
+  await expect(page.getByTestId("chip-e2-orchestration")).toHaveAttribute("data-status", "saved");
+  expect(await stored()).toEqual([expect.objectContaining({ event_id: "e2", family: "orchestration", value: -1 })]);
+});
+
 test("a label that cannot be saved stays visible as failed and is saved on retry", async ({ page, request }) => {
   const traceId = `e2e-retry-${Date.now()}`;
   expect((await request.post("/api/traces", { data: { ...example, trace_id: traceId } })).status()).toBe(201);
