@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { searchTerms } from "@/lib/api/search-terms";
@@ -14,6 +15,8 @@ import { TraceFilters } from "./_components/trace-filters";
 import { TraceTable } from "./_components/trace-table";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Traces" };
 
 export default async function TraceListPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = searchParamsObject(await searchParams);

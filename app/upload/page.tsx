@@ -1,4 +1,7 @@
+import type { Metadata } from "next";
 import { UploadDropzone } from "./_components/upload-dropzone";
+
+export const metadata: Metadata = { title: "Upload traces" };
 
 export default function UploadPage() {
   return (
