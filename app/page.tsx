@@ -16,7 +16,8 @@ import { TraceTable } from "./_components/trace-table";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: "Traces" };
+// the layout's title template applies to the segments below it, not to this page beside it
+export const metadata: Metadata = { title: { absolute: "Traces · Baton" } };
 
 export default async function TraceListPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = searchParamsObject(await searchParams);
