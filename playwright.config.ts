@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { e2eDistDir } from "./e2e/lib/dist-dir";
-import { sharedDataExclusions } from "./scripts/lib/shared-data";
+import { sharedDataExclusions } from "./scripts/lib/shared-data.mjs";
 
 /**
  * End-to-end tests in a real Chromium against `npm start` (production build,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { sharedDataExclusions } from "./scripts/lib/shared-data";
+import { sharedDataExclusions } from "./scripts/lib/shared-data.mjs";
 
 const alias = {
   "@": fileURLToPath(new URL(".", import.meta.url)),
@@ -30,7 +30,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], exclude: ["**/*.int.test.ts", "**/node_modules/**", ...unitSkipped] },
+        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"], exclude: ["**/*.int.test.ts", "**/node_modules/**", ...unitSkipped] },
       },
       {
         resolve: { alias },

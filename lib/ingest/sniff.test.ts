@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SNIFF_BYTES, unsupportedInput } from "./sniff";
-import { sharedDataAvailable } from "../../scripts/lib/shared-data";
+import { sharedDataAvailable } from "../../scripts/lib/shared-data.mjs";
 
 const sniffFile = (file: string) => {
   const bytes = readFileSync(file);

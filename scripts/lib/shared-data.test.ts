@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { sharedDataAvailable, sharedDataExclusions, testFilesNeedingShared } from "./shared-data";
+import { sharedDataAvailable, sharedDataExclusions, testFilesNeedingShared } from "./shared-data.mjs";
 
 /** A checkout with no ../shared beside it, holding `files`. */
 function checkout(files: Record<string, string>): string {
