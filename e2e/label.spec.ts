@@ -190,3 +190,37 @@ test("a real tau-bench conversation: a credit that rounds to zero reads 0, never
   expect(cells.filter((t) => t.trim() === "-0")).toEqual([]);
   await expect(page.getByText(/\(before weights\)/)).not.toContainText(/ -0( |$)/);
 });
+
+test("the grader sees what the run was supposed to do: tau-bench's instruction and policy, Who&When's reference answer, a JSON import's task_definition", async ({ page, request }) => {
+  const name = `e2e-task-definition-${Date.now()}`;
+  const imported = await request.post(`/api/import?name=${name}.json`, { data: readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8"), headers: { "content-type": "application/json" } });
+  expect(imported.status()).toBe(201);
+  await page.goto(`/traces/taubench-${name}-task0-trial0/label`);
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-unit", "trace");
+  await expect(page.getByTestId("unit-context")).toContainText("Task (metadata.labels.task.instruction)");
+  await expect(page.getByTestId("trace-task")).toContainText("You are mia_li_3668. You want to fly from New York to Seattle on May 20 (one way).");
+  await expect(page.getByTestId("trace-policy")).toContainText("Policy / system prompt (metadata.system_prompt");
+  await page.getByTestId("trace-policy").locator("summary").click();
+  await expect(page.getByTestId("trace-policy-text")).toContainText("# Airline Agent Policy");
+  await expect(page.getByTestId("trace-reference")).toHaveCount(0);
+
+  const whoWhen = await request.post(`/api/import?name=${name}-1.json`, { data: readFileSync("../shared/data/who_and_when/Hand-Crafted/1.json", "utf8"), headers: { "content-type": "application/json" } });
+  expect(whoWhen.status()).toBe(201);
+  const [stored] = ((await whoWhen.json()) as { traces: { trace_id: string }[] }).traces;
+  await page.goto(`/traces/${encodeURIComponent(stored!.trace_id)}/label`);
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByTestId("trace-task")).toContainText("Where can I take martial arts classes within a five-minute walk from the New York Stock Exchange");
+  await expect(page.getByTestId("trace-reference")).toHaveText("Renzo Gracie Jiu-Jitsu Wall Street");
+
+  // set on a JSON import, shown as text (never as HTML)
+  const traceId = `e2e-definition-${Date.now()}`;
+  const definition = { instruction: "Find the <b>cheapest</b> flight", reference: "HAT136", policy: "Never book before 11am." };
+  expect((await request.post("/api/traces", { data: { ...withContent(traceId), metadata: { task_definition: definition } } })).status()).toBe(201);
+  await open(page, traceId);
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByTestId("trace-task")).toHaveText("Find the <b>cheapest</b> flight");
+  await expect(page.getByTestId("trace-task").locator("b")).toHaveCount(0);
+  await expect(page.getByTestId("trace-reference")).toHaveText("HAT136");
+  await expect(page.getByTestId("trace-policy")).toContainText("metadata.task_definition.policy, 23 characters");
+});
