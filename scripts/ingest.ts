@@ -44,7 +44,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const format = values.format;
-  if (positionals.length === 0 || !isIngestFormat(format)) {
+  if (!isIngestFormat(format)) {
+    console.error(`unknown format "${format}": --format ${INGEST_FORMATS.join("|")}\n\n${USAGE}`);
+    return 2;
+  }
+  if (positionals.length === 0) {
     console.error(USAGE);
     return 2;
   }
