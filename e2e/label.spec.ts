@@ -196,6 +196,7 @@ test("the grader sees what the run was supposed to do: tau-bench's instruction a
   const imported = await request.post(`/api/import?name=${name}.json`, { data: readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8"), headers: { "content-type": "application/json" } });
   expect(imported.status()).toBe(201);
   await page.goto(`/traces/taubench-${name}-task0-trial0/label`);
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", "e1");
   await page.keyboard.press("ArrowLeft");
   await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-unit", "trace");
   await expect(page.getByTestId("unit-context")).toContainText("Task (metadata.labels.task.instruction)");
@@ -209,7 +210,9 @@ test("the grader sees what the run was supposed to do: tau-bench's instruction a
   expect(whoWhen.status()).toBe(201);
   const [stored] = ((await whoWhen.json()) as { traces: { trace_id: string }[] }).traces;
   await page.goto(`/traces/${encodeURIComponent(stored!.trace_id)}/label`);
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", /.+/);
   await page.keyboard.press("ArrowLeft");
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-unit", "trace");
   await expect(page.getByTestId("trace-task")).toContainText("Where can I take martial arts classes within a five-minute walk from the New York Stock Exchange");
   await expect(page.getByTestId("trace-reference")).toHaveText("Renzo Gracie Jiu-Jitsu Wall Street");
 
