@@ -44,6 +44,8 @@ export default defineConfig({
       BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
       BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
       BATON_DIST_DIR: e2eDistDir,
+      // the e2e server runs two app processes (e2e/processes.spec.ts kills one)
+      BATON_PROCESSES: process.env.BATON_E2E_PROCESSES ?? "2",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -22,12 +22,17 @@ export function route<C>(handler: Handler<C>): Handler<C> {
       const response = await result;
       const by = servedBy(scope);
       if (by) setHeader(response, DATABASE_HEADER, by);
-      else if (response.status < 400 && !scope.replicas && request.method !== "GET" && request.method !== "HEAD") await stampWrite(request, response);
+      else if (response.status < 400 && request.method !== "GET" && request.method !== "HEAD" && !isAuthPath(request)) await stampWrite(request, response);
       return response;
     } catch (error) {
       return errorResponse(error);
     }
   };
+}
+
+/** Sign-in, sign-out and setup: what they write (sessions) is always read from the primary, so their answers carry no position. */
+function isAuthPath(request: Request): boolean {
+  return new URL(request.url).pathname.startsWith("/api/auth/");
 }
 
 function setHeader(response: Response, name: string, value: string): void {
