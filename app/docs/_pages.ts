@@ -5,6 +5,7 @@ export const DOC_PAGES = [
   ["adapters", "Importing other formats", "Who&When, MultiAgentBench, tau-bench, ChatDev, AgentOps: what becomes what"],
   ["otlp", "OpenTelemetry", "sending live traces from instrumented agents"],
   ["judges", "Judges", "labelling with models on an OpenAI-compatible endpoint (OpenAI, vLLM, Ollama): runs, prompts, trust"],
+  ["deployment", "Deployment", "several app processes, read replicas and where each read goes"],
   ["train-with-baton", "Train with Baton", "dataset snapshots, transitions and their columns, with recipes for training frameworks"],
 ] as const;
 
