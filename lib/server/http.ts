@@ -126,7 +126,7 @@ export function rejectDeepJson(text: string, maxDepth = MAX_JSON_DEPTH): void {
 }
 
 export function tooLarge(limitBytes: number): ApiError {
-  return new ApiError(413, "payload_too_large", `request body is over the limit of ${Math.round(limitBytes / 1048576)} MB (BATON_MAX_BODY_MB)`);
+  return new ApiError(413, "payload_too_large", `request body is over the limit of ${Math.round(limitBytes / 1048576)} MB (BATON_MAX_BODY_MB); load larger files with npm run ingest, which streams them`);
 }
 
 export function maxBodyBytes(): number {
