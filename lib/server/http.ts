@@ -23,7 +23,7 @@ export function route<C>(handler: Handler<C>): Handler<C> {
 }
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return Response.json(error.toJSON(), { status: error.status });
+  if (error instanceof ApiError) return Response.json(error.toJSON(), { status: error.status, headers: error.headers });
   if (error instanceof z.ZodError) return errorResponse(queryError(error));
   console.error("[baton] unexpected error:", error);
   return Response.json({ error: { code: "internal", message: "internal error", details: [] } }, { status: 500 });
