@@ -1,10 +1,16 @@
 /**
  * `npm start`: a migrated database (embedded PostgreSQL unless DATABASE_URL
  * is set), demo traces on first start, a production build when there is none
- * or it is stale, then `next start`. Stops the embedded server on exit.
- * `--dev` runs the dev server instead (for working on Baton itself).
+ * or it is stale, then BATON_PROCESSES app processes (default: one per core)
+ * serving one port: `next start` in each, as node:cluster workers, so the
+ * primary here accepts connections and hands them out in turn. A worker
+ * that dies is started again. Stops the workers, then the embedded server,
+ * on exit. `--dev` runs the dev server instead (one process, for working
+ * on Baton itself).
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import cluster, { type Worker } from "node:cluster";
+import { availableParallelism } from "node:os";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readConfig } from "@/lib/server/config";
@@ -61,22 +67,102 @@ async function main() {
   // open local mode lets anyone who reaches Baton delete: stay on loopback unless the user chose a host
   const host = config.BATON_HOST ?? ((await isOpenMode()) ? "127.0.0.1" : "0.0.0.0");
   console.log(`Baton: listening on http://${host.includes(":") ? `[${host}]` : host}:${config.PORT}${config.BATON_HOST ? " (BATON_HOST)" : host === "127.0.0.1" ? " (loopback only in open local mode; set BATON_HOST=0.0.0.0 to listen on every interface)" : ""}`);
-  const child = spawn(process.execPath, [...(process.env.BATON_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BATON_CPU_PROF] : []), nextBin, dev ? "dev" : "start", "-p", String(config.PORT), "-H", host], {
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const processes = dev ? 1 : (config.BATON_PROCESSES ?? availableParallelism());
+  const args = [dev ? "dev" : "start", "-p", String(config.PORT), "-H", host];
+  const execArgv = process.env.BATON_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BATON_CPU_PROF] : [];
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const app = processes === 1 ? single(args, execArgv, env) : workers(processes, args, execArgv, env);
+  console.log(`Baton: ${processes} app process${processes === 1 ? "" : "es"}${processes > 1 ? " on one port (node:cluster)" : ""}${config.BATON_PROCESSES === undefined && !dev ? " (one per core; BATON_PROCESSES)" : ""}`);
+
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    if (child.exitCode === null) child.kill("SIGTERM");
+    await app.stop();
     await stopDatabase();
     process.exit(code);
   };
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
   process.on("SIGHUP", () => void shutdown(0));
-  child.on("exit", (code) => void shutdown(code ?? 0));
+  app.onFatal((code) => void shutdown(code));
+}
+
+interface App {
+  stop(): Promise<void>;
+  /** the app cannot go on (it exited, or its workers keep dying at start) */
+  onFatal(listener: (code: number) => void): void;
+}
+
+/** One process: `next start` (or `next dev`) as a child. */
+function single(args: string[], execArgv: string[], env: NodeJS.ProcessEnv): App {
+  const child: ChildProcess = spawn(process.execPath, [...execArgv, nextBin, ...args], { stdio: "inherit", env });
+  return {
+    stop: () => stopChild(child),
+    onFatal: (listener) => child.on("exit", (code) => listener(code ?? 0)),
+  };
+}
+
+/**
+ * N `next start` processes as cluster workers: their `listen` goes through
+ * this process, which owns the socket and hands each new connection to the
+ * next worker. Every worker runs the same build, so any of them can answer
+ * any request; their shared state is in PostgreSQL.
+ */
+function workers(count: number, args: string[], execArgv: string[], env: NodeJS.ProcessEnv): App {
+  cluster.setupPrimary({ exec: nextBin, args, execArgv, silent: false });
+  let fatal: (code: number) => void = () => {};
+  let stopping = false;
+  // a worker that dies within 30 s of starting, three times running, means the app cannot start (port taken, broken build)
+  let quickDeaths = 0;
+  const fork = (index: number) => {
+    const worker = cluster.fork({ ...env, BATON_PROCESS_INDEX: String(index) });
+    const started = Date.now();
+    worker.on("listening", () => {
+      if (Date.now() - started < 30_000) quickDeaths = 0;
+    });
+    worker.on("exit", (code, signal) => {
+      if (stopping) return;
+      const quick = Date.now() - started < 30_000;
+      quickDeaths = quick ? quickDeaths + 1 : 0;
+      console.error(`Baton: app process ${worker.process.pid} ended (${signal ?? `exit code ${code}`})${quickDeaths >= 3 ? "; it keeps ending at start, stopping" : ", starting another"}`);
+      if (quickDeaths >= 3) return fatal(code || 1);
+      fork(index);
+    });
+  };
+  for (let i = 0; i < count; i++) fork(i);
+  return {
+    stop: async () => {
+      stopping = true;
+      await Promise.all(Object.values(cluster.workers ?? {}).flatMap((w) => (w ? [stopWorker(w)] : [])));
+    },
+    onFatal: (listener) => (fatal = listener),
+  };
+}
+
+/** SIGTERM (Next closes its server), SIGKILL after 10 s. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+function stopWorker(worker: Worker): Promise<void> {
+  if (worker.isDead()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => worker.process.kill("SIGKILL"), 10_000);
+    worker.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.process.kill("SIGTERM");
+  });
 }
 
 /** What a build depends on besides the sources: whether it has the benchmark pages (next.config.mjs pageExtensions). */

@@ -2,6 +2,7 @@
  * Vitest global setup for integration tests: a real PostgreSQL (the server in
  * DATABASE_URL, else an embedded one in .baton-test/), a fresh database
  * `baton_test` with all migrations applied. Tests read its URL with inject("databaseUrl").
+ * DATABASE_READ_URL (standbys of that server) is pointed at the same database: inject("databaseReadUrl").
  */
 import pg from "pg";
 import type { TestProject } from "vitest/node";
@@ -31,6 +32,8 @@ export async function setup(project: TestProject) {
   testUrl.pathname = `/${TEST_DB}`;
   await applyMigrations(testUrl.toString());
   project.provide("databaseUrl", testUrl.toString());
+  const readUrls = (process.env.DATABASE_READ_URL ?? "").split(",").map((u) => u.trim()).filter((u) => u.length > 0);
+  project.provide("databaseReadUrl", readUrls.map((u) => Object.assign(new URL(u), { pathname: `/${TEST_DB}` }).toString()).join(","));
 }
 
 export async function teardown() {
@@ -40,5 +43,6 @@ export async function teardown() {
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
+    databaseReadUrl: string;
   }
 }

@@ -3,6 +3,12 @@ import { z } from "zod";
 /** Baton's configuration, read once from the environment and validated (README "Configuration"). */
 const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
+  // read-only standbys (docs/deployment.md "Read replicas"): one or more connection strings, comma-separated
+  DATABASE_READ_URL: z.string().trim().max(8000).refine((v) => v.split(",").every((u) => u.trim() === "" || URL.canParse(u.trim())), "must be connection URLs, comma-separated").optional(),
+  // a standby further behind the primary than this is skipped
+  BATON_REPLICA_MAX_LAG_MB: z.coerce.number().min(0).max(1_000_000).default(16),
+  // app processes `npm start` runs on one port (node:cluster); default: the machine's cores
+  BATON_PROCESSES: z.coerce.number().int().min(1).max(256).optional(),
   BATON_DATA_DIR: z.string().min(1).default(".baton"),
   BATON_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),

@@ -4,22 +4,38 @@ import { MAX_JSON_DEPTH, unstorableStrings } from "@/lib/api/json-safety";
 import { nestingProblem } from "@/lib/ingest/depth";
 import { jsonPath } from "@/lib/trace/validate";
 import { ApiError } from "./errors";
+import { DATABASE_HEADER, inReadScope, servedBy, stampWrite } from "./db/read";
 
 /**
  * Route-handler glue: every error becomes the documented error shape
  * (SPEC.md section 7); unexpected ones are logged and answered with a
- * generic 500, never a stack trace.
+ * generic 500, never a stack trace. Reads are routed to a standby when one
+ * may serve them, and writes answer with the position they committed at
+ * (lib/server/db/read.ts).
  */
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
-      return await handler(request, context);
+      const { scope, result } = inReadScope(request, () => handler(request, context));
+      const response = await result;
+      const by = servedBy(scope);
+      if (by) setHeader(response, DATABASE_HEADER, by);
+      else if (response.status < 400 && !scope.replicas && request.method !== "GET" && request.method !== "HEAD") await stampWrite(request, response);
+      return response;
     } catch (error) {
       return errorResponse(error);
     }
   };
+}
+
+function setHeader(response: Response, name: string, value: string): void {
+  try {
+    response.headers.set(name, value);
+  } catch {
+    // immutable headers (a redirect)
+  }
 }
 
 export function errorResponse(error: unknown): Response {

@@ -27,6 +27,7 @@ import * as groupRoute from "@/app/api/groups/[group_id]/route";
 import * as otelFlush from "@/app/api/otel/v1/flush/route";
 import * as otelTraces from "@/app/api/otel/v1/traces/route";
 import * as presets from "@/app/api/presets/route";
+import * as status from "@/app/api/status/route";
 import * as disagreements from "@/app/api/queues/[id]/disagreements/route";
 import * as skip from "@/app/api/queues/[id]/items/[itemId]/skip/route";
 import * as submit from "@/app/api/queues/[id]/items/[itemId]/submit/route";
@@ -207,6 +208,7 @@ export const ROUTES: Row[] = [
   { route: "GET /api/heatmap", call: call(heatmapAll.GET, "GET", () => "/api/heatmap"), expect: LIST },
   { route: "GET /api/export", call: call(exportAll.GET, "GET", () => "/api/export?project=p"), expect: LIST },
   { route: "GET /api/presets", call: call(presets.GET, "GET", () => "/api/presets"), expect: LIST },
+  { route: "GET /api/status", call: call(status.GET, "GET", () => "/api/status"), expect: LIST },
   { route: "POST /api/presets", call: call(presets.POST, "POST", () => "/api/presets", { body: () => ({ name: unique("preset"), weights }) }), expect: "401 201 403 403 201 201 403 401 401" },
   { route: "GET /api/queues", call: call(queues.GET, "GET", () => "/api/queues"), expect: LIST },
   { route: "POST /api/queues", call: call(queues.POST, "POST", () => "/api/queues", { body: (fx) => ({ project: "p", name: unique("q"), families: ["step_quality"], assignees: ["nobody@auth-test.baton"], filter: { trace_ids: [fx.traceId] } }) }), expect: "401 403 403 403 pass pass 403 401 401" },

@@ -1,4 +1,5 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import { computeCredit, GroupTooSmallError, type CreditResponse } from "@/lib/credit";
 import {
   buildAgentTimeHeatmap,
@@ -11,7 +12,6 @@ import {
 import type { RoleHeatmapQuery, TraceHeatmapQuery } from "@/lib/heatmap/query";
 import { resolvePreset, type WeightPreset } from "@/lib/rewards";
 import type { Trace } from "@/lib/trace/types";
-import { prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { humanLabels } from "../queries/annotations";
 import { loadGroup, loadTrace, loadTraceById } from "../queries/load-trace";
@@ -80,8 +80,8 @@ export async function roleFamilyHeatmap(filter: TraceFilter, heatmap: RoleHeatma
   const preset = await presetOf(query);
   const where = traceWhere(filter);
   const [ids, [count]] = await Promise.all([
-    prisma().$queryRaw<{ id: number }[]>`SELECT t.id FROM traces t ${where} ORDER BY t.created_at, t.id LIMIT ${heatmap.max_traces}`,
-    prisma().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM traces t ${where}`,
+    (await reader()).prisma.$queryRaw<{ id: number }[]>`SELECT t.id FROM traces t ${where} ORDER BY t.created_at, t.id LIMIT ${heatmap.max_traces}`,
+    (await reader()).prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM traces t ${where}`,
   ]);
   const groups = new Map<string, Promise<Trace[]>>();
   const traces: CreditedTrace[] = [];

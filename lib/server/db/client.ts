@@ -19,6 +19,55 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 interface Db {
   pool: pg.Pool;
   prisma: PrismaClient;
+  /** read-only standbys from DATABASE_READ_URL (lib/server/db/read.ts decides when a read may use one) */
+  replicas: Replica[];
+}
+
+/** A streaming standby: its own pool, and what this process last learnt of it. */
+export interface Replica {
+  name: string;
+  pool: pg.Pool;
+  prisma: PrismaClient;
+  /** a query on the standby itself, never falling back (probes) */
+  direct: (text: string) => Promise<pg.QueryResult>;
+  /** marks it down for REPLICA_RETRY_MS */
+  failed: () => void;
+  /** not asked again before this time (ms) after it failed */
+  downUntil: number;
+  /** its last probe: replay position (null: not in recovery) and when */
+  probed: { replayed: bigint | null; lagBytes: bigint; at: number } | null;
+  probing: Promise<unknown> | null;
+}
+
+/** Failures that say nothing of the query (refused, reset, the server shutting down or not accepting yet, a read cancelled by a conflict with recovery): on a standby, the read is answered by the primary instead. */
+export function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return error instanceof Error && /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(error.message);
+  return ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "40001"].includes(code) || code.startsWith("08");
+}
+
+/**
+ * A standby's pool: a query that fails because the standby went away is
+ * marked down and answered by the primary instead (a read that was allowed on
+ * a standby is always allowed on the primary), so a stopped replica costs a
+ * retry, never a 5xx. Prisma's adapter runs its queries through `query`.
+ */
+function replicaPool(config: pg.PoolConfig, primary: pg.Pool, onFailure: () => void): { pool: pg.Pool; direct: (text: string) => Promise<pg.QueryResult> } {
+  const replica = new pg.Pool(config);
+  // an idle client whose server went away errors on the pool: without a listener that would end the process
+  replica.on("error", () => {});
+  const query = replica.query.bind(replica) as (...args: unknown[]) => unknown;
+  replica.query = ((...args: unknown[]) => {
+    const first = args[0] as { submit?: unknown } | undefined;
+    // callback calls and streams (Submittables) pass through as they are
+    if (typeof args[args.length - 1] === "function" || typeof first?.submit === "function") return query(...args);
+    return (query(...args) as Promise<pg.QueryResult>).catch((error: unknown) => {
+      if (!isConnectionFailure(error)) throw error;
+      onFailure();
+      return (primary.query as (...a: unknown[]) => Promise<pg.QueryResult>)(...args);
+    });
+  }) as pg.Pool["query"];
+  return { pool: replica, direct: (text) => query({ text, query_timeout: 2000 }) as Promise<pg.QueryResult> };
 }
 
 const cache = globalThis as unknown as { batonDb?: Db };
@@ -27,10 +76,28 @@ export function database(): Db {
   if (cache.batonDb) return cache.batonDb;
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded database)");
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.BATON_DB_POOL ?? 10) });
+  const max = Number(process.env.BATON_DB_POOL ?? 10);
+  const pool = new pg.Pool({ connectionString: url, max });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  cache.batonDb = { pool, prisma };
+  const replicas = readUrls(process.env.DATABASE_READ_URL).map((connectionString, i): Replica => {
+    const failed = () => {
+      replica.downUntil = Date.now() + REPLICA_RETRY_MS;
+      replica.probed = null;
+    };
+    const { pool: standby, direct } = replicaPool({ connectionString, max, connectionTimeoutMillis: 2000 }, pool, failed);
+    const replica: Replica = { name: `replica-${i + 1}`, pool: standby, prisma: new PrismaClient({ adapter: new PrismaPg(standby) }), direct, failed, downUntil: 0, probed: null, probing: null };
+    return replica;
+  });
+  cache.batonDb = { pool, prisma, replicas };
   return cache.batonDb;
+}
+
+/** A replica that failed is not asked again for this long. */
+export const REPLICA_RETRY_MS = 5000;
+
+/** DATABASE_READ_URL: one or more connection strings, comma-separated. */
+export function readUrls(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((u) => u.trim()).filter((u) => u.length > 0);
 }
 
 export const prisma = (): PrismaClient => database().prisma;
@@ -43,6 +110,10 @@ export async function closeDatabase(): Promise<void> {
   if (db) {
     await db.prisma.$disconnect();
     await db.pool.end().catch(() => {});
+    for (const replica of db.replicas) {
+      await replica.prisma.$disconnect();
+      await replica.pool.end().catch(() => {});
+    }
   }
 }
 

@@ -1,8 +1,8 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import { createdRange } from "@/lib/dashboard/query";
 import { DECISIONS, decisionReport, emptyTallies, emptyTally, NO_STOP, NO_VERDICT, type DecisionFilter, type DecisionKey, type DecisionReport, type DecisionTallies, type Tally } from "@/lib/decisions";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { prisma } from "../db/client";
 import { traceWhere } from "../queries/trace-filter";
 
 /**
@@ -102,6 +102,6 @@ export function talliesFromRows(rows: readonly TallyRow[], within: Record<string
 /** `GET /api/decisions`: the report over the filter, limited to the projects the caller may read (null: all). */
 export async function decisionAnalytics(f: DecisionFilter, readable: string[] | null): Promise<DecisionReport> {
   const where = whereSql(f, readable);
-  const [rows, within] = await Promise.all([prisma().$queryRaw<TallyRow[]>(tallySql(where)), prisma().$queryRaw<Record<string, number>[]>(withinSql(where))]);
+  const [rows, within] = await Promise.all([(await reader()).prisma.$queryRaw<TallyRow[]>(tallySql(where)), (await reader()).prisma.$queryRaw<Record<string, number>[]>(withinSql(where))]);
   return decisionReport(talliesFromRows(rows, within[0]!));
 }

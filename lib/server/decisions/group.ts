@@ -1,4 +1,5 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import { standardize } from "@/lib/credit/group";
 import { prepareTrace } from "@/lib/credit/prepare";
 import { contrastChoices, DECISION_PRESET, groupDivergence, policyVersion, readableKey, traceChoices, traceRTotal } from "@/lib/decisions";
@@ -7,7 +8,6 @@ import { SPEC_VERSION } from "@/lib/metrics";
 import type { GroupEvent, GroupRollout, GroupView } from "@/lib/decisions/view";
 export type { GroupEvent, GroupRollout, GroupView } from "@/lib/decisions/view";
 import { successRate } from "@/lib/stats/wilson";
-import { prisma } from "../db/client";
 import { notFound } from "../errors";
 import { humanLabels } from "../queries/annotations";
 import { loadTraceById } from "../queries/load-trace";
@@ -19,8 +19,8 @@ export const MAX_ROLLOUTS = 64;
 export async function groupView(groupId: string, readable: string[] | null): Promise<GroupView> {
   const where = { groupId, ...(readable !== null && { project: { name: { in: readable } } }) };
   const [rows, total] = await Promise.all([
-    prisma().trace.findMany({ where, select: { id: true }, orderBy: { id: "asc" }, take: MAX_ROLLOUTS }),
-    prisma().trace.count({ where }),
+    (await reader()).prisma.trace.findMany({ where, select: { id: true }, orderBy: { id: "asc" }, take: MAX_ROLLOUTS }),
+    (await reader()).prisma.trace.count({ where }),
   ]);
   if (rows.length === 0) throw notFound(`group "${groupId}"`);
   const loaded = await Promise.all(

@@ -1,4 +1,5 @@
 import "server-only";
+import { reader } from "../db/read";
 import type { AnnotationInput, ApiAnnotation } from "@/lib/api/annotations";
 import { NO_JUDGES, withJudgeValues, type JudgeSelection } from "@/lib/judges";
 import { humanLabelsFrom, type HumanLabels } from "@/lib/rewards";
@@ -94,7 +95,7 @@ interface StoredRow {
 /** Current values of every annotator on a trace. */
 export async function listAnnotations(traceKey: string, annotatorId?: number): Promise<ApiAnnotation[]> {
   // a named statement on the hot read path of the label page; -1 means every annotator
-  const { rows } = await pool().query<StoredRow & { event_id: string; family: string; annotator: string }>({
+  const { rows } = await (await reader()).pool.query<StoredRow & { event_id: string; family: string; annotator: string }>({
     name: "annotations.list",
     text: `SELECT a.id, a.event_id, a.family, a.value, a.comment, a.updated_at, u.name AS annotator
            FROM annotations a JOIN users u ON u.id = a.annotator_id
@@ -120,7 +121,7 @@ export async function listAnnotations(traceKey: string, annotatorId?: number): P
  */
 export async function humanLabels(traceKey: string, judges: JudgeSelection = NO_JUDGES): Promise<{ labels: HumanLabels; asOf: Date | null }> {
   // one round trip for both tables, a named statement (every recompute and credit read asks)
-  const { rows } = await pool().query<{ adjudicated: boolean; event_id: string; family: string; value: number; updated_at: Date }>({
+  const { rows } = await (await reader()).pool.query<{ adjudicated: boolean; event_id: string; family: string; value: number; updated_at: Date }>({
     name: "annotations.labels",
     text: `SELECT false AS adjudicated, event_id, family, value, updated_at FROM annotations WHERE trace_key = $1
            UNION ALL SELECT true, event_id, family, value, updated_at FROM adjudications WHERE trace_key = $1`,

@@ -1,5 +1,5 @@
 import "server-only";
-import { prisma } from "../db/client";
+import { reader } from "@/lib/server/db/read";
 import { apiEvent, type ApiEvent } from "./serialize";
 
 export interface ConversationPage {
@@ -20,9 +20,9 @@ export async function conversationPage(traceDbId: number, total: number, opts: {
   const from = opts.at !== undefined ? Math.floor(opts.at / opts.limit) * opts.limit : Math.max(0, opts.from ?? 0);
   const range = { traceId: traceDbId, seq: { gte: from, lt: from + opts.limit } };
   const [events, contents, lastAggregate] = await Promise.all([
-    prisma().event.findMany({ where: range, orderBy: { seq: "asc" } }),
-    prisma().eventContent.findMany({ where: range }),
-    prisma().event.findFirst({ where: { traceId: traceDbId, type: "aggregate" }, orderBy: { seq: "desc" }, select: { seq: true } }),
+    (await reader()).prisma.event.findMany({ where: range, orderBy: { seq: "asc" } }),
+    (await reader()).prisma.eventContent.findMany({ where: range }),
+    (await reader()).prisma.event.findFirst({ where: { traceId: traceDbId, type: "aggregate" }, orderBy: { seq: "desc" }, select: { seq: true } }),
   ]);
   const bySeq = new Map(contents.map((c) => [c.seq, c.content]));
   return {

@@ -1,4 +1,5 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import { safeMean } from "./metrics";
 import {
   binEdges,
@@ -14,7 +15,6 @@ import {
 } from "@/lib/dashboard";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
-import { prisma } from "../db/client";
 import { e1WithJudges } from "../judges/e1";
 import { describeFilter, traceWhere, type TraceFilter } from "./trace-filter";
 
@@ -49,7 +49,7 @@ export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection
   const where = traceWhere(filter);
   const { join, e1 } = e1WithJudges(judges);
   const from = Prisma.sql`FROM traces t ${join} ${where}`;
-  const db = prisma();
+  const db = (await reader()).prisma;
   const ranges = DASHBOARD_METRICS.flatMap((m) => [
     Prisma.sql`min(${column(m.key)})::float8 AS ${alias(`${m.key}_min`)}`,
     Prisma.sql`max(${column(m.key)})::float8 AS ${alias(`${m.key}_max`)}`,
@@ -106,7 +106,7 @@ async function binCounts(where: Prisma.Sql, bins: Record<string, Bins>): Promise
     (m) => Prisma.sql`SELECT ${m.key}::text AS metric, ${bucketOf(m.key, bins[m.key]!)} AS bin, count(*)::int AS n FROM f t WHERE ${column(m.key)} IS NOT NULL GROUP BY 2`,
   );
   if (parts.length === 0) return [];
-  const rows = await prisma().$queryRaw<{ metric: string; bin: number; n: number }[]>`
+  const rows = await (await reader()).prisma.$queryRaw<{ metric: string; bin: number; n: number }[]>`
     WITH f AS (SELECT t.* FROM traces t ${where}) ${Prisma.join(parts, " UNION ALL ")}`;
   return rows.map((r) => ({ metric: r.metric, bin: Number(r.bin), n: Number(r.n) }));
 }
@@ -152,7 +152,7 @@ export async function barTraces(filter: TraceFilter, bar: BarSelection, model: D
   if (condition === null) return null;
   const where = traceWhere(filter);
   const valueColumn = bar.kind === "bin" || bar.kind === "null" ? Prisma.sql`${column(bar.metric)}::float8` : Prisma.sql`NULL::float8`;
-  const rows = await prisma().$queryRaw<(Omit<BarTrace, "created_at"> & { created_at: Date; total: number })[]>`
+  const rows = await (await reader()).prisma.$queryRaw<(Omit<BarTrace, "created_at"> & { created_at: Date; total: number })[]>`
     SELECT t.trace_id, t.task_id, t.system, t.group_id, t.metadata->>'policy_version' AS policy_version, t.e1, t.verdict::text AS verdict,
            t.created_at, ${valueColumn} AS value, count(*) OVER ()::int AS total
     FROM (SELECT t.* FROM traces t ${where}) t WHERE ${condition}

@@ -1,6 +1,6 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import type { Trace, TraceEvent } from "@/lib/trace/types";
-import { pool } from "../db/client";
 
 /**
  * Loads a stored trace for the graph view, like loadTraceById but with
@@ -22,7 +22,7 @@ export interface GraphTrace {
 }
 
 export async function loadGraphTrace(id: number): Promise<GraphTrace> {
-  const db = pool();
+  const db = (await reader()).pool;
   const [rows, events, edges] = await Promise.all([
     db.query<TraceRow>({ name: "load.trace", text: TRACE_ROW_SQL, values: [id] }),
     db.query<unknown[]>({
@@ -62,7 +62,7 @@ export async function loadGraphTrace(id: number): Promise<GraphTrace> {
 
 /** The trace with the content of its message events (one scan of the trace's content rows). */
 export async function withMessageContent(id: number, loaded: GraphTrace): Promise<Trace> {
-  const contents = await pool().query<[number, string]>({ text: "SELECT seq, content FROM event_content WHERE trace_id = $1", values: [id], rowMode: "array" });
+  const contents = await (await reader()).pool.query<[number, string]>({ text: "SELECT seq, content FROM event_content WHERE trace_id = $1", values: [id], rowMode: "array" });
   const bySeq = new Map(contents.rows);
   const events = loaded.trace.events.map((e, i) => {
     const content = e.type === "message" ? bySeq.get(loaded.seqs[i]!) : undefined;

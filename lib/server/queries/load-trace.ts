@@ -1,6 +1,6 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import type { Trace, TraceEvent } from "@/lib/trace/types";
-import { pool, prisma } from "../db/client";
 import { TRACE_ROW_SQL, traceOf, type TraceRow } from "./graph-load";
 import { findTraceRow } from "./traces";
 
@@ -24,7 +24,7 @@ export async function loadTraceById(id: number, opts: LoadOptions = {}): Promise
   // recompute and credit read loads a trace. One table per query, by primary key (a join with
   // events could get a poor plan right after a big ingest, with no statistics yet); a message's
   // content comes with its event row, looked up by event_content's primary key.
-  const db = pool();
+  const db = (await reader()).pool;
   const which = opts.content ?? "messages";
   const [traceRows, { rows: events }, { rows: edges }, allContent] = await Promise.all([
     db.query<TraceRow>({ name: "load.trace", text: TRACE_ROW_SQL, values: [id] }),
@@ -72,7 +72,7 @@ function eventOf(e: EventRow, content: string | undefined): TraceEvent {
  * instead of three per trace (dataset snapshots read a page at a time).
  */
 export async function loadTracesById(ids: readonly number[]): Promise<Map<number, Trace>> {
-  const db = pool();
+  const db = (await reader()).pool;
   const [traceRows, { rows: events }, { rows: edges }] = await Promise.all([
     db.query<TraceRow & { id: number }>(TRACE_ROWS_SQL, [ids]),
     db.query<EventRow & { trace_id: number; content: string | null }>(
@@ -139,6 +139,6 @@ type EdgeType = Trace["edges"][number]["type"];
 
 /** The other traces of a group (for grpo / gigpo). */
 export async function loadGroup(groupId: string): Promise<Trace[]> {
-  const rows = await prisma().trace.findMany({ where: { groupId }, select: { id: true }, orderBy: { id: "asc" } });
+  const rows = await (await reader()).prisma.trace.findMany({ where: { groupId }, select: { id: true }, orderBy: { id: "asc" } });
   return Promise.all(rows.map((r) => loadTraceById(r.id)));
 }

@@ -1,11 +1,11 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import type { Trace as TraceRow } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import { wilsonInterval } from "@/lib/stats";
 import { recomputeMetrics } from "../compute/persist";
 import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
-import { prisma } from "../db/client";
 import { e1WithJudges } from "../judges/e1";
 import { traceWhere } from "./trace-filter";
 import { findTraceRow } from "./traces";
@@ -72,10 +72,10 @@ export async function aggregateMetrics(filter: MetricsFilter) {
     Prisma.sql`${safeMedian(value(c))} AS ${Prisma.raw(`"${c}_median"`)}`,
   ]);
   const judged = e1WithJudges(filter.judges ?? NO_JUDGES);
-  const [row] = await prisma().$queryRaw<Record<string, number | bigint | string | null>[]>`
+  const [row] = await (await reader()).prisma.$queryRaw<Record<string, number | bigint | string | null>[]>`
     SELECT count(*)::int AS traces, count(${judged.e1})::int AS e1_n, coalesce(sum(${judged.e1}), 0)::int AS e1_successes, ${Prisma.join(selects)}
     FROM traces t ${judged.join} ${where}`;
-  const verdictRows = await prisma().$queryRaw<{ verdict: string | null; n: number }[]>`
+  const verdictRows = await (await reader()).prisma.$queryRaw<{ verdict: string | null; n: number }[]>`
     SELECT t.verdict::text AS verdict, count(*)::int AS n FROM traces t ${where} GROUP BY t.verdict`;
   const r = row!;
   const section = (names: readonly string[]) =>

@@ -1,7 +1,7 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import { containsPattern, searchTerms } from "@/lib/api/search-terms";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { prisma } from "../db/client";
 
 /** Where a search term was found in one event: its place and the text around the first match (untrusted: draw as text). */
 export interface SearchHit {
@@ -32,7 +32,7 @@ export async function searchSnippets(traceDbIds: readonly number[], text: string
   const any = Prisma.join(terms.map((t) => Prisma.sql`c.content ILIKE ${containsPattern(t)}`), " OR ");
   // 1-based position of the first term found (strpos on lower-cased text; the window is approximate for case-changing scripts)
   const position = Prisma.sql`COALESCE(${Prisma.join(terms.map((t) => Prisma.sql`NULLIF(strpos(lower(c.content), lower(${t})), 0)`), ", ")}, 1)`;
-  const rows = await prisma().$queryRaw<(SearchHit & { trace_id: number; matches: number; start: number; len: number })[]>`
+  const rows = await (await reader()).prisma.$queryRaw<(SearchHit & { trace_id: number; matches: number; start: number; len: number })[]>`
     SELECT * FROM (
       SELECT c.trace_id, c.seq, e.event_id, e.agent, e.type::text AS type, e.tool,
              count(*) OVER (PARTITION BY c.trace_id)::int AS matches,

@@ -1,6 +1,6 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { prisma } from "../db/client";
 import type { MetricsFilter } from "./metrics";
 
 /**
@@ -43,6 +43,6 @@ export function describeFilter(f: TraceFilter): string {
 /** The other traces of a group (ids only), for choosing a side-by-side partner. */
 export async function groupTraceIds(groupId: string | null, except: string): Promise<string[]> {
   if (groupId === null) return [];
-  const rows = await prisma().trace.findMany({ where: { groupId, traceId: { not: except } }, select: { traceId: true }, orderBy: { traceId: "asc" }, take: 200 });
+  const rows = await (await reader()).prisma.trace.findMany({ where: { groupId, traceId: { not: except } }, select: { traceId: true }, orderBy: { traceId: "asc" }, take: 200 });
   return rows.map((r) => r.traceId);
 }

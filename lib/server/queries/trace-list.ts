@@ -1,8 +1,8 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import type { ListSort, TraceListQuery } from "@/lib/api/filters";
 import { decodeListCursor, encodeListCursor, type ListCursor } from "@/lib/api/list-cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { prisma } from "../db/client";
 import { listConditions, whereOf, type ListFilter } from "./trace-search";
 
 /** A row of the trace list (`GET /api/traces`). */
@@ -104,7 +104,7 @@ export async function listTraces(query: TraceListQuery, readable: string[] | nul
   const column = SORT_COLUMNS[query.sort];
   const backwards = query.before !== undefined;
   const at = query.before ?? query.cursor;
-  const rows = await prisma().$queryRaw<Row[]>(listPageSql(query, readable));
+  const rows = await (await reader()).prisma.$queryRaw<Row[]>(listPageSql(query, readable));
   const more = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (backwards) page.reverse();
@@ -169,6 +169,6 @@ export function countSql(filter: ListFilter, readable: string[] | null = null): 
 
 /** How many traces match the filter (the list's total). */
 export async function countTraces(filter: ListFilter, readable: string[] | null = null): Promise<number> {
-  const [row] = await prisma().$queryRaw<{ n: number }[]>(countSql(filter, readable));
+  const [row] = await (await reader()).prisma.$queryRaw<{ n: number }[]>(countSql(filter, readable));
   return row?.n ?? 0;
 }

@@ -1,6 +1,6 @@
 import "server-only";
+import { reader } from "@/lib/server/db/read";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { prisma } from "../db/client";
 import { notFound } from "../errors";
 import { isStorableId } from "@/lib/api/text";
 import { loadTraceById } from "./load-trace";
@@ -21,7 +21,7 @@ export async function findTraceRow(traceId: string) {
  */
 export async function findTraceRowOrNull(traceId: string) {
   if (!isStorableId(traceId)) return null;
-  return prisma().trace.findUnique({ where: { traceId }, include: { project: { select: { name: true } } } });
+  return (await reader()).prisma.trace.findUnique({ where: { traceId }, include: { project: { select: { name: true } } } });
 }
 
 /** The few columns the label routes need (its key, row id and project), read with the mode in one round trip (auth/trace-access.ts). */
@@ -49,12 +49,12 @@ export async function getTrace(traceId: string, opts: { content: boolean }) {
 export async function listEvents(traceId: string, opts: { cursor?: string; limit: number; content: boolean }): Promise<{ events: ApiEvent[]; next_cursor: string | null }> {
   const row = await findTraceRow(traceId);
   const from = opts.cursor ? Number(opts.cursor) : 0;
-  const events = await prisma().event.findMany({
+  const events = await (await reader()).prisma.event.findMany({
     where: { traceId: row.id, seq: { gte: from, lt: from + opts.limit } },
     orderBy: { seq: "asc" },
   });
   const contents = opts.content && events.length > 0
-    ? await prisma().eventContent.findMany({ where: { traceId: row.id, seq: { gte: from, lt: from + opts.limit } } })
+    ? await (await reader()).prisma.eventContent.findMany({ where: { traceId: row.id, seq: { gte: from, lt: from + opts.limit } } })
     : [];
   const bySeq = new Map(contents.map((c) => [c.seq, c.content]));
   const next = from + opts.limit;
@@ -67,8 +67,8 @@ export async function listEvents(traceId: string, opts: { cursor?: string; limit
 /** Edges of a trace with event ids (for the detail page). */
 export async function listEdges(traceDbId: number) {
   const [edges, events] = await Promise.all([
-    prisma().edge.findMany({ where: { traceId: traceDbId }, orderBy: { seq: "asc" } }),
-    prisma().event.findMany({ where: { traceId: traceDbId }, select: { seq: true, eventId: true } }),
+    (await reader()).prisma.edge.findMany({ where: { traceId: traceDbId }, orderBy: { seq: "asc" } }),
+    (await reader()).prisma.event.findMany({ where: { traceId: traceDbId }, select: { seq: true, eventId: true } }),
   ]);
   const idBySeq = new Map(events.map((e) => [e.seq, e.eventId]));
   return edges.map((e) => ({ seq: e.seq, src: idBySeq.get(e.src)!, dst: idBySeq.get(e.dst)!, type: e.type }));
@@ -82,7 +82,7 @@ export async function listEdges(traceDbId: number) {
  */
 export async function traceFacets(readable: readonly string[] | null): Promise<{ projects: string[]; systems: string[]; tasks: string[]; groups: string[] }> {
   const [projects, systems, tasks, groups] = await Promise.all([
-    prisma().project.findMany({ where: readable === null ? {} : { name: { in: [...readable] } }, select: { name: true }, orderBy: { name: "asc" } }),
+    (await reader()).prisma.project.findMany({ where: readable === null ? {} : { name: { in: [...readable] } }, select: { name: true }, orderBy: { name: "asc" } }),
     readable === null ? distinctValues("system") : distinctValuesIn("system", readable),
     readable === null ? distinctValues("task_id") : distinctValuesIn("task_id", readable),
     readable === null ? distinctValues("group_id") : distinctValuesIn("group_id", readable),
@@ -94,7 +94,7 @@ export async function traceFacets(readable: readonly string[] | null): Promise<{
 async function distinctValuesIn(column: "system" | "task_id" | "group_id", projects: readonly string[], limit = 200): Promise<string[]> {
   if (projects.length === 0) return [];
   const c = Prisma.raw(`t.${column}`);
-  const rows = await prisma().$queryRaw<{ v: string }[]>`
+  const rows = await (await reader()).prisma.$queryRaw<{ v: string }[]>`
     SELECT DISTINCT ${c} AS v FROM traces t JOIN projects p ON p.id = t.project_id
     WHERE p.name = ANY(${[...projects]}::text[]) AND ${c} IS NOT NULL ORDER BY 1 LIMIT ${limit}::int`;
   return rows.map((r) => r.v);
@@ -106,7 +106,7 @@ async function distinctValuesIn(column: "system" | "task_id" | "group_id", proje
  */
 async function distinctValues(column: "system" | "task_id" | "group_id", limit = 200): Promise<string[]> {
   const c = Prisma.raw(column);
-  const rows = await prisma().$queryRaw<{ v: string | null }[]>`
+  const rows = await (await reader()).prisma.$queryRaw<{ v: string | null }[]>`
     WITH RECURSIVE d(v, n) AS (
       (SELECT ${c}, 1 FROM traces WHERE ${c} IS NOT NULL ORDER BY ${c} LIMIT 1)
       UNION ALL

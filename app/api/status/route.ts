@@ -1,0 +1,21 @@
+import { readableProjects } from "@/lib/server/auth/access";
+import { databaseStatus } from "@/lib/server/db/read";
+import { route } from "@/lib/server/http";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/status: the app process that answered (one of BATON_PROCESSES)
+ * and, for that process, how many requests each database served and what
+ * it last learnt of each read replica (docs/api.md).
+ */
+export const GET = route(async (request: Request) => {
+  await readableProjects(request);
+  return Response.json(
+    {
+      process: { pid: process.pid, index: Number(process.env.BATON_PROCESS_INDEX ?? 0), uptime_s: Math.round(process.uptime()) },
+      databases: databaseStatus(),
+    },
+    { headers: { "cache-control": "no-store" } },
+  );
+});
