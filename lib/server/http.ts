@@ -44,7 +44,7 @@ function setHeader(response: Response, name: string, value: string): void {
 }
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return Response.json(error.toJSON(), { status: error.status });
+  if (error instanceof ApiError) return Response.json(error.toJSON(), { status: error.status, headers: error.headers });
   if (error instanceof z.ZodError) return errorResponse(queryError(error));
   console.error("[baton] unexpected error:", error);
   return Response.json({ error: { code: "internal", message: "internal error", details: [] } }, { status: 500 });
