@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { sharedDataExclusions } from "./scripts/lib/shared-data.mjs";
 
 const alias = {
   "@": fileURLToPath(new URL(".", import.meta.url)),
@@ -7,20 +8,36 @@ const alias = {
   "server-only": fileURLToPath(new URL("./scripts/lib/empty.ts", import.meta.url)),
 };
 
+const root = fileURLToPath(new URL(".", import.meta.url));
+// without ../shared (a clone elsewhere) the tests that read it are left out and counted below; in CI its absence throws here
+const needShared = sharedDataExclusions(root, ["lib", "scripts", "app", "components"], (f) => f.endsWith(".test.ts"));
+const unitSkipped = needShared.filter((f) => !f.endsWith(".int.test.ts"));
+const integrationSkipped = needShared.filter((f) => f.endsWith(".int.test.ts"));
+
+/** Prints, after vitest's own summary, how many test files were left out for want of ../shared. */
+const sharedSkipReport = {
+  onTestRunEnd() {
+    if (needShared.length === 0) return;
+    console.log(`\n Skipped  ${needShared.length} test files (${unitSkipped.length} unit, ${integrationSkipped.length} integration): they read ../shared/data or ../shared/trace-schema, which is absent here`);
+    for (const f of needShared) console.log(`          ${f}`);
+  },
+};
+
 export default defineConfig({
   resolve: { alias },
   test: {
+    reporters: ["default", sharedSkipReport],
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], exclude: ["**/*.int.test.ts", "**/node_modules/**"] },
+        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"], exclude: ["**/*.int.test.ts", "**/node_modules/**", ...unitSkipped] },
       },
       {
         resolve: { alias },
         test: {
           name: "integration",
           include: ["**/*.int.test.ts"],
-          exclude: ["**/node_modules/**"],
+          exclude: ["**/node_modules/**", ...integrationSkipped],
           globalSetup: ["./scripts/test-db-setup.ts"],
           setupFiles: ["./scripts/test-db-env.ts"],
           testTimeout: 60_000,

@@ -16,7 +16,7 @@ const inter = localFont({
 });
 
 export const metadata: Metadata = {
-  title: "Baton",
+  title: { default: "Baton", template: "%s · Baton" },
   description: "Orchestration traces of LLM multi-agent systems: graph, rewards, credit, metrics.",
 };
 
@@ -44,6 +44,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               </Link>
               <Link href="/judges" className="text-sm text-slate-600 hover:text-slate-900">
                 Judges
+              </Link>
+              <Link href="/rubrics" className="text-sm text-slate-600 hover:text-slate-900">
+                Rubrics
               </Link>
               <Link href="/datasets" className="text-sm text-slate-600 hover:text-slate-900">
                 Datasets

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { searchTerms } from "@/lib/api/search-terms";
@@ -14,6 +15,9 @@ import { TraceFilters } from "./_components/trace-filters";
 import { TraceTable } from "./_components/trace-table";
 
 export const dynamic = "force-dynamic";
+
+// the layout's title template applies to the segments below it, not to this page beside it
+export const metadata: Metadata = { title: { absolute: "Traces · Baton" } };
 
 export default async function TraceListPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = searchParamsObject(await searchParams);

@@ -59,7 +59,8 @@ test("name a decisive error, find one with guided questions, read the Attributio
     await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", order[k]!);
     await page.keyboard.press(k < d ? "y" : "n");
     answers++;
-    await expect(question.or(done)).not.toHaveAttribute("data-k", String(k));
+    // the answer is taken (the next question may ask the same step again: the last check of the step before the decisive one)
+    await expect(page.getByTestId("guided")).toHaveAttribute("data-answers", String(answers));
   }
   expect(answers).toBeLessThanOrEqual(Math.ceil(Math.log2(order.length)) + 1);
   await expect(page.getByTestId("guided-done")).toHaveAttribute("data-event-id", truth.event_id);

@@ -87,6 +87,45 @@ test("the whole trace: task, final answer and timeline; task_success is fail/suc
   expect(metrics.e1).toBe(0);
 });
 
+test("x goes on without a label and says so; keys typed into a text field or with a dialog open never act on labels", async ({ page, request }) => {
+  const traceId = `e2e-label-focus-${Date.now()}`;
+  expect((await request.post("/api/traces", { data: withContent(traceId) })).status()).toBe(201);
+  await open(page, traceId);
+  const selected = page.locator('[data-testid=label-row][data-selected="true"]');
+  const stored = async () => ((await (await request.get(`/api/traces/${traceId}/annotations`)).json()) as { annotations: { event_id: string; family: string; value: number }[] }).annotations;
+  await page.keyboard.press("ArrowRight"); // e2: orchestration is its first field, key 1 is -1
+  await page.keyboard.press("1");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("chip-e2-orchestration")).toHaveAttribute("data-status", "saved");
+
+  // x: the next event, nothing saved, and the page says so
+  await page.keyboard.press("x");
+  await expect(selected).toHaveAttribute("data-event-id", "e3");
+  await expect(page.getByTestId("label-skipped")).toHaveText("Skipped event 2 without a label (nothing saved).");
+  await page.keyboard.press("?");
+  await expect(page.getByTestId("key-help")).toContainText("go to the next item without labelling this one");
+
+  // with the help open, u and the digits do nothing; Esc closes it
+  for (const key of ["u", "1", "s", "ArrowRight"]) await page.keyboard.press(key);
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("key-help")).toHaveCount(0);
+  await expect(selected).toHaveAttribute("data-event-id", "e3");
+
+  // a reason typed into the decisive error's text field stays text
+  await page.getByLabel("Why (optional)").pressSequentially("unclear: u s f w x 1");
+  await expect(page.getByLabel("Why (optional)")).toHaveValue("unclear: u s f w x 1");
+  await expect(selected).toHaveAttribute("data-event-id", "e3");
+  await expect(page.getByTestId("decisive-message")).toHaveCount(0);
+  await page.getByLabel("Why (optional)").press("Escape");
+
+  // a comment typed with shortcut letters in it
+  await page.keyboard.press("c");
+  await page.keyboard.type("unsure, see x");
+  await expect(page.locator("[data-testid^=comment-]").first()).toHaveValue("unsure, see x");
+  await expect(page.getByTestId("chip-e2-orchestration")).toHaveAttribute("data-status", "saved");
+  expect(await stored()).toEqual([expect.objectContaining({ event_id: "e2", family: "orchestration", value: -1 })]);
+});
+
 test("a label that cannot be saved stays visible as failed and is saved on retry", async ({ page, request }) => {
   const traceId = `e2e-retry-${Date.now()}`;
   expect((await request.post("/api/traces", { data: { ...example, trace_id: traceId } })).status()).toBe(201);
@@ -150,4 +189,41 @@ test("a real tau-bench conversation: a credit that rounds to zero reads 0, never
   expect(cells.length).toBeGreaterThan(20);
   expect(cells.filter((t) => t.trim() === "-0")).toEqual([]);
   await expect(page.getByText(/\(before weights\)/)).not.toContainText(/ -0( |$)/);
+});
+
+test("the grader sees what the run was supposed to do: tau-bench's instruction and policy, Who&When's reference answer, a JSON import's task_definition", async ({ page, request }) => {
+  const name = `e2e-task-definition-${Date.now()}`;
+  const imported = await request.post(`/api/import?name=${name}.json`, { data: readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8"), headers: { "content-type": "application/json" } });
+  expect(imported.status()).toBe(201);
+  await page.goto(`/traces/taubench-${name}-task0-trial0/label`);
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", "e1");
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-unit", "trace");
+  await expect(page.getByTestId("unit-context")).toContainText("Task (metadata.labels.task.instruction)");
+  await expect(page.getByTestId("trace-task")).toContainText("You are mia_li_3668. You want to fly from New York to Seattle on May 20 (one way).");
+  await expect(page.getByTestId("trace-policy")).toContainText("Policy / system prompt (metadata.system_prompt");
+  await page.getByTestId("trace-policy").locator("summary").click();
+  await expect(page.getByTestId("trace-policy-text")).toContainText("# Airline Agent Policy");
+  await expect(page.getByTestId("trace-reference")).toHaveCount(0);
+
+  const whoWhen = await request.post(`/api/import?name=${name}-1.json`, { data: readFileSync("../shared/data/who_and_when/Hand-Crafted/1.json", "utf8"), headers: { "content-type": "application/json" } });
+  expect(whoWhen.status()).toBe(201);
+  const [stored] = ((await whoWhen.json()) as { traces: { trace_id: string }[] }).traces;
+  await page.goto(`/traces/${encodeURIComponent(stored!.trace_id)}/label`);
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", /.+/);
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-unit", "trace");
+  await expect(page.getByTestId("trace-task")).toContainText("Where can I take martial arts classes within a five-minute walk from the New York Stock Exchange");
+  await expect(page.getByTestId("trace-reference")).toHaveText("Renzo Gracie Jiu-Jitsu Wall Street");
+
+  // set on a JSON import, shown as text (never as HTML)
+  const traceId = `e2e-definition-${Date.now()}`;
+  const definition = { instruction: "Find the <b>cheapest</b> flight", reference: "HAT136", policy: "Never book before 11am." };
+  expect((await request.post("/api/traces", { data: { ...withContent(traceId), metadata: { task_definition: definition } } })).status()).toBe(201);
+  await open(page, traceId);
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByTestId("trace-task")).toHaveText("Find the <b>cheapest</b> flight");
+  await expect(page.getByTestId("trace-task").locator("b")).toHaveCount(0);
+  await expect(page.getByTestId("trace-reference")).toHaveText("HAT136");
+  await expect(page.getByTestId("trace-policy")).toContainText("metadata.task_definition.policy, 23 characters");
 });

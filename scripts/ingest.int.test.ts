@@ -10,15 +10,15 @@ const run = promisify(execFile);
 const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown>;
 const dir = path.join(tmpdir(), `baton-cli-${process.pid}`);
 
-async function cli(...args: string[]): Promise<{ code: number; out: string }> {
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   try {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/ingest.ts", ...args], {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/ingest.ts", ...args], {
       env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
     });
-    return { code: 0, out: stdout };
+    return { code: 0, out: stdout, err: stderr };
   } catch (error) {
-    const e = error as { code: number; stdout: string };
-    return { code: e.code, out: e.stdout };
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout, err: e.stderr };
   }
 }
 
@@ -63,5 +63,54 @@ describe("npm run ingest", () => {
     expect(second.out).toContain('trace_id "again" exists');
     expect((await cli("--upsert", path.join(dir, "t.json"))).code).toBe(0);
     expect(await prisma().trace.count()).toBe(1);
+  });
+
+  it("--skip-existing loads what is new in a partly stored folder and leaves the stored traces as they are", async () => {
+    writeFileSync(path.join(dir, "a.json"), line("skip-a"));
+    writeFileSync(path.join(dir, "nested", "bc.jsonl"), [line("skip-b"), line("skip-c")].join("\n"));
+    expect((await cli(path.join(dir, "a.json"))).code).toBe(0);
+    const before = await prisma().trace.findUniqueOrThrow({ where: { traceId: "skip-a" } });
+    // without it: the stored file fails (and the run exits 1)
+    const plain = await cli(dir);
+    expect(plain.code).toBe(1);
+    expect(plain.out).toMatch(/FAILED\s+\S+a\.json/);
+    await prisma().trace.deleteMany({ where: { traceId: { in: ["skip-b", "skip-c"] } } });
+    // a file whose one trace is stored, and a file with one stored and one new trace
+    writeFileSync(path.join(dir, "nested", "bc.jsonl"), [line("skip-b"), line("skip-c")].join("\n"));
+    await cli(path.join(dir, "nested", "bc.jsonl"));
+    writeFileSync(path.join(dir, "nested", "bc.jsonl"), [line("skip-b"), line("skip-c"), line("skip-d")].join("\n"));
+    const { code, out } = await cli("--skip-existing", dir);
+    expect(code).toBe(0);
+    expect(out).toMatch(/skipped \S+a\.json: its 1 trace\(s\) are stored already/);
+    expect(out).toMatch(/ok\s+\S+bc\.jsonl: 1 trace\(s\), 8 events; 2 stored already, skipped/);
+    expect(out).toContain("2 file(s) ok, 0 failed");
+    expect((await prisma().trace.findMany({ orderBy: { traceId: "asc" } })).map((t) => t.traceId)).toEqual(["skip-a", "skip-b", "skip-c", "skip-d"]);
+    // the stored trace was not rewritten
+    expect((await prisma().trace.findUniqueOrThrow({ where: { traceId: "skip-a" } })).id).toBe(before.id);
+    expect(await cli("--skip-existing", "--upsert", dir)).toMatchObject({ code: 2, err: expect.stringContaining("--upsert and --skip-existing exclude each other") as unknown });
+  });
+
+  it("--help prints the usage and exits 0; no argument prints it and exits 2", async () => {
+    const help = await cli("--help");
+    expect(help.code).toBe(0);
+    expect(help.out).toContain("usage: npm run ingest -- [options] <files or folders>");
+    expect(help.out).toContain("--skip-existing");
+    expect(help.out).toContain("auto | baton | whowhen | marble | taubench | chatdev | agentops | otlp");
+    expect((await cli("-h")).out).toBe(help.out);
+    const none = await cli();
+    expect(none.code).toBe(2);
+    expect(none.err).toContain("usage: npm run ingest");
+  });
+
+  it("names an empty file, a CSV and a binary file for what they are, without echoing bytes, storing nothing", async () => {
+    writeFileSync(path.join(dir, "empty.json"), "");
+    const { code, out } = await cli(path.join(dir, "empty.json"), "lib/ingest/fixtures/runs.csv", "app/favicon.ico", path.join(dir, "nested"));
+    expect(code).toBe(1);
+    expect(out).toMatch(/FAILED\s+\S+empty\.json: nothing stored; 1 problem\(s\)\n\s+\$: empty file: it holds no traces/);
+    expect(out).toMatch(/FAILED\s+\S+runs\.csv: nothing stored; 1 problem\(s\)\n\s+\$: CSV is not a supported format \(supported: JSON or JSONL traces/);
+    expect(out).toMatch(/FAILED\s+\S+favicon\.ico: nothing stored; 1 problem\(s\)\n\s+\$: binary file \(not text\): not a supported format/);
+    // nothing but printable text and line breaks reaches the terminal
+    expect(out).toMatch(/^[\x20-\x7e\n]*$/);
+    expect(await prisma().trace.count()).toBe(0);
   });
 });

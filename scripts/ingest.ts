@@ -1,5 +1,5 @@
 /**
- * `npm run ingest -- [--upsert] [--format auto|baton|whowhen|marble|taubench|chatdev|agentops|otlp] <files or folders>`:
+ * `npm run ingest -- [--upsert | --skip-existing] [--format auto|baton|whowhen|marble|taubench|chatdev|agentops|otlp] <files or folders>`:
  * loads .json / .jsonl traces (or, through lib/adapters, another system's
  * runs; `auto` detects the format by content) through the same ingest path
  * as the API, one transaction per file or ChatDev run folder, with a
@@ -17,11 +17,43 @@ import { expandInputs, ingestFormatted, inputBytes, isIngestFormat, INGEST_FORMA
 /** The operator at the command line may replace a trace of any project (and move it into the file's). */
 const operatorMayReplace = () => true;
 
+const USAGE = `usage: npm run ingest -- [options] <files or folders>
+
+Loads traces into Baton (the database of npm start, or DATABASE_URL): .json and
+.jsonl files, folders of them (searched recursively), ChatDev run folders. Each
+file is stored all or nothing, in one transaction; a file of any size streams.
+
+options:
+  --format <f>      ${INGEST_FORMATS.join(" | ")} (default auto: detected from
+                    the content and the name)
+  --upsert          replace traces whose trace_id is stored already
+  --skip-existing   leave traces whose trace_id is stored already as they are
+                    (re-running over a folder loads only what is new)
+  -h, --help        this help
+
+Exits 0 when every file was stored (or skipped), 1 when any failed, 2 on bad
+arguments.`;
+
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { upsert: { type: "boolean", default: false }, format: { type: "string", default: "auto" } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { upsert: { type: "boolean", default: false }, "skip-existing": { type: "boolean", default: false }, format: { type: "string", default: "auto" }, help: { type: "boolean", short: "h", default: false } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const format = values.format;
-  if (positionals.length === 0 || !isIngestFormat(format)) {
-    console.error(`usage: npm run ingest -- [--upsert] [--format ${INGEST_FORMATS.join("|")}] <files or folders>`);
+  if (!isIngestFormat(format)) {
+    console.error(`unknown format "${format}": --format ${INGEST_FORMATS.join("|")}\n\n${USAGE}`);
+    return 2;
+  }
+  if (positionals.length === 0) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (values.upsert && values["skip-existing"]) {
+    console.error("--upsert and --skip-existing exclude each other: replace stored traces, or leave them");
     return 2;
   }
   const files = (await Promise.all(positionals.map((p) => expandInputs(p, format)))).flat();
@@ -40,7 +72,7 @@ async function main(): Promise<number> {
   const outcomes: FileOutcome[] = [];
   for (const file of files) {
     bar.update(mb(done), { file: path.basename(file) });
-    outcomes.push(await ingestFormatted(file, { format, upsert: values.upsert, mayReplace: operatorMayReplace, onBytes: (b) => { done += b; bar.update(mb(done)); } }));
+    outcomes.push(await ingestFormatted(file, { format, upsert: values.upsert, skipExisting: values["skip-existing"], mayReplace: operatorMayReplace, onBytes: (b) => { done += b; bar.update(mb(done)); } }));
   }
   bar.update(mb(totalBytes));
   bar.stop();
@@ -53,8 +85,11 @@ function report(outcomes: FileOutcome[]): number {
   let failed = 0;
   for (const o of outcomes) {
     if (o.ok) {
-      const events = o.traces.reduce((s, t) => s + t.events, 0);
-      console.log(`ok      ${o.file}: ${o.traces.length} trace(s), ${events} events`);
+      const stored = o.traces.filter((t) => !t.skipped);
+      const events = stored.reduce((s, t) => s + t.events, 0);
+      const skipped = o.traces.length - stored.length;
+      if (stored.length === 0 && skipped > 0) console.log(`skipped ${o.file}: its ${skipped} trace(s) are stored already`);
+      else console.log(`ok      ${o.file}: ${stored.length} trace(s), ${events} events${skipped > 0 ? `; ${skipped} stored already, skipped` : ""}`);
     } else {
       failed++;
       console.log(`FAILED  ${o.file}: nothing stored; ${o.problems.length} problem(s)`);

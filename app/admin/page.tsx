@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { listApiKeys } from "@/lib/server/auth/api-keys";
 import { currentSession } from "@/lib/server/auth/current";
@@ -7,6 +8,8 @@ import { KeysPanel } from "./_components/keys-panel";
 import { UsersPanel } from "./_components/users-panel";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Accounts and keys" };
 
 /** Users, their roles per project, and API keys (site admins only; the API checks again on every change). */
 export default async function AdminPage() {

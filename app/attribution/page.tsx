@@ -6,7 +6,7 @@ import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { keptBlameEvaluation } from "@/lib/server/blame/evaluation";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Attribution · Baton" };
+export const metadata: Metadata = { title: "Attribution" };
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 

@@ -1,8 +1,9 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { clockOf, formatCost, formatDuration, formatTokens, formatValue, type Clock } from "@/lib/format";
 import type { TraceMetrics } from "@/lib/metrics";
-import { requirePageRead } from "@/lib/server/auth/page-access";
+import { pageReadableProjects, requirePageRead } from "@/lib/server/auth/page-access";
 import { traceMetrics } from "@/lib/server/queries/metrics";
 import { findTraceRowOrNull } from "@/lib/server/queries/traces";
 
@@ -32,9 +33,16 @@ async function side(traceId: string | undefined): Promise<Side> {
   };
 }
 
+
+export const metadata: Metadata = { title: "Compare two runs" };
+
 /** Two traces side by side (the trace list's "Compare"): list columns, computed metrics and what each run reports. */
 export default async function ComparePage({ searchParams }: { searchParams: Promise<{ a?: string; b?: string }> }) {
   const { a, b } = await searchParams;
+  if (!a || !b) {
+    await pageReadableProjects("/compare");
+    return <ChooseTwo chosen={a ?? b ?? null} />;
+  }
   const [left, right] = await Promise.all([side(a), side(b)]);
   const rows: [string, (s: Side) => string][] = [
     ["events", (s) => formatValue(s.list.events)],
@@ -95,4 +103,21 @@ const TIMES = new Set(["busy_time", "makespan", "stop_t"]);
 function metric(s: Side, section: "e2" | "e3" | "e4" | "stop", key: string): string {
   const v = (s.metrics[section] as unknown as Record<string, number | string | boolean | null>)[key] ?? null;
   return TIMES.has(key) && typeof v === "number" ? formatDuration(v, s.clock) : formatValue(v);
+}
+
+/** /compare without two ids: what the page needs and where to pick them. */
+function ChooseTwo({ chosen }: { chosen: string | null }) {
+  return (
+    <div className="max-w-2xl space-y-3" data-testid="compare-choose">
+      <h1 className="text-2xl font-semibold">Compare two traces</h1>
+      <p className="text-sm text-slate-700">
+        {chosen === null ? "No traces are chosen." : <>Only one trace is chosen (<span className="font-mono">{chosen}</span>).</>} This page sets two runs side by side: their
+        list columns, every computed metric and what each run reports.
+      </p>
+      <p className="text-sm text-slate-700">
+        Tick two traces in the <Link href="/" className="text-blue-700 underline">trace list</Link> and press Compare, or open{" "}
+        <code className="font-mono">/compare?a=&lt;trace id&gt;&amp;b=&lt;trace id&gt;</code>.
+      </p>
+    </div>
+  );
 }

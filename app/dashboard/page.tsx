@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { DashboardCharts } from "@/components/charts/dashboard-charts";
 import { AddToAgenda } from "@/components/meeting/add-to-agenda";
@@ -20,6 +21,8 @@ export const dynamic = "force-dynamic";
  * stop verdicts, and trends by day and by checkpoint, over a filter; the
  * traces behind any bar. The server prepares every number (lib/dashboard).
  */
+export const metadata: Metadata = { title: "Dashboard" };
+
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const values = searchParamsObject(await searchParams);
   const parsed = dashboardPageQuery.safeParse(values);

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { ProgressBar } from "@/components/progress-bar";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { listDatasets } from "@/lib/server/datasets/store";
@@ -24,6 +25,8 @@ interface DiffView {
  * filter as a Hugging Face dataset folder, watch the build, download its
  * files, see what changed since the previous snapshot of the same filter.
  */
+export const metadata: Metadata = { title: "Datasets" };
+
 export default async function DatasetsPage() {
   const readable = await pageReadableProjects("/datasets");
   const datasets = await listDatasets(readable);

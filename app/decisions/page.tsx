@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { OutcomeTable } from "@/components/decisions/outcome-table";
 import { searchParamsObject } from "@/lib/api/filters";
@@ -17,6 +18,8 @@ export const dynamic = "force-dynamic";
  * within-group difference where GRPO groups cover both branches. Every
  * number comes from the server (lib/decisions, SQL over stored columns).
  */
+export const metadata: Metadata = { title: "Decisions" };
+
 export default async function DecisionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const values = searchParamsObject(await searchParams);
   const parsed = decisionFilter.safeParse(values);

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { HeatmapControls } from "@/components/heatmap/controls";
 import { HeatmapView } from "@/components/heatmap/heatmap-view";
 import { AddToAgenda } from "@/components/meeting/add-to-agenda";
@@ -11,6 +12,8 @@ import { ApiError } from "@/lib/server/errors";
 import { listPresets } from "@/lib/server/queries/presets";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Heatmaps" };
 
 /** Role x family credit across the traces of a project, system, task or group (all readable traces when unfiltered). */
 export default async function RoleHeatmapsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

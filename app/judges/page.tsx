@@ -1,3 +1,5 @@
+import type { Metadata } from "next";
+import Link from "next/link";
 import { ProgressBar } from "@/components/progress-bar";
 import { currentSession } from "@/lib/server/auth/current";
 import { requirePageProjectAdmin } from "@/lib/server/auth/page-access";
@@ -19,6 +21,8 @@ export const dynamic = "force-dynamic";
  * settings (the API key only as "set"), runs with progress, cancel and
  * resume, and agreement with people per family.
  */
+export const metadata: Metadata = { title: "Judges" };
+
 export default async function JudgesPage() {
   await requirePageProjectAdmin("/judges");
   const session = await currentSession();
@@ -33,7 +37,8 @@ export default async function JudgesPage() {
       <h1 className="text-2xl font-semibold">Judges</h1>
       <p className="max-w-3xl text-sm text-slate-600">
         A judge is a model Baton asks for reward values through an OpenAI-compatible endpoint. Its values stay apart from people&apos;s: credit and
-        metrics use them only when asked (<code>judges=</code>, the &ldquo;with judges&rdquo; toggle), and only where no person labelled.
+        metrics use them only when asked (<code>judges=</code>, the &ldquo;with judges&rdquo; toggle), and only where no person labelled.{" "}
+        <Link href="/docs/judges" className="text-blue-700 underline" data-testid="judges-guide">The judges guide</Link> says how to point one at OpenAI, vLLM or Ollama.
       </p>
       {allProjects.length === 0 ? <p className="text-sm text-slate-600">You administer no project.</p> : <JudgeForm projects={allProjects} />}
       {judges.length === 0 && <p className="rounded border border-dashed border-slate-300 p-6 text-center text-slate-500">No judges yet.</p>}

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { AgendaEditor } from "@/components/meeting/agenda-editor";
 import { Presenter } from "@/components/meeting/presenter";
 import { agendaFromParams, slideIndex } from "@/lib/meeting/agenda";
@@ -13,6 +14,8 @@ interface Props {
  * that agenda (a shared link replays the meeting); `/present` alone edits
  * the agenda kept in this browser.
  */
+export const metadata: Metadata = { title: "Present" };
+
 export default async function PresentPage({ searchParams }: Props) {
   const query = await searchParams;
   const raw = query.agenda;

@@ -1,8 +1,11 @@
+import type { Metadata } from "next";
 import { RubricEditor } from "@/components/rubrics/rubric-editor";
 import { requirePageRead } from "@/lib/server/auth/page-access";
 import { projectRubrics } from "@/lib/server/queries/rubrics";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Rubrics" };
 
 /** `/rubrics?project=`: what -1, 0 and +1 mean per family in a project; its admins edit them here. */
 export default async function RubricsPage({ searchParams }: { searchParams: Promise<{ project?: string | string[] }> }) {

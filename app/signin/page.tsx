@@ -1,9 +1,12 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { safeNextPath } from "@/lib/api/auth";
 import { currentSession } from "@/lib/server/auth/current";
 import { SignInForm } from "./_components/sign-in-form";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const next = safeNextPath((await searchParams).next);

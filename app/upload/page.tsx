@@ -1,4 +1,11 @@
+import type { Metadata } from "next";
+import { maxBodyBytes } from "@/lib/server/http";
 import { UploadDropzone } from "./_components/upload-dropzone";
+
+// the body limit is read when the page is served (BATON_MAX_BODY_MB), not when it was built
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Upload traces" };
 
 export default function UploadPage() {
   return (
@@ -6,9 +13,15 @@ export default function UploadPage() {
       <h1 className="text-2xl font-semibold">Upload traces</h1>
       <p className="max-w-3xl text-sm text-slate-600">
         Drop JSON or JSONL files holding orchestration traces (the paper&apos;s schema plus Baton&apos;s extensions). Each file is
-        stored all or nothing; invalid files list every problem with its JSON path.
+        stored all or nothing; invalid files list every problem with its JSON path. Files up to{" "}
+        <span data-testid="upload-limit">{formatMb(maxBodyBytes())}</span> upload here; larger ones load with{" "}
+        <code>npm run ingest -- &lt;file or folder&gt;</code>, which streams files of any size.
       </p>
-      <UploadDropzone />
+      <UploadDropzone maxBytes={maxBodyBytes()} />
     </div>
   );
+}
+
+function formatMb(bytes: number): string {
+  return `${(bytes / 1048576).toLocaleString("en", { maximumFractionDigits: 1 })} MB`;
 }

@@ -6,6 +6,7 @@ import { keyAction } from "@/lib/annotate/keymap";
 import { describeFailure, sendJson } from "@/lib/api/send";
 import { GuidedSearch } from "./guided-search";
 import { selectUnitEventId, useLabeling, useLabelingStore } from "./store";
+import { keyBelongsToFocus } from "./typing";
 
 /**
  * "The run went wrong here": the decisive error of the trace (SPEC.md
@@ -51,8 +52,7 @@ export function DecisiveErrorPanel({ disabled, me, blind = false, onMine }: { di
   // `w` names the selected event (never while a text field or dialog has focus)
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
+      if (keyBelongsToFocus(e)) return;
       if (keyAction(e)?.kind !== "decisive" || disabled || store.getState().overlay || document.querySelector("[role=dialog]")) return;
       const id = selectUnitEventId(store.getState());
       if (id) void name(id);

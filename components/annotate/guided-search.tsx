@@ -5,6 +5,7 @@ import { answerQuestion, nextQuestion, startGuided, type GuidedState, type Guide
 import type { BlameRanking } from "@/lib/blame/types";
 import { describeFailure, sendJson } from "@/lib/api/send";
 import { useLabeling, useLabelingStore } from "./store";
+import { keyBelongsToFocus } from "./typing";
 
 /**
  * Finding the decisive error with a few questions: "is the run still on
@@ -50,8 +51,7 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
   useEffect(() => {
     if (step?.kind !== "question") return;
     const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
+      if (keyBelongsToFocus(e)) return;
       if (e.ctrlKey || e.metaKey || e.altKey || (e.key !== "y" && e.key !== "n")) return;
       e.preventDefault();
       answer(e.key === "y");
@@ -70,7 +70,7 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
   const rows = store.getState().rows;
   const asked_n = state.answers.length;
   return (
-    <div className="mt-2 w-full space-y-1 rounded border border-rose-300 bg-white p-2 dark:bg-transparent" data-testid="guided" role="group" aria-label="Guided search for the decisive error">
+    <div className="mt-2 w-full space-y-1 rounded border border-rose-300 bg-white p-2 dark:bg-transparent" data-testid="guided" data-answers={asked_n} role="group" aria-label="Guided search for the decisive error">
       <p className="text-xs text-slate-600">
         {prior ? <>prior: <span className="font-mono">{prior.method}</span>{prior.note && ` (${prior.note})`}</> : "plain bisection"} · {asked_n} answer(s) so far, at most {state.budget}
       </p>

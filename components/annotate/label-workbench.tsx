@@ -14,6 +14,7 @@ import { UnitContextView } from "./unit-context";
 import { useLabelSaver } from "./use-label-saver";
 import { useTracePages } from "./use-trace-pages";
 import { UnitCredit } from "./unit-credit";
+import { keyBelongsToFocus } from "./typing";
 
 interface Props {
   preset: string;
@@ -29,6 +30,7 @@ export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Pr
   const store = useLabelingStore();
   const [loadError, setLoadError] = useState<string | null>(null);
   const onError = useCallback((m: string) => setLoadError(m), []);
+  const [skipped, setSkipped] = useState<string | null>(null);
   useTracePages(store, preset, onError);
   const saver = useLabelSaver(preset, me);
   const { save, retryFailed, undo } = saver;
@@ -49,12 +51,19 @@ export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Pr
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
       const action = keyAction(e);
       if (!action) return;
-      e.preventDefault();
       const s = store.getState();
+      // an open overlay takes no shortcut but closing it
+      if (s.overlay) {
+        if (action.kind === "escape" || action.kind === "help") {
+          e.preventDefault();
+          s.setOverlay(null);
+        }
+        return;
+      }
+      if (keyBelongsToFocus(e)) return;
+      e.preventDefault();
       const fields = fieldsOf(s);
       const field = fields[s.field];
       switch (action.kind) {
@@ -80,6 +89,7 @@ export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Pr
           s.move(1);
           break;
         case "skip":
+          setSkipped(s.index < 0 ? "the trace" : `event ${s.index + 1}`);
           s.move(1);
           break;
         case "comment":
@@ -102,8 +112,7 @@ export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Pr
           s.setOverlay(s.overlay === "help" ? null : "help");
           break;
         case "escape":
-          if (s.overlay) s.setOverlay(null);
-          else if (s.commenting) s.setCommenting(null);
+          if (s.commenting) s.setCommenting(null);
           else store.setState({ drafts: {} });
           break;
       }
@@ -115,11 +124,12 @@ export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Pr
   return (
     <div className="space-y-3">
       <StatusBar saver={saver} cannotLabel={cannotLabel} />
+      {skipped && <p className="text-sm text-slate-600" role="status" data-testid="label-skipped">Skipped {skipped} without a label (nothing saved).</p>}
       {loadError && <p className="text-sm text-rose-700" data-testid="load-error">{loadError}</p>}
       {overlay === "help" && (
         <div role="dialog" aria-label="Keyboard help" className="fixed inset-0 z-40 flex items-center justify-center bg-black/30" onClick={() => store.getState().setOverlay(null)}>
           <div onClick={(e) => e.stopPropagation()}>
-            <LabelHelp onClose={() => store.getState().setOverlay(null)} />
+            <LabelHelp place="label" onClose={() => store.getState().setOverlay(null)} />
           </div>
         </div>
       )}

@@ -161,6 +161,20 @@ function TraceUnit({ context }: { context: TraceContext }) {
         <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Task{context.task_source ? ` (${context.task_source})` : ""}</h4>
         <ContentText content={context.task} testId="trace-task" />
       </section>
+      {context.reference && (
+        <section>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Reference answer ({context.reference.source})</h4>
+          <ContentText content={context.reference.text} testId="trace-reference" />
+        </section>
+      )}
+      {context.policy && (
+        <details data-testid="trace-policy">
+          <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">
+            Policy / system prompt ({context.policy.source}, {context.policy.text.length.toLocaleString("en")} characters)
+          </summary>
+          <ContentText content={context.policy.text} testId="trace-policy-text" />
+        </details>
+      )}
       <section>
         <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Final answer{context.final_answer ? ` (${context.final_answer.id}, ${context.final_answer.type} by ${context.final_answer.agent})` : ""}</h4>
         <ContentText content={context.final_answer?.content ?? null} length={context.final_answer?.content_length} testId="trace-answer" />

@@ -8,7 +8,7 @@ import { describeFailure, sendJson } from "@/lib/api/send";
 interface Blame {
   method: string;
   chosen?: { by: string; reason?: string };
-  trained?: { traces: number; held_out: boolean };
+  trained?: { traces: number; held_out: boolean; source?: "project" | "default" };
   events: RankedEvent[];
 }
 
@@ -50,7 +50,7 @@ export function Suspects({ traceId, methods, collapsed = false }: { traceId: str
             {methods.map((m) => <option key={m} value={m}>{m}</option>)}
           </select>
         </label>
-        {blame && <span className="text-xs text-slate-500">{blame.method}{blame.trained ? ` · trained on ${blame.trained.traces} labelled runs${blame.trained.held_out ? ", this run's own label left out" : ""}` : ""}{blame.chosen?.reason ? ` · ${blame.chosen.reason}` : ""}</span>}
+        {blame && <span className="text-xs text-slate-500">{blame.method}{blame.trained ? ` · trained on ${blame.trained.traces} labelled runs${blame.trained.source === "default" ? " (shipped with Baton)" : ""}${blame.trained.held_out ? ", this run's own label left out" : ""}` : ""}{blame.chosen?.reason ? ` · ${blame.chosen.reason}` : ""}</span>}
         {top.length > 0 && <Link href={graph} className="ml-auto text-xs text-blue-700 hover:underline" data-testid="suspects-graph">show on the graph</Link>}
       </div>
       {error && <p className="text-xs text-amber-800">{error}</p>}

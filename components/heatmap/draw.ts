@@ -5,7 +5,7 @@
  * export carries them. Nulls get no fill: a dashed outline marks the gap.
  */
 import { select } from "d3";
-import { formatValue } from "@/lib/format";
+import { cleanFloat, formatValue } from "@/lib/format";
 import { graphCapNote, graphLinkCapped } from "@/lib/heatmap/query";
 import type { HeatmapModel } from "@/lib/heatmap/types";
 import { cellColour, textOn } from "./colour";
@@ -92,7 +92,8 @@ export function drawHeatmap(svgNode: SVGSVGElement, model: HeatmapModel, L: Heat
 }
 
 /** A value printed in its cell: two decimals, or one significant digit below 0.01 (never a bare "-0"). */
-export function cellLabel(v: number): string {
+export function cellLabel(raw: number): string {
+  const v = cleanFloat(raw);
   if (v === 0) return "0";
   return Math.abs(v) >= 0.01 ? formatValue(v, 2) : v.toPrecision(1);
 }

@@ -5,6 +5,7 @@ import { DecisiveErrorPanel } from "@/components/annotate/decisive-error";
 import { EventList } from "@/components/annotate/event-list";
 import { LabelingProvider, selectUnitEventId, useLabeling, useLabelingStore } from "@/components/annotate/store";
 import { UnitContextView } from "@/components/annotate/unit-context";
+import { keyBelongsToFocus } from "@/components/annotate/typing";
 import { useTracePages } from "@/components/annotate/use-trace-pages";
 import { keyAction } from "@/lib/annotate/keymap";
 
@@ -42,9 +43,7 @@ function DecisiveUnitView({ me, blind, onMine }: Omit<Props, "traceId" | "events
   // ← → move between events (the queue view's own keys do the rest)
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
-      if (document.querySelector("[role=dialog]")) return;
+      if (keyBelongsToFocus(e) || document.querySelector("[role=dialog]")) return;
       const action = keyAction(e);
       if (action?.kind === "move") store.getState().move(action.by);
     };

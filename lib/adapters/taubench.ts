@@ -14,7 +14,8 @@ import { zodDetails } from "./zod-details";
  * - the reply to transfer_to_human_agents -> human_intervention (a human
  *   agent takes over there);
  * - the system prompt (the airline policy, the same in every run) is not an
- *   event; its length is in metadata.
+ *   event; it is kept in metadata.system_prompt (graders read it as the
+ *   run's policy) and its length in metadata.system_prompt_chars.
  * reward (0/1) is the task success: `metrics.task_success` = reward (E1),
  * `rewards.task_success` = 2 x reward - 1 as for a 0/1 label (SPEC.md
  * section 2). The trials of one task share a group_id, a GRPO group.
@@ -58,6 +59,7 @@ export function adaptTauRun(raw: unknown, path: string, index: number): AdaptedT
   let previous: { ref: EventRef; type: EventType } | null = null;
   let step = 0;
   let systemPrompt = 0;
+  const systemTexts: string[] = [];
 
   const add = (fields: UntimedFields, parents: Parent[]) => {
     const ref = b.add({ ...fields, t: step, step }, ...parents);
@@ -69,6 +71,7 @@ export function adaptTauRun(raw: unknown, path: string, index: number): AdaptedT
   for (const m of run.traj) {
     if (m.role === "system") {
       systemPrompt += m.content?.length ?? 0;
+      if (m.content) systemTexts.push(m.content);
       continue;
     }
     if (m.role === "tool") addToolReply(m);
@@ -111,6 +114,8 @@ export function adaptTauRun(raw: unknown, path: string, index: number): AdaptedT
         topology_detail: "single_agent_with_user_simulator",
         labels: { task_id: run.task_id, trial: run.trial, reward: run.reward, task, ...info },
         system_prompt_chars: systemPrompt,
+        // the policy the agent worked under: graders read it (lib/annotate/task-definition.ts)
+        ...(systemTexts.length > 0 ? { system_prompt: systemTexts.join("\n\n") } : {}),
       },
     },
     { clock: "step_index" },

@@ -1,7 +1,7 @@
 import { EVENT_TYPES } from "../trace/types";
 import { describe, expect, it } from "vitest";
 import { labelFamilies } from "./families";
-import { keyAction } from "./keymap";
+import { keyAction, keyHelp } from "./keymap";
 
 describe("keyAction", () => {
   it("maps 1-9 onto the field's options", () => {
@@ -48,5 +48,20 @@ describe("labelFamilies", () => {
 
   it("never offers task_success on an event: it is labelled on the whole trace", () => {
     for (const type of EVENT_TYPES) for (const stopAnchor of [false, true]) expect(labelFamilies({ type }, { stopAnchor })).not.toContain("task_success");
+  });
+});
+
+describe("keyHelp", () => {
+  it("says what u and x do where they are pressed: the label page saves nothing on x, a queue asks the reason", () => {
+    const label = Object.fromEntries(keyHelp("label"));
+    const queue = Object.fromEntries(keyHelp("queue"));
+    expect(label.x).toBe("go to the next item without labelling this one (nothing is saved; a queue asks why)");
+    expect(queue.x).toBe("skip this item, with a reason (1-4 or typed)");
+    expect(label.u).toBe("undo your last saved label");
+    expect(queue.u).toBe("clear the selected field's choice");
+    // the queue page has no item navigation, trace keys or decisive error
+    expect(Object.keys(queue)).not.toContain("← →");
+    expect(Object.keys(queue)).not.toContain("w");
+    expect(Object.keys(label)).toContain("w");
   });
 });

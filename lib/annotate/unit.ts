@@ -5,6 +5,8 @@
  * for a whole trace the task, the final answer and a compact timeline. All
  * content is untrusted text: the client shows it as text, never as HTML.
  */
+import type { DefinitionPart } from "./task-definition";
+
 export interface UnitEvent {
   id: string;
   seq: number;
@@ -68,9 +70,13 @@ export interface TraceContext {
   task_id: string;
   system: string | null;
   events: number;
-  /** the task as stated: metadata.task / question / query when a string, else the first event's content */
+  /** the task as stated: the task definition's instruction (lib/annotate/task-definition.ts), else the first event's content */
   task: string | null;
   task_source: string | null;
+  /** the reference answer of the task definition, when the run carries one */
+  reference: DefinitionPart | null;
+  /** the policy or system prompt the agents worked under, when the run carries one */
+  policy: DefinitionPart | null;
   /** the terminal event (SPEC.md section 1) and its content */
   final_answer: UnitEvent | null;
   agents: { agent: string; events: number; first_seq: number; last_seq: number }[];

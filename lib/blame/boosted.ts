@@ -11,6 +11,7 @@
  * Hand-written because the npm gradient-boosting packages fit independent
  * rows (regression or one-vs-rest), not a softmax over each trace's events.
  */
+import { featureFilter, type FeatureSet } from "./features";
 import { contextOf } from "./input";
 import { cachedFeatures } from "./learned";
 import type { LearnedMethod, LearnedModel } from "./methods";
@@ -57,8 +58,11 @@ function thresholdsOf(values: Float64Array, count: number): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
-export function trainStumps(examples: readonly LabelledTrace[], method = "learned_stumps", options: Partial<typeof STUMPS> = {}): StumpModel {
+export type StumpOptions = Partial<typeof STUMPS> & { features?: FeatureSet };
+
+export function trainStumps(examples: readonly LabelledTrace[], method = "learned_stumps", options: StumpOptions = {}): StumpModel {
   const o = { ...STUMPS, ...options };
+  const keep = featureFilter(options.features ?? "all");
   const sets: { start: number; size: number; chosen: number }[] = [];
   const rows: Record<string, number>[] = [];
   for (const t of examples) {
@@ -68,20 +72,34 @@ export function trainStumps(examples: readonly LabelledTrace[], method = "learne
     sets.push({ start: rows.length, size: f.length, chosen });
     for (const e of f) rows.push(e.named);
   }
-  const names = [...new Set(rows.flatMap((r) => Object.keys(r)))].sort();
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter(keep).sort();
   const columns = names.map((n) => Float64Array.from(rows, (r) => value(r, n)));
   const splits = columns.map((c) => thresholdsOf(c, o.thresholds));
+  // each feature's rows by ascending value, and for each threshold how many of them lie at or below it
+  const orders = columns.map((c) => Int32Array.from(c.keys()).sort((a, b) => c[a]! - c[b]! || a - b));
+  const cutsOf = columns.map((c, f) => {
+    const order = orders[f]!;
+    let at = 0;
+    return splits[f]!.map((threshold) => {
+      while (at < order.length && c[order[at]!]! <= threshold) at++;
+      return at;
+    });
+  });
   const score = new Float64Array(rows.length);
   const g = new Float64Array(rows.length);
   const h = new Float64Array(rows.length);
   const stumps: Stump[] = [];
   for (let round = 0; round < o.rounds; round++) {
     for (const s of sets) {
-      const p = softmax(Array.from(score.subarray(s.start, s.start + s.size)));
-      p.forEach((pc, c) => {
+      let max = -Infinity;
+      for (let c = 0; c < s.size; c++) max = Math.max(max, score[s.start + c]!);
+      let sum = 0;
+      for (let c = 0; c < s.size; c++) sum += (g[s.start + c] = Math.exp(score[s.start + c]! - max));
+      for (let c = 0; c < s.size; c++) {
+        const pc = g[s.start + c]! / sum;
         g[s.start + c] = pc - (c === s.chosen ? 1 : 0);
         h[s.start + c] = Math.max(pc * (1 - pc), 1e-6);
-      });
+      }
     }
     let G = 0;
     let H = 0;
@@ -91,22 +109,23 @@ export function trainStumps(examples: readonly LabelledTrace[], method = "learne
     }
     let best: { gain: number; stump: Stump } | null = null;
     names.forEach((feature, f) => {
-      const column = columns[f]!;
-      for (const threshold of splits[f]!) {
-        let gl = 0;
-        let hl = 0;
-        for (let i = 0; i < rows.length; i++) {
-          if (column[i]! <= threshold) {
-            gl += g[i]!;
-            hl += h[i]!;
-          }
+      const order = orders[f]!;
+      const cuts = cutsOf[f]!;
+      let gl = 0;
+      let hl = 0;
+      let at = 0;
+      splits[f]!.forEach((threshold, t) => {
+        // rows in ascending value order: those up to cuts[t] have value <= threshold
+        for (; at < cuts[t]!; at++) {
+          gl += g[order[at]!]!;
+          hl += h[order[at]!]!;
         }
         const gr = G - gl;
         const hr = H - hl;
-        if (hl < o.minHessian || hr < o.minHessian) continue;
+        if (hl < o.minHessian || hr < o.minHessian) return;
         const gain = (gl * gl) / (hl + o.lambda) + (gr * gr) / (hr + o.lambda) - (G * G) / (H + o.lambda);
         if (!best || gain > best.gain + 1e-12) best = { gain, stump: { feature, threshold, low: (-o.rate * gl) / (hl + o.lambda), high: (-o.rate * gr) / (hr + o.lambda) } };
-      }
+      });
     });
     if (!best) break;
     const { stump } = best as { gain: number; stump: Stump };

@@ -32,6 +32,42 @@ function roleFeatures(role: string | undefined): Record<string, number> {
   return out;
 }
 
+/**
+ * What an agent does in the run, in terms that mean the same in every
+ * system: a coordinator (plans, delegates, decides), a worker (does the
+ * task: a worker or an expert, whatever its name), an executor (runs code
+ * or tools and reports their output). Systems name roles and event types
+ * differently (Magentic-One's orchestrator and workers, CaptainAgent's
+ * experts and terminal); these three do not depend on the names.
+ */
+export function agentKind(role: string | undefined, type: string): "coordinator" | "worker" | "executor" | "other" {
+  if (role === "orchestrator" || type === "orchestrator_decision" || type === "spawn") return "coordinator";
+  if (role === "code_executor" || type === "tool_result") return "executor";
+  if (role === "worker" || role === "expert" || role === undefined) return "worker";
+  return "other";
+}
+
+/**
+ * Feature families that describe a run in system-independent terms
+ * (relative position, the agent's place and kind, causal structure,
+ * errors, words, credit). Left out: role and type names, absolute step
+ * bins and the n-th `return` of the run, which describe one system's
+ * protocol and do not carry to another.
+ */
+const SYSTEM_SPECIFIC = /^(?:role_|type_|pos_steps_|pos_log_step$|run_(?:first|second|third)_return$|decision_after_reply$)/;
+
+/** Whether a named feature belongs to the portable set. */
+export function isPortableFeature(name: string): boolean {
+  return !SYSTEM_SPECIFIC.test(name);
+}
+
+/** Named feature sets a learned model can be trained on. */
+export type FeatureSet = "all" | "portable";
+
+export function featureFilter(set: FeatureSet): (name: string) => boolean {
+  return set === "portable" ? isPortableFeature : () => true;
+}
+
 /** Per-trace z-score, so credit of runs of different lengths and rewards compare (0 when constant). */
 function standardize(xs: Float64Array): Float64Array {
   const n = xs.length;
@@ -61,6 +97,7 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
   const seen = new Map<string, number>();
   let returns = 0;
   let j = 0;
+  const kindSeen = new Map<string, number>();
   let lastSuspect = -1;
   ordered.forEach((e, k) => {
     if (!isHuman(e)) lastSuspect = k;
@@ -79,6 +116,9 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
     let nextFails = 0;
     for (let s = g.succStart[v]!; s < g.succStart[v + 1]!; s++) if (failed[g.rank[g.succ[s]!]!]) nextFails = 1;
     const dist = prepared.analysis.terminalDist[v]!;
+    const kind = human ? "human" : agentKind(e.role, e.type);
+    const kindBefore = human ? 0 : (kindSeen.get(kind) ?? 0);
+    if (!human) kindSeen.set(kind, kindBefore + 1);
     const named: Record<string, number> = {
       human: human ? 1 : 0,
       pos_relative: n > 1 ? k / (n - 1) : 0,
@@ -93,6 +133,13 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
       pos_steps_11_20: jj >= 11 && jj <= 20 ? 1 : 0,
       pos_steps_over_20: jj > 20 ? 1 : 0,
       pos_last_step: k === lastSuspect ? 1 : 0,
+      pos_step_relative: jj >= 0 && suspects > 1 ? jj / (suspects - 1) : 0,
+      kind_coordinator: kind === "coordinator" ? 1 : 0,
+      kind_worker: kind === "worker" ? 1 : 0,
+      kind_executor: kind === "executor" ? 1 : 0,
+      kind_first_of_kind: !human && kindBefore === 0 ? 1 : 0,
+      kind_worker_output: kind === "worker" && (e.content ?? "").length > 0 ? 1 : 0,
+      kind_after_executor: k > 0 && !human && agentKind(ordered[k - 1]!.role, ordered[k - 1]!.type) === "executor" && !isHuman(ordered[k - 1]!) ? 1 : 0,
       agent_first_event: !human && before === 0 ? 1 : 0,
       agent_earlier_events: Math.log1p(before) / 3,
       agent_second_event: !human && before === 1 ? 1 : 0,

@@ -51,3 +51,4 @@ export function rankTrace(method: string, input: BlameInput, options: { model?: 
   if (options.model.method !== method) throw new BlameNotApplicableError(method, `the model given was trained for ${options.model.method}`);
   return m.rank(options.model, input);
 }
+export { nestedCv, nestedRankings, transfer, trainTuned, rankTuned, defaultFamilies, innerSeed, INNER_K, LEARNED_GRID, EVENTS_GRID, STUMPS_GRID, EVENT_L2_GRID, STUMP_GRID, type NestedResult, type TransferResult, type TunedModel } from "./tuned";

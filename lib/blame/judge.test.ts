@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { failedTool } from "./fixtures";
 import { blameInput } from "./input";
-import { allAtOncePrompt, judgeRanking, onTrackPrompt, parseOnTrack, parseStep, timeline } from "./judge";
+import { allAtOncePrompt, decisiveStepPrompt, judgeRanking, onTrackPrompt, parseDecisive, parseOnTrack, parseStep, timeline } from "./judge";
 
 describe("judge attribution prompts and replies", () => {
   const input = blameInput(failedTool());
@@ -16,6 +16,10 @@ describe("judge attribution prompts and replies", () => {
     expect(upTo1).toContain("[step 1]");
     expect(upTo1).not.toContain("[step 2]");
     expect(upTo1).toContain("after step 1?");
+    const step2 = decisiveStepPrompt(input, 2)[1]!.content;
+    expect(step2).toContain("[step 2]");
+    expect(step2).not.toContain("[step 3]");
+    expect(step2).toMatch(/Is step 2 the decisive error\?$/);
   });
 
   it("cuts long contents so that the timeline fits its budget", () => {
@@ -33,6 +37,9 @@ describe("judge attribution prompts and replies", () => {
     expect(parseStep("Step 2 is where it went wrong.", 5)).toMatchObject({ ok: false, error: "the reply is not a JSON object" });
     expect(parseOnTrack('{"on_track": false, "reason": "lost"}')).toEqual({ ok: true, value: false, reason: "lost" });
     expect(parseOnTrack('{"on_track": "no"}')).toMatchObject({ ok: false });
+    expect(parseDecisive('{"decisive": true, "reason": "divides by zero"}')).toEqual({ ok: true, value: true, reason: "divides by zero" });
+    expect(parseDecisive('{"decisive": "yes"}')).toMatchObject({ ok: false, error: "`decisive` is not true or false" });
+    expect(parseDecisive("yes")).toMatchObject({ ok: false, error: "the reply is not a JSON object" });
   });
 
   it("ranks the judge's step first and every other event tied behind it", () => {

@@ -2,7 +2,9 @@
  * A judge as an attribution method (the Who&When paper's methods with an
  * OpenAI-compatible model): `all_at_once` shows the whole timeline and asks
  * which step is the decisive error and why; `binary_search` runs the guided
- * mode with the judge answering "is the run still on track after step k?".
+ * mode with the judge answering "is the run still on track after step k?";
+ * `step_by_step` shows the run one step more at a time and asks whether the
+ * newest step is the decisive error, stopping at the first yes.
  * Prompts and the strict parsing of replies live here; the calls live in
  * lib/server/blame/judge.ts. A reply that is not exactly the asked JSON is
  * a failure, never guessed.
@@ -13,7 +15,7 @@ import { contextOf } from "./input";
 import { toRanking } from "./rank";
 import type { BlameInput, BlameRanking } from "./types";
 
-export const JUDGE_MODES = ["all_at_once", "binary_search"] as const;
+export const JUDGE_MODES = ["all_at_once", "binary_search", "step_by_step"] as const;
 export type JudgeMode = (typeof JUDGE_MODES)[number];
 
 /** The method name of a judge's attributions: `judge:<name>:<mode>`. */
@@ -41,6 +43,11 @@ const SYSTEM_BISECT = [
   'Given the run up to step k, answer with JSON only: {"on_track": true|false, "reason": "<one line>"}: true if the run can still succeed after step k, false if it has already gone wrong.',
 ].join(" ");
 
+const SYSTEM_STEP = [
+  "You check a failed multi-agent run one step at a time.",
+  'Given the run up to step k, answer with JSON only: {"decisive": true|false, "reason": "<one line>"}: true if step k is the decisive error (the step after which the run could no longer succeed), false if it is not.',
+].join(" ");
+
 export function allAtOncePrompt(input: BlameInput, tokenBudget?: number): ChatMessage[] {
   return [
     { role: "system", content: SYSTEM_ALL },
@@ -52,6 +59,14 @@ export function onTrackPrompt(input: BlameInput, k: number, tokenBudget?: number
   return [
     { role: "system", content: SYSTEM_BISECT },
     { role: "user", content: `${timeline(input, tokenBudget, k)}\n\nIs the run still on track after step ${k}?` },
+  ];
+}
+
+/** Step-by-step mode: the run up to step k, "is step k the decisive error?". */
+export function decisiveStepPrompt(input: BlameInput, k: number, tokenBudget?: number): ChatMessage[] {
+  return [
+    { role: "system", content: SYSTEM_STEP },
+    { role: "user", content: `${timeline(input, tokenBudget, k)}\n\nIs step ${k} the decisive error?` },
   ];
 }
 
@@ -85,6 +100,14 @@ export function parseOnTrack(raw: string): Parsed<boolean> {
   if (!o) return { ok: false, error: "the reply is not a JSON object" };
   if (typeof o.on_track !== "boolean") return { ok: false, error: "`on_track` is not true or false" };
   return { ok: true, value: o.on_track, reason: reasonOf(o) };
+}
+
+/** `{"decisive": true|false, "reason"}`. */
+export function parseDecisive(raw: string): Parsed<boolean> {
+  const o = json(raw);
+  if (!o) return { ok: false, error: "the reply is not a JSON object" };
+  if (typeof o.decisive !== "boolean") return { ok: false, error: "`decisive` is not true or false" };
+  return { ok: true, value: o.decisive, reason: reasonOf(o) };
 }
 
 /** The judge's answer as a ranking: its step first, every other event tied behind it; agents by the max (its step's agent first). */

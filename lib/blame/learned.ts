@@ -5,7 +5,7 @@
  * store it per project and retrain it when labels change. Agents are ranked
  * by the probability mass of their events.
  */
-import { eventFeatures, type EventFeatures } from "./features";
+import { eventFeatures, featureFilter, type EventFeatures, type FeatureSet } from "./features";
 import { contextOf } from "./input";
 import type { LearnedMethod, LearnedModel } from "./methods";
 import { toRanking } from "./rank";
@@ -37,9 +37,10 @@ export function cachedFeatures(input: BlameInput): EventFeatures[] {
 }
 
 /** Feature name -> column; hashed buckets come after the named columns. */
-function columns(examples: readonly LabelledTrace[]): string[] {
+function columns(examples: readonly LabelledTrace[], set: FeatureSet): string[] {
+  const keep = featureFilter(set);
   const names = new Set<string>();
-  for (const t of examples) for (const f of cachedFeatures(t.input)) for (const name of Object.keys(f.named)) names.add(name);
+  for (const t of examples) for (const f of cachedFeatures(t.input)) for (const name of Object.keys(f.named)) if (keep(name)) names.add(name);
   return [...names].sort();
 }
 
@@ -62,8 +63,16 @@ function row(f: EventFeatures, column: ReadonlyMap<string, number>, hashValue: n
   return { idx, val };
 }
 
-export function trainEventModel(examples: readonly LabelledTrace[], method = "learned", options: { words?: boolean; logit?: LogitOptions; hashValue?: number } = {}): EventModel {
-  const names = columns(examples);
+export interface EventModelOptions {
+  words?: boolean;
+  logit?: LogitOptions;
+  hashValue?: number;
+  /** Named features it may use (default all); the model holds weights for those only. */
+  features?: FeatureSet;
+}
+
+export function trainEventModel(examples: readonly LabelledTrace[], method = "learned", options: EventModelOptions = {}): EventModel {
+  const names = columns(examples, options.features ?? "all");
   const column = new Map(names.map((n, i) => [n, i]));
   const words = options.words ?? false;
   const hashValue = options.hashValue ?? HASH_VALUE;

@@ -59,6 +59,27 @@ export function trainLogit(sets: readonly ChoiceSet[], dim: number, options: Log
   const l2 = options.l2 ?? 0.01;
   const iterations = options.iterations ?? 300;
   const rate = options.rate ?? 0.05;
+  // the candidates flattened once (rows of all sets, their non-zeros): the same sums in the same order, without allocations per step
+  const setStart: number[] = [0];
+  const rowStart: number[] = [0];
+  const idx: number[] = [];
+  const val: number[] = [];
+  const chosen: number[] = [];
+  for (const set of sets) {
+    for (const row of set.rows) {
+      for (let i = 0; i < row.idx.length; i++) {
+        idx.push(row.idx[i]!);
+        val.push(row.val[i]!);
+      }
+      rowStart.push(idx.length);
+    }
+    chosen.push(setStart[setStart.length - 1]! + set.chosen);
+    setStart.push(rowStart.length - 1);
+  }
+  const fIdx = Int32Array.from(idx);
+  const fVal = Float64Array.from(val);
+  const rows = rowStart.length - 1;
+  const score = new Float64Array(rows);
   const w = new Float64Array(dim);
   const m = new Float64Array(dim);
   const v = new Float64Array(dim);
@@ -67,13 +88,26 @@ export function trainLogit(sets: readonly ChoiceSet[], dim: number, options: Log
   const scale = 1 / Math.max(1, sets.length);
   for (let step = 1; step <= iterations; step++) {
     for (let i = 0; i < dim; i++) grad[i] = l2 * w[i]!;
-    for (const set of sets) {
-      const p = softmax(set.rows.map((r) => dot(w, r)));
-      set.rows.forEach((row, c) => {
-        const coefficient = (p[c]! - (c === set.chosen ? 1 : 0)) * scale;
-        if (coefficient === 0) return;
-        for (let i = 0; i < row.idx.length; i++) grad[row.idx[i]!]! += coefficient * row.val[i]!;
-      });
+    for (let s = 0; s < sets.length; s++) {
+      const a = setStart[s]!;
+      const b = setStart[s + 1]!;
+      let max = -Infinity;
+      for (let r = a; r < b; r++) {
+        let x = 0;
+        for (let i = rowStart[r]!; i < rowStart[r + 1]!; i++) x += w[fIdx[i]!]! * fVal[i]!;
+        score[r] = x;
+        if (x > max) max = x;
+      }
+      let sum = 0;
+      for (let r = a; r < b; r++) {
+        score[r] = Math.exp(score[r]! - max);
+        sum += score[r]!;
+      }
+      for (let r = a; r < b; r++) {
+        const coefficient = (score[r]! / sum - (r === chosen[s] ? 1 : 0)) * scale;
+        if (coefficient === 0) continue;
+        for (let i = rowStart[r]!; i < rowStart[r + 1]!; i++) grad[fIdx[i]!]! += coefficient * fVal[i]!;
+      }
     }
     const c1 = 1 - b1 ** step;
     const c2 = 1 - b2 ** step;

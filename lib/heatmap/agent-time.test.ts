@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildAgentTimeHeatmap } from "./agent-time";
-import { exampleCredited, values } from "./fixtures";
+import { credited, exampleCredited, loadExampleTrace, values } from "./fixtures";
 
 /*
  * The paper's example: e1-e8 at t = 0..7; agents in order of first action:
@@ -49,5 +49,15 @@ describe("agent x time heatmap", () => {
     const eight = buildAgentTimeHeatmap(exampleCredited({ method: "uniform" }), 8);
     expect(eight.columns).toHaveLength(8);
     expect(values(eight).flat().filter((x) => x !== null)).toHaveLength(8); // one event per bucket
+  });
+
+  it("says steps, not seconds, for a trace on the step clock (Who&When, tau-bench)", () => {
+    const seconds = buildAgentTimeHeatmap(exampleCredited({ method: "uniform" }), 4);
+    expect(seconds.column_label).toBe("event start time (s), 4 buckets");
+    const example = loadExampleTrace();
+    const steps = buildAgentTimeHeatmap(credited({ ...example, metadata: { ...(example.metadata as Record<string, unknown>), clock: "step_index" } }, { method: "uniform" }), 4);
+    expect(steps.column_label).toBe("event start step, 4 buckets");
+    expect(steps.columns[3]!.detail).toBe("t in [5.25, 7] (steps)");
+    expect(values(steps)).toEqual(values(seconds));
   });
 });

@@ -34,7 +34,7 @@ export function buildAgentTimeHeatmap(trace: CreditedTrace, buckets: number): He
     return {
       key: `b${k}`,
       label: formatBound(b.edges[k]!),
-      detail: `t in [${formatBound(b.edges[k]!)}, ${formatBound(b.edges[k + 1]!)}${last ? "]" : ")"} s`,
+      detail: `t in [${formatBound(b.edges[k]!)}, ${formatBound(b.edges[k + 1]!)}${last ? "]" : ")"}${trace.clock === "steps" ? " (steps)" : " s"}`,
     };
   });
   const domain = symmetricDomain(cellValues(cells));
@@ -45,7 +45,7 @@ export function buildAgentTimeHeatmap(trace: CreditedTrace, buckets: number): He
     title: `Credit by agent and time: ${trace.trace_id}`,
     subtitle: creditSubtitle(trace.credit),
     row_label: "agent",
-    column_label: `event start time (s), ${b.count} bucket${b.count === 1 ? "" : "s"}`,
+    column_label: `event start ${trace.clock === "steps" ? "step" : "time (s)"}, ${b.count} bucket${b.count === 1 ? "" : "s"}`,
     value_label: "sum of C(v) over the cell's events",
     count_label: "events",
     rows,

@@ -1,3 +1,5 @@
+import { cleanFloat } from "../format";
+
 /**
  * Equal-width time buckets over a trace's event start times. An event falls
  * in bucket k when start + k * width <= t < start + (k + 1) * width; the last
@@ -44,5 +46,5 @@ export function timeBuckets(times: readonly number[], requested: number): TimeBu
 
 /** A bound printed short: at most 4 significant digits, no trailing zeros. */
 export function formatBound(x: number): string {
-  return String(Number(x.toPrecision(4)));
+  return String(Number(cleanFloat(x).toPrecision(4)));
 }

@@ -3,6 +3,7 @@
  * order joined with their credit (the JSON of `GET /api/traces/{id}/credit`).
  * Working from the API's own numbers is what makes a cell equal to them.
  */
+import { clockOf, type Clock } from "../format";
 import type { CreditResponse } from "../credit";
 import type { Family, Trace } from "../trace/types";
 import type { HeatmapCredit } from "./types";
@@ -27,10 +28,12 @@ export interface CreditedTrace {
   /** R_f per family: null when the family is absent from this trace (it contributes nothing). */
   families: Record<Family, number | null>;
   credit: HeatmapCredit;
+  /** the trace's clock: seconds, or steps for sources without timestamps (metadata.clock = step_index) */
+  clock: Clock;
 }
 
 /** Joins a trace with its credit response (events matched by id; the response gives event order). */
-export function creditedTrace(trace: Pick<Trace, "trace_id" | "events">, credit: CreditResponse): CreditedTrace {
+export function creditedTrace(trace: Pick<Trace, "trace_id" | "events"> & { metadata?: unknown }, credit: CreditResponse): CreditedTrace {
   const byId = new Map(trace.events.map((e) => [e.id, e]));
   const events = credit.events.map((c): CreditedEvent => {
     const e = byId.get(c.id);
@@ -44,5 +47,6 @@ export function creditedTrace(trace: Pick<Trace, "trace_id" | "events">, credit:
     events,
     families: { ...credit.families },
     credit: { method: credit.method, preset: credit.preset, weights: { ...credit.weights }, normalize: credit.normalize, r_total: credit.r_total },
+    clock: clockOf(trace.metadata),
   };
 }

@@ -1,4 +1,5 @@
 /** Words shared by every heatmap's subtitle, so one setting always reads the same. */
+import { cleanFloat } from "../format";
 import type { FAMILIES } from "../trace/types";
 import type { HeatmapCredit } from "./types";
 
@@ -19,7 +20,7 @@ export function methodName(method: string): string {
 export function creditSubtitle(c: HeatmapCredit): string {
   const parts = [methodName(c.method), `preset ${c.preset}`];
   if (c.normalize) parts.push("normalized");
-  if (c.r_total !== null) parts.push(`R_total ${String(Number(c.r_total.toPrecision(4)))}`);
+  if (c.r_total !== null) parts.push(`R_total ${String(Number(cleanFloat(c.r_total).toPrecision(4)))}`);
   return parts.join(" · ");
 }
 

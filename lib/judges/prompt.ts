@@ -75,11 +75,14 @@ function eventSections(ctx: EventContext): { title: string; text: string }[] {
 function traceSections(ctx: TraceContext): { title: string; text: string }[] {
   const out = [
     { title: `Task (${ctx.task_source ?? "unknown source"})`, text: ctx.task ?? "(no task stated)" },
+    ...(ctx.reference ? [{ title: `Reference answer (${ctx.reference.source})`, text: ctx.reference.text }] : []),
     { title: ctx.final_answer ? `Final answer: ${describe(ctx.final_answer)}` : "Final answer", text: ctx.final_answer ? content(ctx.final_answer) : "(none)" },
   ];
   const lines = ctx.timeline.map((t) => `${t.seq}. ${t.agent} ${t.type}: ${t.summary}`);
   if (ctx.timeline_gap > 0) lines.splice(Math.min(lines.length, 12), 0, `[... ${ctx.timeline_gap} events left out]`);
   out.push({ title: `Timeline (${ctx.events} events)`, text: lines.join("\n") });
+  // last: a policy runs to thousands of characters and must not crowd out the run itself
+  if (ctx.policy) out.push({ title: `Policy the agents worked under (${ctx.policy.source})`, text: ctx.policy.text });
   return out;
 }
 

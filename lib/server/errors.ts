@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: Problem[] = [],
+    /** extra response headers (e.g. Retry-After on a 503) */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

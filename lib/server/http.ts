@@ -22,12 +22,17 @@ export function route<C>(handler: Handler<C>): Handler<C> {
       const response = await result;
       const by = servedBy(scope);
       if (by) setHeader(response, DATABASE_HEADER, by);
-      else if (response.status < 400 && !scope.replicas && request.method !== "GET" && request.method !== "HEAD") await stampWrite(request, response);
+      else if (response.status < 400 && request.method !== "GET" && request.method !== "HEAD" && !isAuthPath(request)) await stampWrite(request, response);
       return response;
     } catch (error) {
       return errorResponse(error);
     }
   };
+}
+
+/** Sign-in, sign-out and setup: what they write (sessions) is always read from the primary, so their answers carry no position. */
+function isAuthPath(request: Request): boolean {
+  return new URL(request.url).pathname.startsWith("/api/auth/");
 }
 
 function setHeader(response: Response, name: string, value: string): void {
@@ -39,7 +44,7 @@ function setHeader(response: Response, name: string, value: string): void {
 }
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return Response.json(error.toJSON(), { status: error.status });
+  if (error instanceof ApiError) return Response.json(error.toJSON(), { status: error.status, headers: error.headers });
   if (error instanceof z.ZodError) return errorResponse(queryError(error));
   console.error("[baton] unexpected error:", error);
   return Response.json({ error: { code: "internal", message: "internal error", details: [] } }, { status: 500 });
@@ -121,7 +126,7 @@ export function rejectDeepJson(text: string, maxDepth = MAX_JSON_DEPTH): void {
 }
 
 export function tooLarge(limitBytes: number): ApiError {
-  return new ApiError(413, "payload_too_large", `request body is over the limit of ${Math.round(limitBytes / 1048576)} MB (BATON_MAX_BODY_MB)`);
+  return new ApiError(413, "payload_too_large", `request body is over the limit of ${Math.round(limitBytes / 1048576)} MB (BATON_MAX_BODY_MB); load larger files with npm run ingest, which streams them`);
 }
 
 export function maxBodyBytes(): number {

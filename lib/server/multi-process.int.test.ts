@@ -22,10 +22,13 @@ function appProcess(command: unknown, onLine?: (line: string, kill: () => void) 
     let out = "";
     let err = "";
     let killed = false;
+    let seen = 0;
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      const lines = out.split("\n");
-      for (const line of lines.slice(0, -1)) onLine?.(line, () => { killed = true; child.kill("SIGKILL"); });
+      const lines = out.split("\n").slice(0, -1);
+      // each complete line once
+      for (const line of lines.slice(seen)) onLine?.(line, () => { killed = true; child.kill("SIGKILL"); });
+      seen = lines.length;
     });
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.on("error", reject);
@@ -43,13 +46,15 @@ afterAll(async () => {
   await cleanAccounts();
 });
 
-describe("two app processes on one database", () => {
-  it("share the sign-in limit: 3 failures in one and 2 in the other, then the 6th try in either is 429", async () => {
+const times = (n: number, split: number) => Array.from({ length: n }, (_, i) => Math.floor(split / n) + (i < split % n ? 1 : 0));
+
+describe.each([2, 4])("%i app processes on one database", (n) => {
+  it("share the sign-in limit: 5 failures spread over the processes, then the 6th try in any is 429", async () => {
     await makeUser("root", { isAdmin: true });
     const user = await makeUser("ann", { password: "correct horse battery" });
     const wrong = { op: "signin", email: user.email, password: "wrong password", address: "203.0.113.50" };
-    const [a, b] = await Promise.all([appProcess({ ...wrong, times: 3 }), appProcess({ ...wrong, times: 2 })]);
-    expect([...(a.result as number[]), ...(b.result as number[])]).toEqual([401, 401, 401, 401, 401]);
+    const answers = await Promise.all(times(n, 5).map((k) => appProcess({ ...wrong, times: k })));
+    expect(answers.flatMap((a) => a.result as number[])).toEqual([401, 401, 401, 401, 401]);
     const right = await appProcess({ ...wrong, password: "correct horse battery", times: 1 });
     expect(right.result).toEqual([429]);
     await cleanAccounts();
@@ -57,29 +62,59 @@ describe("two app processes on one database", () => {
 
   it("apply concurrent ?upsert=1 of one trace one after the other: every write succeeds, one whole version remains", async () => {
     const versions = (process: string) => Array.from({ length: 6 }, (_, i) => ({ ...exampleTrace("upserted"), system: `${process}-${i}` }));
-    const [a, b] = await Promise.all([appProcess({ op: "upsert", traces: versions("a") }), appProcess({ op: "upsert", traces: versions("b") })]);
-    expect([...(a.result as number[]), ...(b.result as number[])]).toEqual(Array(12).fill(201));
+    const names = "abcd".slice(0, n).split("");
+    const answers = await Promise.all(names.map((name) => appProcess({ op: "upsert", traces: versions(name) })));
+    expect(answers.flatMap((a) => a.result as number[])).toEqual(Array(6 * n).fill(201));
     const rows = await prisma().trace.findMany({ where: { traceId: `${TRACE_PREFIX}upserted` }, include: { _count: { select: { events: true } } } });
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.system).toMatch(/^[ab]-[0-5]$/);
+    expect(rows[0]!.system).toMatch(new RegExp(`^[${names.join("")}]-[0-5]$`));
     expect(rows[0]!._count.events).toBe((exampleTrace("x").events as unknown[]).length);
+    await prisma().trace.deleteMany({ where: { traceId: `${TRACE_PREFIX}upserted` } });
   }, 120_000);
 
-  it("finalise each OTLP trace exactly once when both flush at the same time", async () => {
-    const ids = Array.from({ length: 8 }, (_, i) => `cccc${String(i).padStart(28, "0")}`);
+  it("finalise each OTLP trace exactly once when all flush at the same time", async () => {
+    const ids = Array.from({ length: 8 }, (_, i) => `cc${n}c${String(i).padStart(28, "0")}`);
     for (const id of ids) {
       const body = JSON.stringify(toOtlpJson(orchestratorRun().map((s) => ({ ...s, traceId: id }))));
       expect((await otlp(new Request("http://localhost/api/otel/v1/traces", { method: "POST", headers: { "content-type": "application/json" }, body }))).status).toBe(200);
     }
-    const [a, b] = await Promise.all([appProcess({ op: "flush" }), appProcess({ op: "flush" })]);
-    const stored = [a, b].flatMap((r) => (r.result as { traces: { trace_id: string; status: string }[] }).traces).filter((t) => ids.includes(t.trace_id) && t.status === "stored");
+    const answers = await Promise.all(Array.from({ length: n }, () => appProcess({ op: "flush" })));
+    const stored = answers.flatMap((r) => (r.result as { traces: { trace_id: string; status: string }[] }).traces).filter((t) => ids.includes(t.trace_id) && t.status === "stored");
     expect(stored.map((t) => t.trace_id).sort()).toEqual(ids);
     expect(await prisma().trace.count({ where: { traceId: { in: ids } } })).toBe(ids.length);
     await prisma().trace.deleteMany({ where: { traceId: { in: ids } } });
     await prisma().otelTrace.deleteMany({ where: { traceId: { in: ids } } });
   }, 120_000);
 
-  it("leave nothing half-stored when a process is killed with SIGKILL in the middle of an ingest", async () => {
+  it("lose no acknowledged write when one of the processes is killed with SIGKILL while all write", async () => {
+    const prefix = `${TRACE_PREFIX}acked-${n}-`;
+    const acked: string[] = [];
+    let killedAt = -1;
+    const runs = Array.from({ length: n }, (_, p) =>
+      appProcess({ op: "writes", prefix: `${prefix}${p}-`, count: 60 }, (line, kill) => {
+        if (!line.startsWith("ack ")) return;
+        acked.push(line.slice(4));
+        // the first process dies after its 10th acknowledged write, the others go on writing
+        if (p === 0 && line.endsWith("-9")) {
+          killedAt = acked.length;
+          kill();
+        }
+      }));
+    const results = await Promise.all(runs);
+    expect(results[0]!.killed).toBe(true);
+    expect(results.slice(1).map((r) => r.result)).toEqual(Array(n - 1).fill(60));
+    expect(killedAt).toBeGreaterThan(0);
+    const stored = await prisma().trace.findMany({ where: { traceId: { startsWith: prefix } }, select: { traceId: true, _count: { select: { events: true } } } });
+    const storedIds = new Set(stored.map((t) => t.traceId));
+    expect(acked.filter((id) => !storedIds.has(id))).toEqual([]);
+    // and each stored trace is whole
+    expect(stored.every((t) => t._count.events === (exampleTrace("x").events as unknown[]).length)).toBe(true);
+    await prisma().trace.deleteMany({ where: { traceId: { startsWith: prefix } } });
+  }, 180_000);
+});
+
+describe("one app process killed in the middle of an ingest", () => {
+  it("leaves nothing half-stored", async () => {
     const prefix = `${TRACE_PREFIX}killed-`;
     const count = 4000;
     const { killed } = await appProcess({ op: "ingest", prefix, count }, (line, kill) => {

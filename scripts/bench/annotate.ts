@@ -1,8 +1,11 @@
 /**
- * `npm run bench:annotate [-- --seconds 60 --connections 50 --pool 20 --event-only --signed-in | --api-key]`
+ * `npm run bench:annotate [-- --seconds 60 --connections 50 --pool 20 --processes 1,2,4 --event-only --signed-in | --api-key]`
  *
  * Starts Baton (production build) on a fresh database holding 2,000 small
- * generated traces, then 50 concurrent clients write annotations through
+ * generated traces, once for each number of app processes in `--processes`
+ * (BATON_PROCESSES: `npm start`'s node:cluster workers on one port; 1 is a
+ * plain `next start`), and prints a table of them side by side at the end.
+ * Each time, 50 concurrent clients write annotations through
  * `POST /api/traces/{id}/annotations` for 60 s (each write to its own unit,
  * so every one must be found afterwards). Prints p50/p99 latency and
  * throughput, counts the rows, and compares with a read baseline
@@ -20,6 +23,11 @@
  * project (writes also its CSRF token), as a signed-in browser would.
  * `--api-key`: the same, with that annotator's API key (read + annotate
  * scopes) in `Authorization: Bearer`, as a labelling script would.
+ * With DATABASE_URL and DATABASE_READ_URL (a standby of that server, e.g.
+ * `.ci/standby.sh start`), it also measures what a room of dashboard
+ * readers sees while the 50 clients write: p50/p99 of the trace list and
+ * the dashboard, alone and under the writes, with reads on the primary and
+ * then on the standby (2 app processes; `--readers`, default 5 clients).
  */
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -36,13 +44,23 @@ import { createUser } from "@/lib/server/auth/users";
 import { benchDatabase, fmt } from "./db";
 import { startBenchServer } from "./server";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" }, "event-only": { type: "boolean", default: false }, "signed-in": { type: "boolean", default: false }, "api-key": { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" }, "event-only": { type: "boolean", default: false }, "signed-in": { type: "boolean", default: false }, "api-key": { type: "boolean", default: false }, processes: { type: "string", default: "1,2,4" }, readers: { type: "string", default: "5" } } });
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const PORT = Number(values.port);
 const TRACES = 2000;
 const WARMUP = 3;
 const EVENTS = 25;
+const PROCESSES = values.processes.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+
+interface Measured {
+  processes: number;
+  writes: autocannon.Result;
+  reads: autocannon.Result;
+  confirmed: number;
+  missing: number;
+  errors: number;
+}
 
 async function main() {
   const db = await benchDatabase("baton_bench_annotate");
@@ -64,9 +82,72 @@ async function main() {
   const valueOf = (k: number) => (units[k]!.event === null ? k % 2 : ((k % 5) - 2) / 2);
   console.log(`bench:annotate — ${fmt(TRACES)} traces x ${EVENTS} events stored; ${CONNECTIONS} clients for ${SECONDS} s${values["event-only"] ? "; event-level labels only (nothing recomputed)" : ""}${values["api-key"] ? "; an annotator's API key (Bearer)" : values["signed-in"] ? "; signed in as an annotator (session cookie + CSRF token)" : "; open local mode"}`);
 
-  const server = await startServer(db.url);
+  let next = 0;
+  const measured: Measured[] = [];
   try {
-    let next = 0;
+    for (const processes of PROCESSES) {
+      console.log(`\n--- ${processes} app process${processes === 1 ? "" : "es"}`);
+      const server = await startServer(db.url, processes);
+      try {
+        measured.push(await measure(processes));
+      } finally {
+        await stopServer(server);
+      }
+    }
+  } finally {
+    await db.close();
+  }
+  const one = measured.find((m) => m.processes === 1);
+  console.log(`\n${CONNECTIONS} clients, ${SECONDS} s of writes, then ${Math.min(SECONDS, 15)} s of reads, per row`);
+  console.log("processes | writes/s | write p50 | write p99 | read p50 | read p99 | write/read p50 | writes/s vs 1 process | missing");
+  for (const m of measured) {
+    console.log(`${m.processes} | ${fmt(m.writes.requests.average)} | ${m.writes.latency.p50} ms | ${m.writes.latency.p99} ms | ${m.reads.latency.p50} ms | ${m.reads.latency.p99} ms | ${fmt(m.writes.latency.p50 / Math.max(m.reads.latency.p50, 0.001), 2)} | ${one ? `${fmt(m.writes.requests.average / Math.max(one.writes.requests.average, 1), 2)}x` : "-"} | ${m.missing}`);
+  }
+  if (measured.some((m) => m.errors > 0 || m.missing > 0)) process.exitCode = 1;
+  if (process.env.DATABASE_READ_URL) await replicaRoom();
+
+  /** Dashboard and list reads alone, then while the clients write; on the primary, then on the standby. */
+  async function replicaRoom(): Promise<void> {
+    const standby = new URL(process.env.DATABASE_READ_URL!.split(",")[0]!.trim());
+    standby.pathname = new URL(db.url).pathname;
+    const readers = Number(values.readers);
+    const pages = ["/api/traces?limit=50", "/api/dashboard", "/api/traces?limit=50&sort=tokens&dir=desc", "/api/metrics"];
+    let k = 0;
+    const readOpts: Partial<autocannon.Options> = { connections: readers, requests: [{ setupRequest: (req) => ({ ...req, path: pages[k++ % pages.length]! }) }] };
+    const seconds = Math.min(SECONDS, 20);
+    const rows: [string, autocannon.Result, autocannon.Result][] = [];
+    for (const [where, env] of [["primary", { DATABASE_READ_URL: "" }], ["standby", { DATABASE_READ_URL: standby.toString() }]] as const) {
+      console.log(`\n--- dashboard readers, reads on the ${where}`);
+      const server = await startBenchServer(PORT, { DATABASE_URL: db.url, BATON_DB_POOL: values.pool, BATON_PROCESSES: "2", ...env });
+      try {
+        await run("warm-up (not measured): reads", readOpts, WARMUP);
+        const alone = await run(`${readers} readers alone`, readOpts, seconds);
+        const writing = writeOpts();
+        const [under] = await Promise.all([run(`${readers} readers while ${CONNECTIONS} clients write`, readOpts, seconds), run("writes (not reported)", writing, seconds)]);
+        rows.push([where, alone, under]);
+      } finally {
+        await stopServer(server);
+      }
+    }
+    console.log(`\nreads of the list, the sorted list, the dashboard and /api/metrics in turn by ${readers} clients, ${seconds} s each; 2 app processes`);
+    console.log("reads on | p50 alone | p99 alone | p50 while writing | p99 while writing | p50 slower by");
+    for (const [where, alone, under] of rows) console.log(`${where} | ${alone.latency.p50} ms | ${alone.latency.p99} ms | ${under.latency.p50} ms | ${under.latency.p99} ms | ${fmt((100 * (under.latency.p50 - alone.latency.p50)) / Math.max(alone.latency.p50, 0.001), 1)}%`);
+  }
+
+  function writeOpts(): Partial<autocannon.Options> {
+    return {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth },
+      requests: [{
+        setupRequest: (req) => {
+          const u = units[next++ % units.length]!;
+          return { ...req, path: `/api/traces/${encodeURIComponent(u.trace)}/annotations`, body: JSON.stringify({ event_id: u.event, family: u.family, value: valueOf(next - 1) }) };
+        },
+      }],
+    };
+  }
+
+  async function measure(processes: number): Promise<Measured> {
     let confirmed: number[] = []; // units whose write was answered 201
     let recomputeMs = 0;
     let recomputes = 0;
@@ -99,34 +180,30 @@ async function main() {
     // (about half a second with 50 clients queued behind it); both routes are measured warm
     await run("warm-up (not measured): writes", writeRequests, WARMUP);
     await run("warm-up (not measured): reads", readRequests, WARMUP);
-    const warmupWrites = confirmed.length;
     confirmed = [];
     recomputeMs = 0;
     recomputes = 0;
     const writes = await run("write", writeRequests);
     const reads = await run("read baseline", readRequests, Math.min(SECONDS, 15));
 
-    // every confirmed write must be a row with exactly the value written
+    // every confirmed write must be a row with exactly the value written (a later run may overwrite none of them: units are not reused)
+    process.env.DATABASE_URL = db.url;
     const { rows: stored } = await pool().query<{ trace_key: string; event_id: string; family: string; value: number }>("SELECT trace_key, event_id, family, value FROM annotations");
+    await closeDatabase();
     const found = new Map(stored.map((r) => [`${r.trace_key}|${r.event_id}|${r.family}`, r.value]));
     const missing = confirmed.filter((k) => {
       const u = units[k]!;
       return found.get(`${u.trace}|${u.event ?? ""}|${u.family}`) !== valueOf(k);
     });
     const errors = writes.errors + writes.timeouts + writes.non2xx;
-    console.log(`\nwrites: ${fmt(confirmed.length)} confirmed (201), ${fmt(errors)} errors (${writes.errors} socket, ${writes.timeouts} timeouts, ${writes.non2xx} non-2xx)`);
-    console.log(`rows afterwards: ${fmt(stored.length)} (${fmt(warmupWrites)} from the warm-up; ${fmt(stored.length - warmupWrites - confirmed.length)} more were in flight when the clock stopped); confirmed writes missing: ${missing.length}`);
+    console.log(`writes: ${fmt(confirmed.length)} confirmed (201), ${fmt(errors)} errors (${writes.errors} socket, ${writes.timeouts} timeouts, ${writes.non2xx} non-2xx); rows in all: ${fmt(stored.length)}; confirmed writes missing: ${missing.length}`);
     console.log(`write latency p50 ${writes.latency.p50} ms, p99 ${writes.latency.p99} ms, ${fmt(writes.requests.average)} writes/s`);
     console.log(`read  latency p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms, ${fmt(reads.requests.average)} reads/s (baseline)`);
     console.log(`ratio write/read p50: ${fmt(writes.latency.p50 / Math.max(reads.latency.p50, 0.001), 2)}`);
     const traceLevel = confirmed.filter((k) => units[k]!.event === null).length;
     const writeMs = writes.latency.mean * writes.requests.total;
     console.log(`recompute: ${fmt(recomputes)} of ${fmt(confirmed.length)} writes recomputed stored metrics (${fmt(traceLevel)} trace-level task_success labels), ${fmt(recomputeMs)} ms in all = ${fmt((100 * recomputeMs) / Math.max(writeMs, 1), 2)}% of the write time`);
-    await closeDatabase();
-    if (errors > 0 || missing.length > 0) process.exitCode = 1;
-  } finally {
-    await stopServer(server);
-    await db.close();
+    return { processes, writes, reads, confirmed: confirmed.length, missing: missing.length, errors };
   }
 }
 
@@ -144,8 +221,9 @@ function run(title: string, opts: Partial<autocannon.Options>, seconds = SECONDS
   return autocannon({ url: `http://127.0.0.1:${PORT}`, connections: CONNECTIONS, duration: seconds, ...opts });
 }
 
-function startServer(url: string): Promise<ChildProcess> {
-  return startBenchServer(PORT, { DATABASE_URL: url, BATON_DB_POOL: values.pool });
+
+function startServer(url: string, processes: number): Promise<ChildProcess> {
+  return startBenchServer(PORT, { DATABASE_URL: url, DATABASE_READ_URL: "", BATON_DB_POOL: values.pool, BATON_PROCESSES: String(processes) });
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {

@@ -10,38 +10,20 @@
  * methods are scored under k-fold cross-validation by trace; the counting
  * priors are also shown in-sample. No database needed.
  */
-import { readdirSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { adapt } from "@/lib/adapters";
-import { blameInput, evaluateMethods, METHODS, pickBest, scoreRankings, simulateGuided, type BlameScores, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
-import { validateTrace } from "@/lib/trace/validate";
+import { evaluateMethods, INNER_K, METHODS, nestedCv, pickBest, scoreRankings, simulateGuided, transfer, type BlameScores, type LabelledTrace, type LearnedMethod, type MethodEvaluation } from "@/lib/blame";
+import { loadWhoAndWhen, WHO_AND_WHEN_SUBSETS } from "../lib/who-and-when";
 
 const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" } } });
 const CV = { k: Number(values.k), seed: Number(values.seed) };
-const DATA = "../shared/data/who_and_when";
-const SUBSETS = ["Hand-Crafted", "Algorithm-Generated"] as const;
+const SUBSETS = WHO_AND_WHEN_SUBSETS;
 
 /** Published figures on the same benchmark (agent / step top-1). */
 const ANCHORS = [
   { name: "Who&When paper, best LLM method (all-at-once)", agent: 0.535, step: 0.142 },
   { name: "AgenTracer-8B (about)", agent: 0.69, step: "0.20-0.43" },
 ];
-
-async function load(subset: string): Promise<LabelledTrace[]> {
-  const folder = `${DATA}/${subset}`;
-  const files = readdirSync(folder).sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
-  const out: LabelledTrace[] = [];
-  for (const file of files) {
-    for await (const adapted of adapt("whowhen", `${folder}/${file}`)) {
-      const truth = adapted.metadata!.ground_truth as { mistake_event_id: string; mistake_agent: string };
-      const result = validateTrace(adapted);
-      if (!result.ok) throw new Error(`${file}: ${result.problems.map((p) => p.message).join("; ")}`);
-      out.push({ input: blameInput(result.trace), decisive_event_id: truth.mistake_event_id, decisive_agent: truth.mistake_agent });
-    }
-  }
-  return out;
-}
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}`;
 const cell = (s: { value: number; low: number; high: number }) => `${pct(s.value)} [${pct(s.low)}-${pct(s.high)}]`.padEnd(19);
@@ -58,11 +40,22 @@ function guidedAnswers(labelled: readonly LabelledTrace[], best: string | null) 
   return { weighted: sim.mean_answers ?? 0, plain: sim.plain_mean_answers ?? 0, events: sim.runs.reduce((s, r) => s + r.events, 0) / n, found: sim.runs.filter((r) => r.found).length };
 }
 
+const HEADER = ["method".padEnd(26), "agent top-1 [95% CI]".padEnd(19), "agent top-3".padEnd(19), "MRR".padEnd(6), "step top-1 [95% CI]".padEnd(19), "step top-3".padEnd(19), "MRR".padEnd(6)].join(" ");
+
+/** How often each candidate was kept, e.g. "learned_events(l2=0.3,all) x3, ...". */
+function tally(chosen: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const c of chosen) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return [...counts].map(([c, n]) => `${c} x${n}`).join(", ");
+}
+
 async function main(): Promise<void> {
-  const report: Record<string, unknown> = { cv: CV, anchors: ANCHORS, subsets: {} };
+  const report: Record<string, unknown> = { cv: CV, anchors: ANCHORS, subsets: {}, nested: {}, cross_system: {} };
+  const data = new Map<string, LabelledTrace[]>();
+  for (const subset of SUBSETS) data.set(subset, await loadWhoAndWhen(subset));
   for (const subset of SUBSETS) {
     const started = performance.now();
-    const labelled = await load(subset);
+    const labelled = data.get(subset)!;
     const evaluations = evaluateMethods(labelled, CV);
     const best = pickBest(evaluations);
     const inSample: MethodEvaluation[] = METHODS.filter((m) => m.learned && m.name.startsWith("frequent_")).map((m) => {
@@ -72,13 +65,39 @@ async function main(): Promise<void> {
       return { method: `${m.name} (in-sample)`, learned: true, scores, not_applicable: 0, cv: null };
     });
     console.log(`\n${subset}: ${labelled.length} runs, learned methods under ${CV.k}-fold CV by trace (seed ${CV.seed}); best (step top-1): ${best}`);
-    console.log(["method".padEnd(26), "agent top-1 [95% CI]".padEnd(19), "agent top-3".padEnd(19), "MRR".padEnd(6), "step top-1 [95% CI]".padEnd(19), "step top-3".padEnd(19), "MRR".padEnd(6)].join(" "));
+    console.log(HEADER);
     for (const e of [...evaluations, ...inSample]) console.log(row(e.method, e.scores, e.cv ? `CV ${e.cv.k}-fold` : e.not_applicable > 0 ? `(${e.not_applicable} not applicable: no group)` : ""));
     for (const a of ANCHORS) console.log(`${a.name}: agent ${typeof a.agent === "number" ? pct(a.agent) : a.agent} %, step ${typeof a.step === "number" ? pct(a.step) : a.step}`);
     const guided = guidedAnswers(labelled, best);
     console.log(`guided mode, truthful annotator: ${guided.weighted.toFixed(2)} answers per run with the ${best} ranking as prior (under CV), ${guided.plain.toFixed(2)} with plain bisection (ratio ${(guided.weighted / guided.plain).toFixed(2)}); mean events per run ${guided.events.toFixed(1)}; found the decisive step in ${guided.found}/${labelled.length}`);
     console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
     (report.subsets as Record<string, unknown>)[subset] = { runs: labelled.length, best, methods: [...evaluations, ...inSample], guided };
+  }
+  for (const subset of SUBSETS) {
+    const started = performance.now();
+    const labelled = data.get(subset)!;
+    const nested = nestedCv(labelled, undefined, CV);
+    console.log(`\n${subset}: nested CV (outer ${CV.k} folds, seed ${CV.seed}; every setting and the best pick chosen by inner ${INNER_K}-fold CV on the outer training part)`);
+    console.log(HEADER);
+    for (const r of nested) console.log(row(r.family, r.scores, `kept: ${tally(r.chosen)}`));
+    console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    (report.nested as Record<string, unknown>)[subset] = nested;
+  }
+  const learned = METHODS.filter((m): m is LearnedMethod => m.learned);
+  const heuristics = METHODS.filter((m) => !m.learned && !m.needs_group && ["random", "first_step", "last_event", "most_active_agent", "errors", "neg_credit_ccp"].includes(m.name));
+  for (const [from, to] of [[SUBSETS[1], SUBSETS[0]], [SUBSETS[0], SUBSETS[1]]] as const) {
+    const started = performance.now();
+    const results = transfer(data.get(from)!, data.get(to)!, learned, undefined, { k: INNER_K, seed: CV.seed });
+    console.log(`\ncross-system: trained on ${from} (${data.get(from)!.length} runs, settings and best chosen by ${INNER_K}-fold CV there), scored on ${to} (${data.get(to)!.length} runs)`);
+    console.log(HEADER);
+    for (const r of results) console.log(row(r.method, r.scores, r.chosen ? `kept: ${r.chosen}` : "trained on the other system"));
+    for (const m of heuristics) {
+      if (m.learned) continue;
+      const target = data.get(to)!;
+      console.log(row(m.name, scoreRankings(target.map((t) => ({ ranking: m.rank(t.input), decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }))), "untrained prior"));
+    }
+    console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    (report.cross_system as Record<string, unknown>)[`${from} -> ${to}`] = results;
   }
   if (values.json) {
     await writeFile(values.json, JSON.stringify(report, null, 2));

@@ -1,5 +1,7 @@
 /**
- * `npm run bench:dataset [-- --traces 100000 --calls 10 --db-traces 2000 --big-events 200000 --big-exports 12]`
+ * `npm run bench:dataset [-- --traces 100000 --calls 10 --db-traces 2000 --big-events 200000 --big-exports 12 --skip pipeline,snapshot,exports --reuse]`
+ *
+ * `--reuse` keeps the database of an earlier run when it holds exactly --db-traces bench traces.
  *
  * 1. Pipeline (one child process per row, so each peak RSS is its own):
  *    --traces traces of --calls model calls each (1,000,000 transitions by
@@ -12,8 +14,10 @@
  *    ingest path, then one snapshot built by the job's code (buildSnapshot):
  *    time, transitions/s, peak RSS of this process.
  * 3. Concurrent exports: one --big-events trace stored, then --big-exports
- *    exports of its event rows at once, each drained as a client would:
- *    time and peak RSS (the trace is still loaded whole per export).
+ *    exports of its event rows at once through the export route, drained as
+ *    a client would, while small requests go on (dataset/fairness.ts): all
+ *    admitted at once (the baseline) against the default export slots, and
+ *    the small requests alone; time, peak heap and RSS, small-request p50/p99.
  */
 import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync, statSync } from "node:fs";
@@ -25,6 +29,7 @@ import { parquetChunks } from "@/lib/export/parquet";
 import { formColumns } from "@/lib/export/parquet-forms";
 import { transitionRows, type TransitionRow } from "@/lib/export/transitions";
 import { BUILTIN_PRESETS } from "@/lib/rewards/presets";
+import { fairness } from "./dataset/fairness";
 import { benchTrace } from "./dataset/traces";
 import { benchDatabase, fmt } from "./db";
 
@@ -102,6 +107,7 @@ async function main(): Promise<void> {
       "big-events": { type: "string", default: "200000" },
       "big-exports": { type: "string", default: "12" },
       skip: { type: "string", default: "" },
+      reuse: { type: "boolean", default: false },
     },
   });
   const traces = Number(values.traces);
@@ -122,18 +128,20 @@ async function main(): Promise<void> {
   }
 
   if (skip.has("db")) return;
-  const db = await benchDatabase("bench_dataset", { embedded: { dataDir: ".baton-bench-dataset/pg", port: Number(process.env.BATON_BENCH_DATASET_PG_PORT ?? 54369) } });
+  const db = await benchDatabase("bench_dataset", { reuse: values.reuse, embedded: { dataDir: ".baton-bench-dataset/pg", port: Number(process.env.BATON_BENCH_DATASET_PG_PORT ?? 54369) } });
   process.env.DATABASE_URL = db.url;
   process.env.BATON_DATASET_WORKER = "0";
   const { ingestRecords } = await import("@/lib/server/ingest/ingest");
   const { prisma, pool } = await import("@/lib/server/db/client");
   const { syntheticTrace } = await import("@/lib/demo/synthetic");
-  const { exportTrace, parseExportRequest } = await import("@/lib/server/compute/export");
   try {
     if (!skip.has("snapshot")) {
       const dbTraces = Number(values["db-traces"]);
       const t0 = performance.now();
-      for (let i = 0; i < dbTraces; i += 500) {
+      const stored = db.reused ? await prisma().trace.count({ where: { traceId: { startsWith: "bench-" } } }) : 0;
+      if (stored === dbTraces) console.log(`reusing the ${fmt(stored)} traces of an earlier run`);
+      else if (stored > 0) await prisma().trace.deleteMany();
+      for (let i = 0; stored !== dbTraces && i < dbTraces; i += 500) {
         const batch = Array.from({ length: Math.min(500, dbTraces - i) }, (_, k) => ({ value: benchTrace(i + k, calls), base: `$[${k}]` }));
         await ingestRecords(batch, { upsert: false });
       }
@@ -151,19 +159,9 @@ async function main(): Promise<void> {
     if (!skip.has("exports")) {
       const events = Number(values["big-events"]);
       const n = Number(values["big-exports"]);
-      await ingestRecords([{ value: syntheticTrace({ events, seed: 7, traceId: "big" }), base: "$" }], { upsert: true });
-      const rssBefore = process.memoryUsage().rss / 1e6;
-      const req = await parseExportRequest(new URLSearchParams({ format: "jsonl" }));
-      let peakHeap = 0;
-      const probe = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 50);
-      const t2 = performance.now();
-      const sizes = await Promise.all(Array.from({ length: n }, async () => {
-        let bytes = 0;
-        for (const chunk of await exportTrace("big", req)) bytes += chunk.length;
-        return bytes;
-      }));
-      clearInterval(probe);
-      console.log(`\n3. ${n} concurrent exports of a ${fmt(events)}-event trace: ${fmt((performance.now() - t2) / 1000, 1)} s, ${fmt(sizes[0]! / 1e6, 1)} MB each, peak heap ${fmt(peakHeap / 1e6)} MB, peak RSS ${fmt(process.resourceUsage().maxRSS / 1024)} MB (RSS before ${fmt(rssBefore)} MB)`);
+      await ingestRecords([{ value: syntheticTrace({ events, seed: 7, traceId: "big" }), base: "$" }, { value: syntheticTrace({ events: 20, seed: 8, traceId: "small" }), base: "$" }], { upsert: true });
+      console.log(`\n3. ${n} exports of a ${fmt(events)}-event trace (event rows, JSONL) at once, with small requests going on`);
+      await fairness({ bigId: "big", smallId: "small", exports: n, smallAlone: 400 });
     }
   } finally {
     await pool().end().catch(() => {});

@@ -20,7 +20,8 @@ type Command =
   | { op: "signin"; email: string; password: string; address: string; times: number }
   | { op: "upsert"; traces: unknown[] }
   | { op: "flush" }
-  | { op: "ingest"; prefix: string; count: number };
+  | { op: "ingest"; prefix: string; count: number }
+  | { op: "writes"; prefix: string; count: number };
 
 async function main(command: Command): Promise<unknown> {
   switch (command.op) {
@@ -41,6 +42,20 @@ async function main(command: Command): Promise<unknown> {
       const body = Array.from({ length: command.count }, (_, i) => JSON.stringify({ ...example, trace_id: `${command.prefix}${i}` })).join("\n");
       process.stdout.write("started\n");
       return (await ingest(post("/api/traces", body, { "content-type": "application/x-ndjson" }), none)).status;
+    }
+    case "writes": {
+      // one small trace per write, one after another: "ack <trace_id>" once each is answered 201
+      const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown>;
+      let acknowledged = 0;
+      for (let i = 0; i < command.count; i++) {
+        const id = `${command.prefix}${i}`;
+        const status = (await ingest(post("/api/traces", JSON.stringify({ ...example, trace_id: id })), none)).status;
+        if (status === 201) {
+          acknowledged++;
+          process.stdout.write(`ack ${id}\n`);
+        }
+      }
+      return acknowledged;
     }
   }
 }

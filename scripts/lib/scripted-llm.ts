@@ -13,7 +13,8 @@ import type { AddressInfo } from "node:net";
  * - `delay`: answers as `good` after 100 ms (to see how many requests overlap)
  * - `limit`: 429 for the first `limitFirst` requests, then as `good`
  * - `flaky`: 500 every other request, then as `good`
- * - `blame:<k>`: attribution all at once, `{"step": k, ...}`; asked "on track after step j?" (binary search), `{"on_track": j < k}`
+ * - `blame:<k>`: attribution all at once, `{"step": k, ...}`; asked "on track after step j?" (binary search), `{"on_track": j < k}`;
+ *   asked "is step j the decisive error?" (step by step), `{"decisive": j === k}`
  * Every request is recorded (headers and body) and the peak of requests in flight is kept.
  */
 export interface ScriptedLlm {
@@ -43,8 +44,9 @@ export async function startScriptedLlm(options: { delayMs?: number; slowMs?: num
         if (model === "flaky" && flaky++ % 2 === 0) return send(res, 503, { error: { message: "unavailable" } });
         const binary = JSON.stringify(body.response_format ?? "").includes('"enum":[0,1]') || body.messages[0]!.content.includes("Answer 0 (failure");
         const asked = /after step (\d+)\?\s*$/.exec(body.messages[1]?.content ?? "");
+        const step = /Is step (\d+) the decisive error\?\s*$/.exec(body.messages[1]?.content ?? "");
         const content =
-          model === "blame" ? JSON.stringify(asked ? { on_track: Number(asked[1]) < Number(arg), reason: "scripted" } : { step: Number(arg), reason: "scripted blame" })
+          model === "blame" ? JSON.stringify(step ? { decisive: Number(step[1]) === Number(arg), reason: "scripted" } : asked ? { on_track: Number(asked[1]) < Number(arg), reason: "scripted" } : { step: Number(arg), reason: "scripted blame" })
           : model === "garbage" ? "Looks fine to me, I'd say pretty good overall."
           : model === "range" ? JSON.stringify({ value: 3, reason: "very good" })
           : JSON.stringify({ value: arg !== undefined ? Number(arg) : binary ? 1 : 0.5, reason: "scripted answer" });

@@ -188,8 +188,10 @@ export const ROUTES: Row[] = [
   { route: "GET /api/blame/evaluation", call: call(blameEvaluation.GET, "GET", () => "/api/blame/evaluation"), expect: LIST },
   { route: "POST /api/blame/judge", call: judgeAttribution, expect: ADMIN_OF_P("pass"), idRoute: true },
   { route: "GET /api/datasets", call: call(datasets.GET, "GET", () => "/api/datasets"), expect: LIST },
-  // a body that fails its checks: past the policy, the handler's own 400, nothing queued
-  { route: "POST /api/datasets", call: call(datasets.POST, "POST", () => "/api/datasets", { body: () => ({ name: "m", form: "nope" }) }), expect: { "0": "401 pass pass pass pass pass 403 401 401", "1": "pass pass pass pass pass pass 403 401 401" } },
+  // a body that fails its checks: past the policy (upload rights somewhere: annotator and up), the handler's own 400, nothing queued
+  { route: "POST /api/datasets", call: call(datasets.POST, "POST", () => "/api/datasets", { body: () => ({ name: "m", form: "nope" }) }), expect: "401 pass 403 pass pass pass 403 401 401" },
+  // the filter names project p: upload rights there
+  { route: "POST /api/datasets", variant: "filter.project p", call: call(datasets.POST, "POST", () => "/api/datasets", { body: () => ({ name: "m", form: "nope", filter: { project: "p" } }) }), expect: "401 403 403 pass pass pass 403 401 401" },
   { route: "GET /api/datasets/[id]", variant: "unknown snapshot", call: call(dataset.GET, "GET", () => "/api/datasets/999999999", { params: () => ({ id: "999999999" }) }), expect: UNKNOWN_SNAPSHOT },
   { route: "GET /api/datasets/[id]/files/[...path]", variant: "unknown snapshot", call: snapshotFile, expect: UNKNOWN_SNAPSHOT },
   { route: "POST /api/adjudications", call: call(adjudications.POST, "POST", () => "/api/adjudications", { body: (fx, u) => ({ trace_id: tid(fx, u), event_id: null, family: "step_quality", value: 0.5 }) }), expect: ADMIN_OF_P("201"), idRoute: true },

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { blameInput, methodByName, METHODS, scoreRankings, type BlameRanking, type HeuristicMethod } from "@/lib/blame";
+import { blameInput, defaultFamilies, methodByName, METHODS, scoreRankings, type BlameRanking, type HeuristicMethod } from "@/lib/blame";
 import { prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { loadTrace } from "@/lib/server/queries/load-trace";
@@ -10,6 +10,7 @@ import { GET as evaluation } from "./evaluation/route";
 import { keptBlameEvaluation, type BlameEvaluationResponse } from "@/lib/server/blame/evaluation";
 import type { BlameResponse } from "@/lib/server/blame/rank";
 import { refreshProject } from "@/lib/server/blame/jobs";
+import { DEFAULT_MODEL, rankWithDefaultModel } from "@/lib/blame/default-model";
 
 /** Twelve real Who&When runs (Algorithm-Generated 1-12), each with its labelled mistake as decisive error. */
 const FILES = Array.from({ length: 12 }, (_, i) => `../shared/data/who_and_when/Algorithm-Generated/${i + 1}.json`);
@@ -66,15 +67,15 @@ describe("GET /api/traces/{id}/blame", () => {
 
   it("best names the method it chose by cross-validated step accuracy, from the kept scores, never waiting for them", async () => {
     await prisma().blameEvaluation.deleteMany();
-    // nothing scored yet: the default, and it says why
+    // nothing scored yet: the model shipped with Baton, and it says why
     const before = await ask(ID(2), "best");
     expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ method: "errors", chosen: { by: "default" } });
+    expect(before.body).toMatchObject({ method: DEFAULT_MODEL.model.method, chosen: { by: "default" }, trained: { traces: DEFAULT_MODEL.traces, at: DEFAULT_MODEL.trained_at, held_out: false, source: "default" } });
     const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()) as BlameEvaluationResponse;
     const { body } = await ask(ID(2), "best");
     expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default", as_of: scores.computed_at });
     expect(body.method).toBe(scores.best);
-  });
+  }, 300_000);
 
   it("refuses an unknown method at its path, an unknown trace with 404, and a learned method with nothing to learn from with 422", async () => {
     const bad = await ask(ID(1), "astrology");
@@ -87,6 +88,31 @@ describe("GET /api/traces/{id}/blame", () => {
     const best = await ask("lonely", "best");
     expect(best.status).toBe(200);
     expect(best.body.chosen).toMatchObject({ by: "default" });
+    expect((best.body.chosen as { reason: string }).reason).toContain("0 other traces with a decisive error");
+    // exactly the shipped model's ranking of the stored trace
+    const ranking = rankWithDefaultModel(blameInput(await loadTrace("lonely", { content: "all" })));
+    expect(best.body).toMatchObject({ method: ranking.method, events: ranking.events, agents: ranking.agents, trained: { source: "default", traces: DEFAULT_MODEL.traces } });
+  });
+
+  it("a project with too few labels of its own ranks with the shipped model, whether or not the trace's own label exists", async () => {
+    const events = [
+      { id: "task", t: 0, type: "message", agent: "human", role: "user", content: "Find the opening hours." },
+      { id: "search", t: 1, type: "tool_call", agent: "Searcher", role: "worker", tool: "web", content: "search: opening hours" },
+      { id: "result", t: 2, type: "tool_result", agent: "web", role: "code_executor", tool: "web", status: "error", content: "Error: no results found" },
+      { id: "answer", t: 3, type: "aggregate", agent: "Writer", role: "worker", content: "They open at 9. TERMINATE" },
+    ];
+    const edges = [{ src: "task", dst: "search", type: "causal" }, { src: "search", dst: "result", type: "tool_dependency" }, { src: "result", dst: "answer", type: "causal" }];
+    const few = { trace_id: "few-1", task_id: "t", project: "few", events, edges, rewards: { task_success: -1 }, costs: { tokens: 0, wall_clock_s: 0 } };
+    expect((await ingest(jsonRequest("/api/traces", few), params({}))).status).toBe(201);
+    const unlabelled = await ask("few-1", "best");
+    const annotator = await prisma().user.findFirstOrThrow();
+    await prisma().decisiveError.create({ data: { traceKey: "few-1", eventId: "search", agent: "Searcher", annotatorId: annotator.id } });
+    const labelled = await ask("few-1", "best");
+    expect(labelled.body.chosen).toMatchObject({ by: "default" });
+    expect(labelled.body.trained).toMatchObject({ source: "default" });
+    expect(labelled.body.events).toEqual(unlabelled.body.events);
+    expect(labelled.body.agents).toEqual(unlabelled.body.agents);
+    await prisma().decisiveError.deleteMany({ where: { traceKey: "few-1" } });
   });
 });
 
@@ -107,11 +133,18 @@ describe("GET /api/blame/evaluation", () => {
     expect(first.scores).toEqual(scoreRankings(rankings));
     expect(body.methods.find((m) => m.method === "learned_events")!.cv).toEqual({ k: 5, seed: 1 });
     expect(body.methods.find((m) => m.method === "divergence")!.not_applicable).toBe(12);
+    // nested CV: every family scored on all 12 runs, one kept candidate per outer fold, drawn from the family
+    expect(body.nested.map((r) => r.family)).toEqual(Object.keys(defaultFamilies()));
+    for (const r of body.nested) {
+      expect(r.scores.n).toBe(12);
+      expect(r.chosen).toHaveLength(5);
+      for (const c of r.chosen) expect(defaultFamilies()[r.family]!.map((m) => m.name)).toContain(c);
+    }
     // unchanged labels: the stored answer
     expect(await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()).toEqual(body);
     const bad = await evaluation(getRequest("/api/blame/evaluation?projekt=x"), params({}));
     expect(bad.status).toBe(400);
-  });
+  }, 300_000);
 });
 
 describe("the background refresh after a decisive-error change", () => {
@@ -125,5 +158,5 @@ describe("the background refresh after a decisive-error change", () => {
     for (const row of await prisma().blameModel.findMany()) expect(row.trainedOn).toBe(12);
     expect(await prisma().blameEvaluation.count()).toBe(1);
     expect(await keptBlameEvaluation({ system: "CaptainAgent (AG2)" })).toEqual({ result: null, fresh: false });
-  });
+  }, 300_000);
 });

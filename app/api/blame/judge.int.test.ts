@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderedEventIds, blameInput } from "@/lib/blame";
+import { isHuman } from "@/lib/blame/priors";
 import { prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { loadTrace } from "@/lib/server/queries/load-trace";
@@ -62,6 +63,30 @@ describe("a judge as an attribution method", () => {
     expect(body.outcomes[0]).toMatchObject({ event_id: ids[2], error: null });
     expect(body.outcomes[0]!.questions).toBeLessThanOrEqual(Math.ceil(Math.log2(ids.length)) + 1);
     expect(body.outcomes[0]!.questions).toBeGreaterThan(0);
+  });
+
+  it("step by step: one question per step, the run shown up to that step, stopping at the first step the judge calls decisive", async () => {
+    const j = await judge("blame:3");
+    const before = llm.requests.length;
+    const { body } = await run({ judge_id: j.id, mode: "step_by_step", trace_ids: [ID(2)] });
+    const input = blameInput(await loadTrace(ID(2), { content: "all" }));
+    const ids = orderedEventIds(input);
+    // people's steps are not asked about; steps 0..3 are asked in order, then it stops
+    const asked = [0, 1, 2, 3].filter((k) => !isHuman(input.trace.events.find((e) => e.id === ids[k])!));
+    expect(body.outcomes[0]).toMatchObject({ event_id: ids[3], error: null, questions: asked.length });
+    const sent = llm.requests.slice(before).map((r) => r.body.messages[1]!.content);
+    expect(sent).toHaveLength(asked.length);
+    sent.forEach((content, i) => {
+      expect(content).toMatch(new RegExp(`Is step ${asked[i]} the decisive error\\?$`));
+      expect(content).not.toContain(`[step ${asked[i]! + 1}]`);
+    });
+    const stored = await prisma().judgeAttribution.findFirstOrThrow({ where: { judgeId: j.id, mode: "step_by_step" } });
+    expect((stored.questions as { decisive: boolean }[]).map((q) => q.decisive)).toEqual(asked.map((k) => k === 3));
+    const ranked = (await (await blame(getRequest(`/api/traces/${ID(2)}/blame?method=judge:blame-3:step_by_step`), params({ id: ID(2) }))).json()) as BlameResponse;
+    expect(ranked.events[0]).toMatchObject({ id: ids[3], rank: 1 });
+    // a judge that calls no step decisive names nothing
+    const never = await judge("blame:9999");
+    expect((await run({ judge_id: never.id, mode: "step_by_step", trace_ids: [ID(2)] })).body.outcomes[0]).toMatchObject({ event_id: null, error: "the judge called no step decisive" });
   });
 
   it("a reply that is not the asked JSON is stored as a failure and scored as a miss", async () => {

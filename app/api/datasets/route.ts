@@ -1,4 +1,4 @@
-import { readableProjects } from "@/lib/server/auth/access";
+import { projectsPermitting, readableProjects } from "@/lib/server/auth/access";
 import { checkDatasetRequest } from "@/lib/server/datasets/request";
 import { createDataset, listDatasets } from "@/lib/server/datasets/store";
 import { route } from "@/lib/server/http";
@@ -8,7 +8,11 @@ export const dynamic = "force-dynamic";
 
 /**
  * POST /api/datasets `{name, filter, form, format, method, preset, weights, normalize, judges}`:
- * checks everything (400 with paths, nothing written), then queues the build -> 202 with the snapshot.
+ * a signed-in user (or key) who may upload traces (annotator and up) in the
+ * filter's project, or in some project without one; the snapshot then holds
+ * only traces of the projects where the caller may (401/403 before the body
+ * is checked). Checks everything (400 with paths, nothing written), then
+ * queues the build -> 202 with the snapshot.
  * GET /api/datasets: ready snapshots and builds in progress, newest first.
  */
 export const POST = route(async (request: Request) => {
@@ -19,10 +23,25 @@ export const POST = route(async (request: Request) => {
   } catch {
     throw invalid([{ path: "$", message: "the body must be JSON" }]);
   }
+  const { projects: writable } = await projectsPermitting(request, "ingest", filterProject(body));
   const checked = await checkDatasetRequest(body);
-  return Response.json({ dataset: await createDataset(checked, readable) }, { status: 202 });
+  return Response.json({ dataset: await createDataset(checked, within(readable, writable)) }, { status: 202 });
 });
 
 export const GET = route(async (request: Request) => {
   return Response.json({ datasets: await listDatasets(await readableProjects(request)) });
 });
+
+/** The project the body's filter names, if it names one as text (the full check comes after authorization). */
+function filterProject(body: unknown): string | undefined {
+  const filter = typeof body === "object" && body !== null ? (body as { filter?: unknown }).filter : undefined;
+  const project = typeof filter === "object" && filter !== null ? (filter as { project?: unknown }).project : undefined;
+  return typeof project === "string" && project !== "" ? project : undefined;
+}
+
+/** Projects in both lists (null: all). */
+function within(a: string[] | null, b: string[] | null): string[] | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a.filter((p) => b.includes(p));
+}

@@ -4,6 +4,7 @@ import { readableProjects } from "@/lib/server/auth/access";
 import {
   byteStream, exportedRecords, exportedText, exportTraceRecords, parquetStream, parseExportRequest, textStream, type ExportedTrace,
 } from "@/lib/server/compute/export";
+import { acquireExportSlot, releasing } from "@/lib/server/compute/export-slots";
 import { ApiError } from "@/lib/server/errors";
 import { parseQuery, route } from "@/lib/server/http";
 import { listTraces } from "@/lib/server/queries/traces";
@@ -18,6 +19,7 @@ export const dynamic = "force-dynamic";
  * trace per line for `strict` / `extended`), a trace at a time so memory stays flat.
  * Every parameter is checked before the stream starts; a stream that fails
  * part-way ends with a last line `{"error": {...}}` (SPEC.md section 6).
+ * The stream holds one of the process's export slots (export-slots.ts).
  */
 export const GET = route(async (request: Request) => {
   const search = new URL(request.url).searchParams;
@@ -26,6 +28,8 @@ export const GET = route(async (request: Request) => {
   const filter = parseQuery(traceListQuery, { ...filterParams, limit: "100" });
   const readable = await readableProjects(request);
   const jsonl = req.format === "jsonl" || req.format === "transitions";
+  // a dataset export holds an export slot of this process until its last byte (503 when too many wait)
+  const release = await acquireExportSlot();
 
   /** The export of each matching trace, a trace at a time. */
   async function* traces(): AsyncGenerator<ExportedTrace> {
@@ -55,7 +59,7 @@ export const GET = route(async (request: Request) => {
     async function* records(): AsyncGenerator<object> {
       for await (const exported of traces()) yield* exportedRecords(exported);
     }
-    return new Response(byteStream(parquetStream(form, records())), {
+    return new Response(byteStream(releasing(parquetStream(form, records()), release)), {
       headers: { "content-type": "application/vnd.apache.parquet", "content-disposition": `attachment; filename="baton-export-${req.format}.parquet"` },
     });
   }
@@ -67,7 +71,7 @@ export const GET = route(async (request: Request) => {
     }
   }
 
-  return new Response(textStream(dataset(), errorLine), {
+  return new Response(textStream(releasing(dataset(), release), errorLine), {
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="baton-export-${req.format}.jsonl"` },
   });
 });

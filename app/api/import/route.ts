@@ -4,9 +4,10 @@ import { isStorableText } from "@/lib/api/text";
 import { adapt, ADAPTER_FORMATS, AdapterInputError, detectFormat, type SourceFormat } from "@/lib/adapters";
 import { FIRST_BYTES } from "@/lib/adapters/detect";
 import { looksLikeJsonLines, parseJsonBody, parseJsonLines, type TraceRecord } from "@/lib/ingest/parse";
+import { SNIFF_BYTES, unsupportedInput } from "@/lib/ingest/sniff";
 import { authorize, permittedProjects } from "@/lib/server/auth/access";
 import { ApiError, invalid } from "@/lib/server/errors";
-import { maxBodyBytes, parseQuery, readBodyLimited, rejectDeepJson, route } from "@/lib/server/http";
+import { maxBodyBytes, parseQuery, readBytesLimited, rejectDeepJson, route } from "@/lib/server/http";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { projectsWritten } from "@/lib/server/queries/traces";
 
@@ -34,7 +35,10 @@ export const POST = route(async (request: Request) => {
   }
   await authorize(request, "ingest");
   const params = parseQuery(query, Object.fromEntries(new URL(request.url).searchParams));
-  const text = await readBodyLimited(request, maxBodyBytes());
+  const bytes = await readBytesLimited(request, maxBodyBytes());
+  const refused = unsupportedInput(params.name, bytes.subarray(0, SNIFF_BYTES), bytes.length);
+  if (refused) throw new ApiError(400, "unsupported_file", refused, [{ path: "$", message: refused }]);
+  const text = new TextDecoder().decode(bytes);
   rejectDeepJson(text, OTHER_FORMATS_MAX_DEPTH);
   const format = params.format === "auto" ? (detectFormat(params.name, text.slice(0, FIRST_BYTES)) ?? "baton") : params.format;
   const records = format === "baton" ? batonRecords(params.name, text) : await adaptedRecords(format, params.name, text);

@@ -1,4 +1,6 @@
+import type { Metadata } from "next";
 import Link from "next/link";
+import { decodeSegment } from "@/lib/api/text";
 import { notFound } from "next/navigation";
 import { GroupLanes, TypeLegend } from "@/components/decisions/group-lanes";
 import { E1Badge } from "@/components/e1-badge";
@@ -16,6 +18,11 @@ export const dynamic = "force-dynamic";
  * ways, and the choices only one side made (docs/metrics.md, "Decision
  * analytics and group divergence").
  */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Group ${decodeSegment(id) ?? id}` };
+}
+
 export default async function GroupPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const groupId = filterText.safeParse(decodeURIComponent(id));

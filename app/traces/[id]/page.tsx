@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { E1Badge } from "@/components/e1-badge";
 import { eventPageQuery, searchParamsObject } from "@/lib/api/filters";
@@ -25,6 +26,11 @@ export const dynamic = "force-dynamic";
 interface Props {
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Trace ${decodeSegment(id) ?? id}` };
 }
 
 export default async function TraceDetailPage({ params, searchParams }: Props) {

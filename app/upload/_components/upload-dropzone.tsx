@@ -12,7 +12,7 @@ interface FileResult {
 }
 
 /** Drag-and-drop (or pick) several files; each is posted to /api/traces and its result listed. */
-export function UploadDropzone() {
+export function UploadDropzone({ maxBytes }: { maxBytes: number }) {
   const [results, setResults] = useState<FileResult[]>([]);
   const [dragging, setDragging] = useState(false);
   const [upsert, setUpsert] = useState(false);
@@ -24,12 +24,12 @@ export function UploadDropzone() {
       for (const file of files) {
         const key = `${file.name}-${file.size}-${Date.now()}-${Math.random()}`;
         setResults((r) => [{ key, name: file.name, outcome: "uploading" }, ...r]);
-        void uploadFile(file, upsert, format).then((outcome) => {
+        void uploadFile(file, upsert, format, maxBytes).then((outcome) => {
           setResults((r) => r.map((x) => (x.key === key ? { ...x, outcome } : x)));
         });
       }
     },
-    [upsert, format],
+    [upsert, format, maxBytes],
   );
 
   return (

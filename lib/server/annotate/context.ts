@@ -1,5 +1,6 @@
 import "server-only";
-import { CONTENT_MAX, messageText, READ_MAX, taskFromMetadata, TIMELINE_HEAD, TIMELINE_TAIL, type EventContext, type TraceContext, type UnitEvent } from "@/lib/annotate/unit";
+import { taskDefinition } from "@/lib/annotate/task-definition";
+import { CONTENT_MAX, messageText, READ_MAX, TIMELINE_HEAD, TIMELINE_TAIL, type EventContext, type TraceContext, type UnitEvent } from "@/lib/annotate/unit";
 import { eventSummary } from "@/lib/trace/summary";
 import { pool } from "../db/client";
 import { ApiError } from "../errors";
@@ -92,7 +93,7 @@ export async function traceContext(trace: { id: number; traceId: string; taskId:
       [trace.id, TIMELINE_HEAD, Math.max(TIMELINE_HEAD, n - TIMELINE_TAIL)],
     ),
   ]);
-  const fromMetadata = taskFromMetadata(trace.metadata);
+  const definition = taskDefinition(trace.metadata);
   const first = timeline.rows[0];
   return {
     unit: "trace",
@@ -100,8 +101,10 @@ export async function traceContext(trace: { id: number; traceId: string; taskId:
     task_id: trace.taskId,
     system: trace.system,
     events: n,
-    task: fromMetadata?.text ?? first?.content ?? null,
-    task_source: fromMetadata?.source ?? (first?.content ? `content of ${first.event_id}` : null),
+    task: definition.instruction?.text ?? first?.content ?? null,
+    task_source: definition.instruction?.source ?? (first?.content ? `content of ${first.event_id}` : null),
+    reference: definition.reference,
+    policy: definition.policy,
     final_answer: terminal.rows[0] ? toUnitEvent(terminal.rows[0]) : null,
     agents: agents.rows,
     timeline: timeline.rows.map((r) => ({

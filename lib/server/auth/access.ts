@@ -255,3 +255,19 @@ export async function readableProjects(request: Request): Promise<string[] | nul
   const scope = readScopeOf(principal);
   return scope.all ? null : [...scope.projects];
 }
+
+/**
+ * For work a caller starts on the traces of many projects (a dataset
+ * snapshot): the actor allowed `action` (in `project` when given, else in
+ * at least one project; 401/403 otherwise) and every project where it may
+ * do it (null: all, for open mode and site admins).
+ */
+export async function projectsPermitting(request: Request, action: Action, project?: string): Promise<{ actor: Actor; projects: string[] | null }> {
+  const actor = await authorize(request, action, project);
+  const principal = await identify(request);
+  if (principal.kind === "open" || principal.kind === "anonymous") return { actor, projects: null };
+  const subject: Subject = principal.kind === "api_key" ? { ...subjectOf(principal.user), scopes: principal.key.scopes } : subjectOf(principal.user);
+  if (subject.isAdmin) return { actor, projects: null };
+  const publicRead = publicReadEnabled();
+  return { actor, projects: [...subject.roles.keys()].filter((p) => permits(subject, action, p, publicRead)) };
+}

@@ -1,5 +1,5 @@
 import "server-only";
-import { DEFAULT_CV, evaluateMethods, orderedEventIds, pickBest, scoreRankings, simulateGuided, type BlameRanking, type GuidedSimulation, type LabelledTrace, type MethodEvaluation } from "@/lib/blame";
+import { DEFAULT_CV, evaluateMethods, METHODS, nestedCv, orderedEventIds, pickBest, scoreRankings, simulateGuided, transfer, type BlameRanking, type GuidedSimulation, type LabelledTrace, type LearnedMethod, type MethodEvaluation, type NestedResult, type TransferResult } from "@/lib/blame";
 import { judgeMethodName, judgeRanking, type JudgeMode } from "@/lib/blame/judge";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics";
@@ -18,7 +18,21 @@ export interface BlameEvaluationResponse {
   /** the method `method=best` stands for here: the best cross-validated step accuracy (then agent accuracy, then MRR) */
   best: string | null;
   methods: MethodEvaluation[];
-  by_system: { system: string | null; traces: number; best: string | null; methods: MethodEvaluation[] }[];
+  /**
+   * Scores with nothing tuned on the traces scored: outer k-fold CV by trace, and on each outer training part
+   * every setting of the learned methods (L2, boosting rounds and leaf penalty, feature set) and the best pick
+   * itself (`best (nested)`: what method=best does) chosen by inner k-fold CV; `chosen` is what each outer fold kept.
+   * Empty with fewer than 2k labelled traces.
+   */
+  nested: NestedResult[];
+  by_system: {
+    system: string | null;
+    traces: number;
+    best: string | null;
+    methods: MethodEvaluation[];
+    /** every learned method trained on the labelled traces of the other systems (settings and best chosen by CV there), scored on this system's */
+    cross_system: { trained_on: number; methods: TransferResult[] };
+  }[];
   /**
    * The guided mode on each labelled run with a truthful annotator (who answers from the decisive error):
    * the best method's ranking (cross-validated) as prior; `plain` is bisection without one
@@ -62,9 +76,12 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: JudgedRankings)
   });
 }
 
+/** The form of a kept evaluation: a kept answer of an older form is recomputed. */
+const EVALUATION_FORM = 2;
+
 const keyOf = (f: LabelledFilter) => JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
 
-/** Cross-validated scores of every method, computed now unless kept in blame_evaluations for the current labels (tens of seconds for a hundred runs). */
+/** Cross-validated scores of every method, computed now unless kept in blame_evaluations for the current labels (one to two minutes of CPU for a hundred runs, most of it nested CV). */
 export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluationResponse> {
   const { result, fresh, rows, fingerprint } = await stored(f);
   if (result && fresh) return result;
@@ -89,7 +106,7 @@ async function stored(f: LabelledFilter) {
   const rows = await labelledRows(f);
   // the labels, and the judges' attributions of those traces (a new judge run is a new evaluation)
   const judged = await pool().query<{ n: number; latest: Date | null }>("SELECT count(*)::int AS n, max(created_at) AS latest FROM judge_attributions WHERE trace_key = ANY($1::text[])", [rows.map((r) => r.trace_id)]);
-  const fingerprint = `${fingerprintOf(rows)}:${judged.rows[0]!.n}:${judged.rows[0]!.latest?.toISOString() ?? ""}`;
+  const fingerprint = `${EVALUATION_FORM}:${fingerprintOf(rows)}:${judged.rows[0]!.n}:${judged.rows[0]!.latest?.toISOString() ?? ""}`;
   const cached = await prisma().blameEvaluation.findUnique({ where: { key: keyOf(f) } });
   return { result: (cached?.result ?? null) as unknown as BlameEvaluationResponse | null, fresh: cached?.fingerprint === fingerprint, rows, fingerprint };
 }
@@ -110,7 +127,13 @@ async function evaluate(f: LabelledFilter, rows: readonly LabelledRow[]): Promis
   const bySystem = systems.length < 2 ? [] : systems.map((system) => {
     const keep = (_: unknown, i: number) => rows[i]!.system === system;
     const subset = labelled.filter(keep);
-    return { system, traces: subset.length, ...scoreAll(subset, new Map([...judged].map(([m, r]) => [m, r.filter(keep)]))) };
+    const others = labelled.filter((_, i) => rows[i]!.system !== system);
+    return {
+      system,
+      traces: subset.length,
+      ...scoreAll(subset, new Map([...judged].map(([m, r]) => [m, r.filter(keep)]))),
+      cross_system: { trained_on: others.length, methods: transfer(others, subset, METHODS.filter((m): m is LearnedMethod => m.learned)) },
+    };
   });
   return {
     version: SPEC_VERSION,
@@ -119,6 +142,7 @@ async function evaluate(f: LabelledFilter, rows: readonly LabelledRow[]): Promis
     cv: { k: DEFAULT_CV.k, seed: DEFAULT_CV.seed, by: "trace" },
     best: overall.best,
     methods: overall.methods,
+    nested: nestedCv(labelled, undefined, DEFAULT_CV),
     by_system: bySystem,
     guided: simulateGuided(labelled, rows.map((r) => r.trace_id), overall.best),
     agreement: await decisiveAgreement(rows.map((r) => r.trace_id)),

@@ -1,4 +1,5 @@
 import "server-only";
+import { onPrimary } from "../db/read";
 import { METHODS } from "@/lib/blame";
 import { prisma } from "../db/client";
 import { boss } from "../judges/boss";
@@ -33,11 +34,11 @@ function ensureWorker(): void {
   if (worker) return;
   worker = (async () => {
     const b = await boss();
-    return b.work<RefreshJob>(BLAME_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+    return b.work<RefreshJob>(BLAME_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, ([job]) => onPrimary(async () => {
       if (!job) return;
       if ("project" in job.data) await refreshProject(job.data.project);
       else await blameEvaluation(job.data.filter);
-    });
+    }));
   })();
   worker.catch((error) => {
     console.error("[baton] blame worker:", error);

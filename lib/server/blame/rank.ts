@@ -1,11 +1,12 @@
 import "server-only";
 import { BEST, BlameNotApplicableError, methodByName, orderedEventIds, type BlameRanking, type RankedAgent, type RankedEvent } from "@/lib/blame";
 import { SPEC_VERSION } from "@/lib/metrics";
+import { DEFAULT_MODEL, OWN_LABELS_NEEDED, rankWithDefaultModel } from "@/lib/blame/default-model";
 import { judgeRanking } from "@/lib/blame/judge";
 import { prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { bestMethodOf } from "./evaluation";
-import { blameInputOf } from "./labelled";
+import { blameInputOf, labelledRows } from "./labelled";
 import { modelFor } from "./models";
 
 /** `GET /api/traces/{id}/blame?method=` (the shape of the attribution API). */
@@ -14,14 +15,15 @@ export interface BlameResponse {
   method: string;
   /** for method=best: how the method was chosen */
   chosen?: { by: "cross-validated step accuracy"; project: string; as_of: string; note?: string } | { by: "default"; reason: string };
-  /** learned methods: on how many labelled traces of the project, when; `held_out` when this trace has a decisive error, which was left out */
-  trained?: { traces: number; at: string; held_out: boolean };
+  /**
+   * learned methods: on how many labelled traces, when; `held_out` when this trace has a decisive error, which was left out;
+   * `source` "project" (the project's own labelled traces) or "default" (the model shipped with Baton, lib/blame/default-model.json)
+   */
+  trained?: { traces: number; at: string; held_out: boolean; source: "project" | "default" };
   events: RankedEvent[];
   agents: RankedAgent[];
 }
 
-/** The method `best` falls back to when a project has no labelled trace: the strongest unlearned one on Who&When (docs/metrics.md). */
-export const DEFAULT_BLAME_METHOD = "errors";
 
 interface TraceRef {
   id: number;
@@ -36,11 +38,18 @@ export async function blameOf(trace: TraceRef, requested: string): Promise<Blame
   let name = requested;
   let chosen: BlameResponse["chosen"];
   if (requested === BEST) {
-    const best = await bestMethodOf(trace.project);
-    name = best?.method ?? DEFAULT_BLAME_METHOD;
-    chosen = best
-      ? { by: "cross-validated step accuracy", project: trace.project, as_of: best.as_of, ...(!best.fresh && { note: "labels changed since: being rescored" }) }
-      : { by: "default", reason: `the methods of project ${trace.project} are not scored yet (no trace with a decisive error, or being scored now)` };
+    // the trace's own label never counts towards "enough": its ranking is the same with or without it
+    const own = (await labelledRows({ projectId: trace.projectId })).filter((r) => r.trace_id !== trace.traceId).length;
+    const best = own >= OWN_LABELS_NEEDED ? await bestMethodOf(trace.project) : null;
+    if (!best) {
+      const reason =
+        own < OWN_LABELS_NEEDED
+          ? `project ${trace.project} has ${own} other traces with a decisive error, fewer than the ${OWN_LABELS_NEEDED} needed to learn from its own: the model shipped with Baton`
+          : `the methods of project ${trace.project} are not scored yet (being scored now): the model shipped with Baton`;
+      return byDefaultModel(trace, reason);
+    }
+    name = best.method;
+    chosen = { by: "cross-validated step accuracy", project: trace.project, as_of: best.as_of, ...(!best.fresh && { note: "labels changed since: being rescored" }) };
   }
   if (name.startsWith("judge:")) return judged(trace, name);
   const method = methodByName(name);
@@ -50,11 +59,20 @@ export async function blameOf(trace: TraceRef, requested: string): Promise<Blame
     if (!method.learned) return answer(method.rank(input), { chosen });
     const trained = await modelFor(trace.projectId, method, trace.traceId);
     if (!trained) throw new BlameNotApplicableError(name, `project ${trace.project} has too few traces with a decisive error to learn from`);
-    return answer(method.rank(trained.model, input), { chosen, trained: { traces: trained.traces, at: trained.at.toISOString(), held_out: trained.heldOut } });
+    return answer(method.rank(trained.model, input), { chosen, trained: { traces: trained.traces, at: trained.at.toISOString(), held_out: trained.heldOut, source: "project" } });
   } catch (error) {
     if (error instanceof BlameNotApplicableError) throw new ApiError(422, "not_applicable", error.message);
     throw error;
   }
+}
+
+/** `best` without enough labels of the project's own: the shipped model (lib/blame/default-model.ts). */
+async function byDefaultModel(trace: TraceRef, reason: string): Promise<BlameResponse> {
+  const input = await blameInputOf(trace.id, trace.groupId);
+  return answer(rankWithDefaultModel(input), {
+    chosen: { by: "default", reason },
+    trained: { traces: DEFAULT_MODEL.traces, at: DEFAULT_MODEL.trained_at, held_out: false, source: "default" },
+  });
 }
 
 function answer(ranking: BlameRanking, extra: Pick<BlameResponse, "chosen" | "trained">): BlameResponse {
@@ -63,7 +81,7 @@ function answer(ranking: BlameRanking, extra: Pick<BlameResponse, "chosen" | "tr
 
 /** A judge's stored attribution of the trace as a ranking (its step first, the rest tied). */
 async function judged(trace: TraceRef, name: string): Promise<BlameResponse> {
-  const [, judgeName, mode] = /^judge:(.+):(all_at_once|binary_search)$/.exec(name)!;
+  const [, judgeName, mode] = /^judge:(.+):(all_at_once|binary_search|step_by_step)$/.exec(name)!;
   const stored = await prisma().judgeAttribution.findFirst({ where: { traceKey: trace.traceId, mode, judge: { name: judgeName, projectId: trace.projectId } } });
   if (!stored) throw new ApiError(422, "not_applicable", `judge ${judgeName} has not attributed this trace (${mode}): POST /api/blame/judge`);
   if (stored.eventId === null) throw new ApiError(422, "not_applicable", `judge ${judgeName}'s reply for this trace failed: ${stored.error ?? "no step named"}`);

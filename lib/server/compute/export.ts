@@ -24,6 +24,7 @@ import type { ModelCall } from "@/lib/trace/calls";
 import type { Trace } from "@/lib/trace/types";
 import { userPresets } from "../queries/presets";
 import { parseCreditQuery, type CreditQuery } from "./credit";
+import { yieldToEventLoop } from "./export-slots";
 
 export const EXPORT_FORMATS = ["jsonl", "transitions", "strict", "extended"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -87,6 +88,8 @@ export async function exportTraceRecords(traceId: string, req: ExportRequest): P
     humanLabels(row.traceId, req.credit.judges),
     storedDiagnostics(row.id),
   ]);
+  // the load's result is parsed; the credit computation comes next: let waiting requests in between
+  await yieldToEventLoop();
   return exportLoaded({ trace, calls, labels, asOf, hackingFlags: diagnostics.flags }, req);
 }
 
@@ -160,13 +163,20 @@ export function parquetStream(form: TabularForm, records: Iterable<object> | Asy
 
 /** A ReadableStream of bytes from byte chunks, pulled as the client reads. */
 export function byteStream(chunks: AsyncIterator<Uint8Array>): ReadableStream<Uint8Array> {
+  // a pull under way when the client goes away must not touch the cancelled stream
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      // a row group is CPU work: other requests get their turn between two
+      await yieldToEventLoop();
+      if (cancelled) return;
       const next = await chunks.next();
+      if (cancelled) return;
       if (next.done) controller.close();
       else controller.enqueue(next.value);
     },
     async cancel() {
+      cancelled = true;
       await chunks.return?.(undefined);
     },
   });
@@ -218,13 +228,19 @@ async function exportedAdjudications(traceKey: string): Promise<ExtendedAdjudica
 export function textStream(chunks: Iterator<string> | AsyncIterator<string>, onError?: (error: unknown) => string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let atLineStart = true;
+  // a pull under way when the client goes away must not touch the cancelled stream
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
+        // other requests get their turn between two pulls (reading a sync iterator never leaves the microtask queue)
+        await yieldToEventLoop();
         // a few chunks per pull: one row is small, one pull per row would be slow
         let bytes = 0;
         while (bytes < 64 * 1024) {
+          if (cancelled) return;
           const next = await chunks.next();
+          if (cancelled) return;
           if (next.done) return controller.close();
           if (next.value === "") continue;
           atLineStart = next.value.endsWith("\n");
@@ -238,6 +254,10 @@ export function textStream(chunks: Iterator<string> | AsyncIterator<string>, onE
         controller.enqueue(encoder.encode(`${atLineStart ? "" : "\n"}${onError(error)}\n`));
         controller.close();
       }
+    },
+    async cancel() {
+      cancelled = true;
+      await chunks.return?.(undefined);
     },
   });
 }

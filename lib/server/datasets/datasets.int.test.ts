@@ -141,7 +141,8 @@ describe("POST /api/datasets", () => {
   });
 
   it("a build that dies leaves no half snapshot listed, and its retry starts from nothing", async () => {
-    const base = await prisma().dataset.findFirstOrThrow({ where: { state: "ready" } });
+    // a snapshot of REQUEST (the demo one's traces are gone; without an order any ready row may come first)
+    const base = await prisma().dataset.findFirstOrThrow({ where: { state: "ready", name: "calls" }, orderBy: { id: "asc" } });
     const row = await prisma().dataset.create({ data: { name: "killed", filterKey: "killed", request: base.request as object } });
     await expect(buildSnapshot(row.id, { shardRows: 2, failAfterShards: 2 })).rejects.toThrow(/stopped/);
     expect(await prisma().datasetFile.count({ where: { datasetId: row.id } })).toBe(0);

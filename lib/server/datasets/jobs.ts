@@ -1,4 +1,5 @@
 import "server-only";
+import { onPrimary } from "../db/read";
 import type { Job } from "pg-boss";
 import { boss } from "../judges/boss";
 import { buildSnapshot } from "./build";
@@ -39,9 +40,9 @@ export function ensureDatasetWorker(): void {
   worker = (async () => {
     await ensureQueue();
     const b = await boss();
-    return b.work<SnapshotJob>(DATASET_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs: Job<SnapshotJob>[]) => {
+    return b.work<SnapshotJob>(DATASET_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, (jobs: Job<SnapshotJob>[]) => onPrimary(async () => {
       for (const job of jobs) await buildSnapshot(job.data.datasetId);
-    });
+    }));
   })();
   worker.catch((error) => {
     console.error("[baton] dataset worker:", error);

@@ -6,9 +6,10 @@ import { enqueueSnapshot, ensureDatasetWorker } from "./jobs";
 import type { CheckedRequest } from "./request";
 
 /**
- * Snapshots as the API lists them. A snapshot keeps the projects its
- * creator could read (null: all); it is shown to whoever can read all of
- * them, as its files hold their traces.
+ * Snapshots as the API lists them. A snapshot keeps the projects it may
+ * hold traces of: those where its creator could both read and upload
+ * (null: all); it is shown to whoever can read all of them, as its files
+ * hold their traces.
  */
 export interface DatasetSummary {
   id: number;

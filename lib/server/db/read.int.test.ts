@@ -15,7 +15,7 @@ import { GET as listTraces, POST as ingest } from "@/app/api/traces/route";
 import { GET as status } from "@/app/api/status/route";
 import { pool, prisma } from "@/lib/server/db/client";
 import { exampleTrace, TRACE_PREFIX } from "@/scripts/lib/test-auth";
-import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
+import { jsonRequest, params } from "@/scripts/lib/test-http";
 
 const standbyUrl = process.env.DATABASE_READ_URL?.split(",")[0]?.trim();
 const control = process.env.BATON_TEST_STANDBY_CTL;

@@ -58,6 +58,14 @@ export function inReadScope<T>(request: Request, work: () => Promise<T>): { scop
   return { scope, result: scopes.run(scope, work) };
 }
 
+/**
+ * Runs background work (a job, a sweep) on the primary: a worker started
+ * lazily by a request would otherwise go on in that request's scope.
+ */
+export function onPrimary<T>(work: () => Promise<T>): Promise<T> {
+  return scopes.run({ replicas: false, minLsn: null }, work);
+}
+
 /** The database for a read-only query. */
 export async function reader(): Promise<Reader> {
   const scope = scopes.getStore() ?? (await pageScope());

@@ -1,8 +1,9 @@
 import "server-only";
-import { readdir, stat } from "node:fs/promises";
+import { open, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { ADAPTER_FORMATS, adapt, chatDevLogIn, detectPath, type AdapterFormat } from "@/lib/adapters";
 import type { TraceRecord } from "@/lib/ingest/parse";
+import { SNIFF_BYTES, unsupportedInput } from "@/lib/ingest/sniff";
 import type { Problem } from "@/lib/trace/validate";
 import { ApiError } from "../errors";
 import { ingestFile, type FileOutcome } from "./file-ingest";
@@ -31,6 +32,8 @@ const TRACE_FILE = /\.(json|jsonl|ndjson)$/i;
 export async function ingestFormatted(input: string, opts: StoreOptions & { format: IngestFormat; onBytes?: (bytes: number) => void }): Promise<FileOutcome> {
   let format: AdapterFormat;
   try {
+    const refused = await unsupportedFile(input);
+    if (refused) return { file: input, ok: false, traces: [], problems: [{ path: "$", message: refused }] };
     format = opts.format === "auto" ? ((await detectPath(input)) ?? "baton") : opts.format;
   } catch (error) {
     return failure(input, error);
@@ -66,6 +69,20 @@ export async function ingestFormatted(input: string, opts: StoreOptions & { form
     return { file: input, ok: true, traces, problems: [] };
   } catch (error) {
     return failure(input, error);
+  }
+}
+
+/** An empty, binary or CSV file, named as such before any parser reads it (a run folder is never one). */
+async function unsupportedFile(input: string): Promise<string | null> {
+  const s = await stat(input);
+  if (s.isDirectory()) return null;
+  const handle = await open(input, "r");
+  try {
+    const head = new Uint8Array(Math.min(SNIFF_BYTES, s.size));
+    await handle.read(head, 0, head.length, 0);
+    return unsupportedInput(path.basename(input), head, s.size);
+  } finally {
+    await handle.close();
   }
 }
 

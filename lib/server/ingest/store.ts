@@ -43,6 +43,8 @@ export interface StoredTrace {
   events: number;
   edges: number;
   warnings: Problem[];
+  /** with `skipExisting`: the trace_id was stored already and this trace was left out (nothing written for it) */
+  skipped?: true;
 }
 
 export class ConflictError extends Error {
@@ -67,6 +69,8 @@ export interface StoreOptions {
    * Default: only a trace of the same project as its new version.
    */
   mayReplace?: (project: string) => boolean;
+  /** Without upsert: a trace whose trace_id is stored already is left as it is and reported skipped, instead of failing the whole write. */
+  skipExisting?: boolean;
 }
 
 export interface StoreItem {
@@ -96,15 +100,19 @@ async function lockTraceIds(client: pg.PoolClient, traceIds: readonly string[]):
   );
 }
 
-export async function storeTraces(client: pg.PoolClient, items: readonly StoreItem[], opts: StoreOptions): Promise<StoredTrace[]> {
-  if (items.length === 0) return [];
-  const traceIds = items.map((i) => i.prepared.trace.trace_id);
-  await lockTraceIds(client, traceIds);
-  const existing = await client.query<{ trace_id: string; project: string }>(
-    "SELECT t.trace_id, p.name AS project FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.trace_id = ANY($1::text[])",
-    [traceIds],
+export async function storeTraces(client: pg.PoolClient, all: readonly StoreItem[], opts: StoreOptions): Promise<StoredTrace[]> {
+  if (all.length === 0) return [];
+  await lockTraceIds(client, all.map((i) => i.prepared.trace.trace_id));
+  const existing = await client.query<{ id: number; trace_id: string; project: string }>(
+    "SELECT t.id, t.trace_id, p.name AS project FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.trace_id = ANY($1::text[])",
+    [all.map((i) => i.prepared.trace.trace_id)],
   );
-  if (existing.rowCount) {
+  const skip = !opts.upsert && opts.skipExisting ? new Map(existing.rows.map((r) => [r.trace_id, r.id])) : new Map<string, number>();
+  const skipped: StoredTrace[] = all.filter((i) => skip.has(i.prepared.trace.trace_id)).map((i) => ({ id: skip.get(i.prepared.trace.trace_id)!, trace_id: i.prepared.trace.trace_id, events: 0, edges: 0, warnings: [], skipped: true }));
+  const items = skip.size > 0 ? all.filter((i) => !skip.has(i.prepared.trace.trace_id)) : all;
+  if (items.length === 0) return skipped;
+  const traceIds = items.map((i) => i.prepared.trace.trace_id);
+  if (existing.rowCount && skip.size === 0) {
     const found = existing.rows.map((r) => r.trace_id);
     if (!opts.upsert) throw new ConflictError(found);
     const target = new Map(items.map((i) => [i.prepared.trace.trace_id, i.prepared.project]));
@@ -126,13 +134,13 @@ export async function storeTraces(client: pg.PoolClient, items: readonly StoreIt
   const labelled = items.flatMap((i) => (i.labels ? [{ traceKey: i.prepared.trace.trace_id, labels: i.labels }] : []));
   await restoreLabels(client, labelled);
   await restoreDecisiveErrors(client, labelled);
-  return items.map((item) => ({
+  return skipped.concat(items.map((item) => ({
     id: ids.get(item.prepared.trace.trace_id)!,
     trace_id: item.prepared.trace.trace_id,
     events: item.prepared.trace.events.length,
     edges: item.prepared.trace.edges.length,
     warnings: [...item.warnings, ...(dropped.get(item.prepared.trace.trace_id) ?? [])],
-  }));
+  })));
 }
 
 /**

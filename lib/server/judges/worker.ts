@@ -1,4 +1,5 @@
 import "server-only";
+import { onPrimary } from "../db/read";
 import type { Job } from "pg-boss";
 import { answerSchema, parseAnswer, rangeOf } from "@/lib/judges/answer";
 import { promptHash, systemPrompt, userPrompt } from "@/lib/judges/prompt";
@@ -32,9 +33,9 @@ const LEASE_SECONDS = 300;
 
 export async function startJudgeWorker(options: WorkerOptions = {}): Promise<string> {
   const b = await boss();
-  return b.work<UnitJob>(JUDGE_QUEUE, { batchSize: options.batchSize ?? 8, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 }, async (jobs: Job<UnitJob>[]) => {
+  return b.work<UnitJob>(JUDGE_QUEUE, { batchSize: options.batchSize ?? 8, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 }, (jobs: Job<UnitJob>[]) => onPrimary(async () => {
     await Promise.all(jobs.map((job) => labelUnit(job.data, options)));
-  });
+  }));
 }
 
 type Claim = "claimed" | "skip" | "busy";

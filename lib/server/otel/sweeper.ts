@@ -1,4 +1,5 @@
 import "server-only";
+import { onPrimary } from "../db/read";
 import { otelConfig } from "../config";
 import { finaliseIdleTraces } from "./finalise";
 
@@ -35,7 +36,7 @@ export function stopSweeper(): void {
 /** Starts a sweep in the background unless one is running in this process; errors are logged, never thrown. */
 export function kickSweep(): void {
   if (state.running !== undefined) return;
-  state.running = finaliseIdleTraces()
+  state.running = onPrimary(() => finaliseIdleTraces())
     .then(() => undefined)
     .catch((error: unknown) => console.error("[baton] OTLP sweep failed:", error))
     .finally(() => {

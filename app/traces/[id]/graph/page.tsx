@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { parseViewState } from "@/lib/graph-view/view-state";
 import { requirePageRead } from "@/lib/server/auth/page-access";
@@ -14,6 +15,11 @@ export const dynamic = "force-dynamic";
 interface Props {
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Graph · ${decodeSegment(id) ?? id}` };
 }
 
 /** The temporal interaction graph of one trace: the server prepares the metadata, the client view loads the columns. */

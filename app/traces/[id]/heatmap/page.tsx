@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspects } from "@/components/attribution/suspects";
 import { HeatmapControls } from "@/components/heatmap/controls";
@@ -22,6 +23,11 @@ export const dynamic = "force-dynamic";
 interface Props {
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Heatmap · ${decodeSegment(id) ?? id}` };
 }
 
 /** Credit heatmaps of one trace; every setting is in the URL, so a shared link shows the same picture. */

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { LabelWorkbench } from "@/components/annotate/label-workbench";
@@ -24,6 +25,11 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * who labels; events, credit and content come from the API page by page, so
  * a 100,000-event trace opens like a small one. `?event=<id>` starts there.
  */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Label · ${decodeSegment(id) ?? id}` };
+}
+
 export default async function LabelPage({ params, searchParams }: Props) {
   const traceId = decodeSegment((await params).id) ?? "";
   const query = await searchParams;

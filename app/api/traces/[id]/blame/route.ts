@@ -8,7 +8,7 @@ import { parseQuery, route } from "@/lib/server/http";
 export const dynamic = "force-dynamic";
 
 // a judge's stored attributions are `judge:<judge name>:<mode>`
-const query = z.strictObject({ method: z.union([z.enum([BEST, ...METHODS.map((m) => m.name)]), z.string().regex(/^judge:.+:(all_at_once|binary_search)$/)]).default(BEST) });
+const query = z.strictObject({ method: z.union([z.enum([BEST, ...METHODS.map((m) => m.name)]), z.string().regex(/^judge:.+:(all_at_once|binary_search|step_by_step)$/)]).default(BEST) });
 
 /**
  * GET /api/traces/{id}/blame?method=: the trace's events and agents ranked by

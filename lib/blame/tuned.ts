@@ -1,0 +1,187 @@
+/**
+ * Honest evaluation of learned attribution: every setting a learned method
+ * has (L2 strength, boosting rounds and leaf penalty, the feature set) and
+ * the choice of the best method itself is made on the training traces
+ * alone, by an inner cross-validation, never on the traces scored.
+ *
+ *   nestedCv(labelled, families): outer k folds by trace; on each outer
+ *     training part, every candidate of every family is scored by inner
+ *     INNER_K-fold CV, each family keeps its best (pickBest), which is
+ *     retrained on the whole training part and ranks the outer fold.
+ *   trainTuned(examples, candidates): the same choice on all the examples
+ *     (what a shipped or cross-system model is), then trained on them.
+ */
+import { learnedStumps, rankWithStumps, STUMPS, trainStumps, type StumpModel } from "./boosted";
+import { kFolds, DEFAULT_CV, type CvOptions } from "./cv";
+import { evaluateMethod, evaluateMethods, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
+import type { FeatureSet } from "./features";
+import { EVENT_LOGIT, learnedEvents, rankWithEventModel, trainEventModel, type EventModel } from "./learned";
+import type { BlameMethod, LearnedMethod, LearnedModel } from "./methods";
+import { METHODS } from "./registry";
+import { scoreRankings, type BlameScores } from "./scores";
+import { BlameNotApplicableError, type BlameInput, type BlameRanking, type LabelledTrace } from "./types";
+
+const FEATURE_SETS: readonly FeatureSet[] = ["all", "portable"];
+/** L2 strengths of the event logit tried by the inner folds. */
+export const EVENT_L2_GRID = [0.1, 0.3, 1] as const;
+/** Boosting rounds and leaf penalty of the stumps tried by the inner folds. */
+export const STUMP_GRID = [{ rounds: 150, lambda: 10 }] as const;
+/** Inner folds of nested CV (fewer than the outer ones: the choice needs a ranking, not a precise score). */
+export const INNER_K = 3;
+
+/** A grid point of `learned_events`: its model is an ordinary `learned_events` model (it ranks through that method). */
+export function eventsCandidate(l2: number, features: FeatureSet): LearnedMethod<EventModel> {
+  return {
+    name: `learned_events(l2=${l2},${features})`,
+    learned: true,
+    needs_group: false,
+    description: `learned_events with L2 ${l2} on the ${features} feature set`,
+    train: (examples) => trainEventModel(examples, learnedEvents.name, { logit: { ...EVENT_LOGIT, l2 }, features }),
+    rank: (model, input) => rankWithEventModel(model, input, learnedEvents.name),
+  };
+}
+
+/** A grid point of `learned_stumps`. */
+export function stumpsCandidate(rounds: number, lambda: number, features: FeatureSet): LearnedMethod<StumpModel> {
+  return {
+    name: `learned_stumps(rounds=${rounds},lambda=${lambda},${features})`,
+    learned: true,
+    needs_group: false,
+    description: `learned_stumps with ${rounds} rounds and leaf L2 ${lambda} on the ${features} feature set`,
+    train: (examples) => trainStumps(examples, learnedStumps.name, { ...STUMPS, rounds, lambda, features }),
+    rank: (model, input) => rankWithStumps(model, input, learnedStumps.name),
+  };
+}
+
+export const EVENTS_GRID: readonly LearnedMethod[] = FEATURE_SETS.flatMap((f) => EVENT_L2_GRID.map((l2) => eventsCandidate(l2, f)));
+export const STUMPS_GRID: readonly LearnedMethod[] = FEATURE_SETS.flatMap((f) => STUMP_GRID.map((s) => stumpsCandidate(s.rounds, s.lambda, f)));
+/** What a model is chosen from when no one looked at the traces it will rank. */
+export const LEARNED_GRID: readonly LearnedMethod[] = [...EVENTS_GRID, ...STUMPS_GRID];
+
+/**
+ * Families scored under nested CV: each is a list of candidates, of which
+ * the inner folds keep one. `best` is what `method=best` does (every
+ * registered method that ranks every trace, and the grid).
+ */
+export function defaultFamilies(methods: readonly BlameMethod[] = METHODS): Record<string, readonly BlameMethod[]> {
+  return {
+    "learned_events (tuned)": EVENTS_GRID,
+    "learned_stumps (tuned)": STUMPS_GRID,
+    "learned (tuned)": LEARNED_GRID,
+    "best (nested)": [...methods.filter((m) => !m.needs_group), ...LEARNED_GRID],
+  };
+}
+
+/** The inner CV's shuffle seed for an outer fold: different from the outer shuffle and from fold to fold. */
+export const innerSeed = (seed: number, fold: number) => seed * 1009 + fold + 1;
+
+/** A candidate chosen by inner CV on `examples`, trained on all of them (null model for a heuristic). */
+export interface TunedModel extends LearnedModel {
+  readonly chosen: string;
+  readonly model: LearnedModel | null;
+}
+
+/** The candidate with the best CV'd step accuracy on the examples (pickBest), trained on all of them. */
+export function trainTuned(examples: readonly LabelledTrace[], candidates: readonly BlameMethod[], inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed }, name = "tuned"): TunedModel {
+  const chosen = pickBest(evaluateMethods(examples, inner, candidates)) ?? candidates[0]!.name;
+  const method = candidates.find((c) => c.name === chosen)!;
+  return { method: name, trained_on: examples.length, chosen, model: method.learned ? method.train(examples) : null };
+}
+
+export function rankTuned(model: TunedModel, candidates: readonly BlameMethod[], input: BlameInput): BlameRanking {
+  const method = candidates.find((c) => c.name === model.chosen);
+  if (!method) throw new BlameNotApplicableError(model.method, `unknown candidate ${model.chosen}`);
+  return method.learned ? method.rank(model.model!, input) : method.rank(input);
+}
+
+export interface NestedResult {
+  family: string;
+  scores: BlameScores;
+  /** The candidate each outer fold's inner CV kept, by fold. */
+  chosen: string[];
+}
+
+/**
+ * Every family under nested CV: outer `outer.k` folds by trace; on each
+ * outer training part every candidate is scored once by inner CV (INNER_K
+ * folds, seed innerSeed), each family takes its best, retrains it on the training
+ * part and ranks the held-out fold. No trace's label enters any choice made
+ * for its own ranking. Fewer than 2k traces: nothing (too few for inner folds).
+ */
+export function nestedCv(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), outer: CvOptions = DEFAULT_CV): NestedResult[] {
+  return nestedRankings(labelled, families, outer).map(({ family, rankings, chosen }) => ({
+    family,
+    scores: scoreRankings(labelled.map((t, i) => ({ ranking: rankings[i]!, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }))),
+    chosen,
+  }));
+}
+
+/** nestedCv's rankings of every trace (aligned with `labelled`), per family. */
+export function nestedRankings(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), outer: CvOptions = DEFAULT_CV): { family: string; rankings: BlameRanking[]; chosen: string[] }[] {
+  const k = outer.k ?? DEFAULT_CV.k;
+  const seed = outer.seed ?? DEFAULT_CV.seed;
+  if (labelled.length < 2 * k) return [];
+  const fold = kFolds(labelled.length, k, seed);
+  const all = [...new Map(Object.values(families).flat().map((m) => [m.name, m])).values()];
+  // a heuristic ranks a trace the same in every fold: once
+  const fixed = new Map(all.filter((m) => !m.learned).map((m) => [m.name, rankingsOf(m, labelled)]));
+  const names = Object.keys(families);
+  const rankings = new Map(names.map((n) => [n, new Array<BlameRanking>(labelled.length)]));
+  const chosen = new Map(names.map((n) => [n, [] as string[]]));
+  for (const f of [...new Set(fold)].sort((a, b) => a - b)) {
+    const index = labelled.flatMap((_, i) => (fold[i] !== f ? [i] : []));
+    const train = index.map((i) => labelled[i]!);
+    const innerCv = { k: INNER_K, seed: innerSeed(seed, f) };
+    const inner = all.map((m) => (m.learned ? evaluateMethod(m, train, innerCv) : evaluationOf(m.name, train, index.map((i) => fixed.get(m.name)![i]!))));
+    const trained = new Map<string, LearnedModel | null>();
+    for (const family of names) {
+      const members = new Set(families[family]!.map((m) => m.name));
+      const pick = pickBest(inner.filter((e) => members.has(e.method)))!;
+      chosen.get(family)!.push(pick);
+      const method = all.find((m) => m.name === pick)!;
+      if (method.learned && !trained.has(pick)) trained.set(pick, method.train(train));
+      labelled.forEach((t, i) => {
+        if (fold[i] === f) rankings.get(family)![i] = method.learned ? method.rank(trained.get(pick)!, t.input) : fixed.get(pick)![i]!;
+      });
+    }
+  }
+  return names.map((family) => ({ family, rankings: rankings.get(family)!, chosen: chosen.get(family)! }));
+}
+
+/** A heuristic's evaluation from rankings already made (null where not applicable). */
+function evaluationOf(method: string, labelled: readonly LabelledTrace[], rankings: readonly (BlameRanking | null)[]): MethodEvaluation {
+  const scored = labelled.flatMap((t, i) => (rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
+  return { method, learned: false, scores: scored.length > 0 ? scoreRankings(scored) : null, not_applicable: labelled.length - scored.length, cv: null };
+}
+
+export interface TransferResult {
+  method: string;
+  scores: BlameScores;
+  /** For a family: the candidate chosen on the training traces. */
+  chosen?: string;
+}
+
+/**
+ * Trained on one set of traces, scored on another (another system): every
+ * learned method at its defaults, and every family tuned by CV on the
+ * training traces only. Nothing when there are fewer than 2k training
+ * traces or no test trace.
+ */
+export function transfer(train: readonly LabelledTrace[], test: readonly LabelledTrace[], methods: readonly LearnedMethod[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed }): TransferResult[] {
+  if (train.length < 2 * (inner.k ?? INNER_K) || test.length === 0) return [];
+  const score = (rank: (input: BlameInput) => BlameRanking) => scoreRankings(test.map((t) => ({ ranking: rank(t.input), decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent })));
+  const out: TransferResult[] = methods.map((m) => {
+    const model = m.train(train);
+    return { method: m.name, scores: score((input) => m.rank(model, input)) };
+  });
+  const all = [...new Map(Object.values(families).flat().map((m) => [m.name, m])).values()];
+  const evaluations = evaluateMethods(train, inner, all);
+  for (const [family, members] of Object.entries(families)) {
+    const names = new Set(members.map((m) => m.name));
+    const pick = pickBest(evaluations.filter((e) => names.has(e.method)))!;
+    const method = all.find((m) => m.name === pick)!;
+    const model = method.learned ? method.train(train) : null;
+    out.push({ method: family, chosen: pick, scores: score((input) => (method.learned ? method.rank(model!, input) : method.rank(input))) });
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as getOne } from "@/app/api/datasets/[id]/route";
+import { GET as getFile } from "@/app/api/datasets/[id]/files/[...path]/route";
+import { POST as create } from "@/app/api/datasets/route";
+import { POST as ingest } from "@/app/api/traces/route";
+import { answer, authRequest, cleanAccounts, exampleTrace, keyFor, makeUser, signIn, withoutCsrf, type Credentials } from "@/scripts/lib/test-auth";
+import { params } from "@/scripts/lib/test-http";
+import { prisma } from "../db/client";
+
+/** Who may create a dataset snapshot, and which projects' traces it then holds (accounts on, public read on by default). */
+
+const none = params({});
+const BODY = { name: "access", form: "rows", format: "jsonl" };
+
+let siteAdmin: Credentials, annotator: Credentials, viewer: Credentials, otherAdmin: Credentials, ingestKey: Credentials, readIngestKey: Credentials;
+
+beforeAll(async () => {
+  await prisma().dataset.deleteMany();
+  const root = await makeUser("root", { isAdmin: true });
+  siteAdmin = await signIn(root);
+  const annotatorUser = await makeUser("annotator", { roles: { p: "annotator", q: "viewer" } });
+  annotator = await signIn(annotatorUser);
+  viewer = await signIn(await makeUser("viewer", { roles: { p: "viewer" } }));
+  otherAdmin = await signIn(await makeUser("qadmin", { roles: { q: "admin" } }));
+  ingestKey = { bearer: (await keyFor(annotatorUser, ["ingest"])).bearer };
+  readIngestKey = { bearer: (await keyFor(annotatorUser, ["read", "ingest"])).bearer };
+  for (const [id, project] of [["ds-p", "p"], ["ds-q", "q"]] as const) {
+    expect((await ingest(authRequest("POST", "/api/traces", siteAdmin, exampleTrace(id, project)), none)).status).toBe(201);
+  }
+});
+
+afterAll(async () => {
+  await prisma().dataset.deleteMany();
+  await cleanAccounts();
+});
+
+const post = (creds: Credentials, body: unknown) => create(authRequest("POST", "/api/datasets", creds, body), none);
+
+async function ready(creds: Credentials, id: number): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const { body } = await answer(await getOne(authRequest("GET", `/api/datasets/${id}`, creds), params({ id: String(id) })));
+    if ((body as { state: string }).state === "ready") return;
+    if ((body as { state: string }).state === "failed") throw new Error(`snapshot ${id} failed`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("snapshot not ready in 30 s");
+}
+
+/** The trace ids in a ready JSONL snapshot's only shard. */
+async function traceIds(creds: Credentials, id: number): Promise<string[]> {
+  const name = "data/train-00000-of-00001.jsonl";
+  const response = await getFile(authRequest("GET", `/api/datasets/${id}/files/${name}`, creds), { params: Promise.resolve({ id: String(id), path: name.split("/") }) });
+  expect(response.status).toBe(200);
+  const ids = (await response.text()).trim().split("\n").map((line) => (JSON.parse(line) as { traj_uid: string }).traj_uid);
+  return [...new Set(ids)].sort();
+}
+
+describe("POST /api/datasets with accounts", () => {
+  it("anonymous callers get 401 even under public read, viewers and ingest-only keys 403, a session without its CSRF token 403; nothing is stored", async () => {
+    const before = await prisma().dataset.count();
+    expect((await answer(await post({}, BODY))).status).toBe(401);
+    expect((await answer(await post({}, { ...BODY, filter: { project: "p" } }))).status).toBe(401);
+    expect((await answer(await post(viewer, BODY))).status).toBe(403);
+    expect((await answer(await post(viewer, { ...BODY, filter: { project: "p" } }))).status).toBe(403);
+    expect((await answer(await post(ingestKey, BODY))).status).toBe(403);
+    expect((await answer(await post(withoutCsrf(annotator), BODY))).status).toBe(403);
+    expect(await prisma().dataset.count()).toBe(before);
+  });
+
+  it("an annotator of p: denied for project q (a viewer there) and for another project's admin; allowed for p", async () => {
+    const before = await prisma().dataset.count();
+    const denied = await answer(await post(annotator, { ...BODY, filter: { project: "q" } }));
+    expect(denied.status).toBe(403);
+    expect(denied.code).toBe("forbidden");
+    expect((await answer(await post(otherAdmin, { ...BODY, filter: { project: "p" } }))).status).toBe(403);
+    expect(await prisma().dataset.count()).toBe(before);
+    const allowed = await answer(await post(annotator, { ...BODY, filter: { project: "p" } }));
+    expect(allowed.status).toBe(202);
+    const id = (allowed.body.dataset as { id: number }).id;
+    await ready(annotator, id);
+    expect(await traceIds(annotator, id)).toEqual(["auth-test-ds-p"]);
+  });
+
+  it("without a project filter the snapshot holds only the projects where the caller may upload; a site admin's holds all", async () => {
+    // the annotator reads q too (viewer), but may not upload there: q's trace stays out
+    const mine = await answer(await post(readIngestKey, { ...BODY, filter: { ids: "auth-test-ds-p,auth-test-ds-q" } }));
+    expect(mine.status).toBe(202);
+    const mineId = (mine.body.dataset as { id: number }).id;
+    await ready(annotator, mineId);
+    expect(await traceIds(annotator, mineId)).toEqual(["auth-test-ds-p"]);
+    const all = await answer(await post(siteAdmin, { ...BODY, filter: { ids: "auth-test-ds-p,auth-test-ds-q" } }));
+    expect(all.status).toBe(202);
+    const allId = (all.body.dataset as { id: number }).id;
+    await ready(siteAdmin, allId);
+    expect(await traceIds(siteAdmin, allId)).toEqual(["auth-test-ds-p", "auth-test-ds-q"]);
+  });
+});

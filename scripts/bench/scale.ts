@@ -1,0 +1,351 @@
+/**
+ * `npm run bench:scale [-- --sizes 1000000,10000000,30000000 --runs 5 --templates 2000 --keep]`
+ *
+ * Growth, measured: fills one database (its own embedded PostgreSQL in
+ * .baton-bench/scale, port BATON_BENCH_PG_PORT or 54371; DATABASE_URL to use
+ * another server) to each size in events, in order, and measures at each one
+ * against the same database, through the route handlers the server runs
+ * (the same code as `next start` minus its HTTP layer, called in this process):
+ * - the trace list: default sort, a filter (system), sorted by tokens; each
+ *   first page of 50 and the page's total (GET /api/traces + the count the list page shows);
+ * - content search: a rare phrase (a URL of one template event) and a common one (a topic in ~10% of events);
+ * - GET /api/metrics, GET /api/dashboard, GET /api/decisions (all traces);
+ * - label writes under load: --clients concurrent writers for --seconds through
+ *   POST /api/traces/{id}/annotations (p50, p99, writes/s);
+ * - ingest throughput: --ingest fresh traces through Baton's ingest path into the filled database;
+ * - disk per event: the database's size over its events.
+ * The fill: templates through the real ingest path, then copied with SQL
+ * (scripts/bench/scale-fill.ts). Prints a table per size, then each figure's
+ * growth exponent (log-log slope between consecutive sizes) and its projection
+ * to 100 M and 1 B events from the last slope. Before each fill it checks the
+ * disk: it stops at the last size whose projected database leaves --spare-gb free.
+ * The data directory is deleted at the end unless --keep; `--reuse` measures
+ * a kept database again at its current size (e.g. after adding an index).
+ * Heavy: never part of npm test.
+ */
+import { rmSync, statfsSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { GET as listRoute } from "@/app/api/traces/route";
+import { GET as metricsRoute } from "@/app/api/metrics/route";
+import { GET as dashboardRoute } from "@/app/api/dashboard/route";
+import { GET as decisionsRoute } from "@/app/api/decisions/route";
+import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
+import { traceListQuery } from "@/lib/api/filters";
+import { closeDatabase } from "@/lib/server/db/client";
+import { countTraces } from "@/lib/server/queries/trace-list";
+import { applyMigrations } from "@/lib/server/db/migrate";
+import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
+import { median } from "./compute/measure";
+import { benchDatabase, fmt } from "./db";
+import { copyTemplates, ingestTemplates, labelTemplates, log, rebuild, secondaryIndexes, templatesTable } from "./scale-fill";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "1000000,10000000,30000000" },
+    templates: { type: "string", default: "2000" },
+    runs: { type: "string", default: "5" },
+    clients: { type: "string", default: "4" },
+    seconds: { type: "string", default: "10" },
+    ingest: { type: "string", default: "500" },
+    "spare-gb": { type: "string", default: "25" },
+    keep: { type: "boolean", default: false },
+    reuse: { type: "boolean", default: false },
+    explain: { type: "boolean", default: false },
+  },
+});
+const SIZES = values.sizes.split(",").map(Number).sort((a, b) => a - b);
+const TEMPLATES = Number(values.templates);
+const RUNS = Number(values.runs);
+const CLIENTS = Number(values.clients);
+const SECONDS = Number(values.seconds);
+const INGEST = Number(values.ingest);
+const SPARE = Number(values["spare-gb"]) * 1024 ** 3;
+const DATA_DIR = ".baton-bench/scale";
+const PORT = Number(process.env.BATON_BENCH_PG_PORT ?? 54371);
+/** a server named by DATABASE_URL (not restarted, its settings only reloaded); else the embedded one */
+const EXTERNAL = process.env.DATABASE_URL;
+
+/** PostgreSQL settings for a database of tens of GB on a machine of this size (docs/scale.md). */
+const SETTINGS: Record<string, string> = {
+  shared_buffers: "2GB",
+  effective_cache_size: "12GB",
+  work_mem: "32MB",
+  maintenance_work_mem: "1GB",
+  max_wal_size: "16GB",
+  checkpoint_timeout: "30min",
+  random_page_cost: "1.1",
+};
+
+interface Figures {
+  events: number;
+  traces: number;
+  ms: Record<string, number>;
+  writeP50: number;
+  writeP99: number;
+  writesPerS: number;
+  ingestPerS: number;
+  bytesPerEvent: number;
+  fillS: number;
+}
+
+const READS: { name: string; goal?: number }[] = [
+  { name: "list, default sort", goal: 300 },
+  { name: "list, filter system=sys-3", goal: 300 },
+  { name: "list, sort by tokens", goal: 300 },
+  { name: "search, rare phrase", goal: 1000 },
+  { name: "search, common phrase", goal: 1000 },
+  { name: "GET /api/metrics" },
+  { name: "GET /api/dashboard" },
+  { name: "GET /api/decisions" },
+];
+
+async function ok(response: Response): Promise<unknown> {
+  if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** The list page: its first page (the API) and its total, as app/page.tsx asks for them (in parallel). */
+async function listPage(search: string): Promise<void> {
+  const query = traceListQuery.parse(Object.fromEntries(new URLSearchParams(search)));
+  const { sort: _s, dir: _d, cursor: _c, before: _b, limit: _l, ...filter } = query;
+  await Promise.all([ok(await listRoute(getRequest(`/api/traces?${search}`), params({}))), countTraces(filter)]);
+}
+
+async function timeMs(run: () => Promise<unknown>): Promise<number> {
+  await run(); // warm-up: connections, plan cache
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+async function labelLoad(client: pg.Client): Promise<{ p50: number; p99: number; perS: number }> {
+  const { rows } = await client.query<{ trace_id: string; event_id: string }>(
+    `SELECT t.trace_id, e.event_id FROM (SELECT id, trace_id FROM traces WHERE id % greatest(1, (SELECT count(*) FROM traces) / 2000) = 0 LIMIT 2000) t
+     JOIN events e ON e.trace_id = t.id AND e.seq = 2`,
+  );
+  const times: number[] = [];
+  const until = performance.now() + SECONDS * 1000;
+  let k = 0;
+  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+    while (performance.now() < until) {
+      const unit = rows[k++ % rows.length]!;
+      const body = { event_id: unit.event_id, family: "step_quality", value: (k % 3) - 1 };
+      const started = performance.now();
+      const response = await annotate(jsonRequest(`/api/traces/${encodeURIComponent(unit.trace_id)}/annotations`, body), params({ id: unit.trace_id }));
+      if (response.status !== 201) throw new Error(`label write: ${response.status} ${await response.text()}`);
+      times.push(performance.now() - started);
+    }
+  }));
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), perS: times.length / SECONDS };
+}
+
+/** A phrase of one template event (a URL with its number, from the templates after the 777th), for the rare search. */
+async function rarePhrase(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ content: string }>(
+    `SELECT c.content FROM event_content c JOIN scale_templates t ON t.id = c.trace_id
+     WHERE t.id >= (SELECT min(id) + 777 % count(*) FROM scale_templates) AND c.content ~ 'https://[a-z.]+/[a-z-]+/[0-9]{4}'
+     ORDER BY c.trace_id, c.seq LIMIT 1`,
+  );
+  const m = /https:\/\/[a-z.]+\/[a-z-]+\/[0-9]{4}/.exec(rows[0]?.content ?? "");
+  if (!m) throw new Error("no URL in the templates");
+  return m[0];
+}
+
+async function measure(client: pg.Client, fillS: number): Promise<Figures> {
+  const counts = (await client.query<{ events: string; traces: string; bytes: string }>(
+    "SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM traces) AS traces, pg_database_size(current_database()) AS bytes",
+  )).rows[0]!;
+  const events = Number(counts.events);
+  const traces = Number(counts.traces);
+  const bytesPerEvent = Number(counts.bytes) / events;
+  log(`measuring at ${fmt(events)} events, ${fmt(traces)} traces, ${fmt(Number(counts.bytes) / 1024 ** 3, 2)} GB (${fmt(bytesPerEvent)} bytes per event)`);
+  await templatesTable(client);
+  const rare = await rarePhrase(client);
+  const common = "carbon pricing";
+  const searches = [`text=${encodeURIComponent(`"${rare}"`)}&limit=50`, `text=${encodeURIComponent(`"${common}"`)}&limit=50`];
+  const ms: Record<string, number> = {};
+  const runs: [string, () => Promise<unknown>][] = [
+    [READS[0]!.name, () => listPage("limit=50")],
+    [READS[1]!.name, () => listPage("system=sys-3&limit=50")],
+    [READS[2]!.name, () => listPage("sort=tokens&dir=desc&limit=50")],
+    [READS[3]!.name, () => listPage(searches[0]!)],
+    [READS[4]!.name, () => listPage(searches[1]!)],
+    [READS[5]!.name, async () => ok(await metricsRoute(getRequest("/api/metrics"), params({})))],
+    [READS[6]!.name, async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({})))],
+    [READS[7]!.name, async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
+  ];
+  for (const [name, run] of runs) {
+    ms[name] = await timeMs(run);
+    log(`${name}: ${fmt(ms[name], 1)} ms`);
+  }
+  for (const [label, text] of [["rare", rare], ["common", common]] as const) {
+    const n = await countTraces({ text: `"${text}"` });
+    log(`search ${label} "${text}": ${fmt(n)} matching traces`);
+  }
+  const load = await labelLoad(client);
+  log(`label writes, ${CLIENTS} clients: p50 ${fmt(load.p50, 1)} ms, p99 ${fmt(load.p99, 1)} ms, ${fmt(load.perS)} writes/s`);
+  const started = performance.now();
+  const ingested = await ingestTemplates(0, INGEST, `ingest-${events}`, 100);
+  const ingestPerS = ingested / ((performance.now() - started) / 1000);
+  log(`ingest: ${fmt(ingested)} events of ${fmt(INGEST)} traces, ${fmt(ingestPerS)} events/s`);
+  return { events, traces, ms, writeP50: load.p50, writeP99: load.p99, writesPerS: load.perS, ingestPerS, bytesPerEvent, fillS };
+}
+
+/** Grows the database to about `target` events: copies of the templates, secondary indexes dropped while copying and rebuilt. */
+async function grow(client: pg.Client, target: number, templateEvents: number): Promise<number> {
+  const copiesNow = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM traces WHERE trace_id LIKE 'scale-%.c%'")).rows[0]!.n) / TEMPLATES;
+  const wanted = Math.max(0, Math.round(target / templateEvents) - 1);
+  if (wanted <= copiesNow) return 0;
+  const started = performance.now();
+  const indexes = await secondaryIndexes(client);
+  for (const { name } of indexes) await client.query(`DROP INDEX "${name}"`);
+  log(`copying templates ${fmt(copiesNow)} -> ${fmt(wanted)} times (${indexes.length} secondary indexes dropped meanwhile)`);
+  await copyTemplates(client, copiesNow, wanted - copiesNow, {
+    onChunk: (done) => { if (done % 50 === 0) log(`  ${fmt((copiesNow + done + 1) * templateEvents)} events`); },
+  });
+  const copyS = (performance.now() - started) / 1000;
+  const indexS = await rebuild(client, indexes);
+  log(`copied in ${fmt(copyS)} s, ${indexes.length} indexes rebuilt in ${fmt(indexS)} s`);
+  return (performance.now() - started) / 1000;
+}
+
+function freeBytes(): number {
+  const s = statfsSync(path.resolve("."));
+  return s.bavail * s.bsize;
+}
+
+async function openDatabase(reuse: boolean) {
+  if (EXTERNAL === undefined) delete process.env.DATABASE_URL;
+  const db = await benchDatabase("baton_bench_scale", { reuse, embedded: { dataDir: DATA_DIR, port: PORT } });
+  process.env.DATABASE_URL = db.url;
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  return { db, client };
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:scale — sizes ${SIZES.map((s) => fmt(s)).join(", ")} events; median of ${RUNS} runs; ${CLIENTS} label writers for ${SECONDS} s; ingest of ${INGEST} traces`);
+  let { db, client } = await openDatabase(values.reuse);
+  // a kept database gets the migrations added since it was filled (new indexes), so before/after is one fill
+  if (values.reuse) await applyMigrations(db.url);
+  // settings that need a restart: applied, then the server restarted (embedded only)
+  const current = (await client.query<{ v: string }>("SHOW shared_buffers")).rows[0]!.v;
+  for (const [k, v] of Object.entries(SETTINGS)) await client.query(`ALTER SYSTEM SET ${k} = '${v}'`);
+  if (current !== SETTINGS.shared_buffers && EXTERNAL === undefined) {
+    await client.end();
+    await closeDatabase();
+    await db.close();
+    ({ db, client } = await openDatabase(true));
+  }
+  await client.query("SELECT pg_reload_conf()");
+  console.log(`PostgreSQL ${(await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v}: ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(", ")}`);
+
+  const results: Figures[] = [];
+  try {
+    const stored = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM traces WHERE trace_id LIKE 'scale-%'")).rows[0]!.n);
+    if (stored === 0) {
+      const started = performance.now();
+      await client.query("INSERT INTO projects (name) VALUES ('default') ON CONFLICT DO NOTHING");
+      const events = await ingestTemplates(0, TEMPLATES);
+      const labels = await labelTemplates(0, TEMPLATES);
+      log(`${fmt(TEMPLATES)} templates (${fmt(events)} events) through the ingest path and ${fmt(labels)} labels through the label route in ${fmt((performance.now() - started) / 1000)} s`);
+    }
+    const templateEvents = Number((await client.query<{ n: string }>("SELECT sum(event_count) AS n FROM traces WHERE trace_id LIKE 'scale-%' AND trace_id NOT LIKE '%.c%'")).rows[0]!.n);
+    if (values.reuse && stored > 0) {
+      results.push(await measure(client, 0));
+    } else {
+      for (const size of SIZES) {
+        if (results.length > 0) {
+          const last = results.at(-1)!;
+          const need = (size - last.events) * last.bytesPerEvent * 1.3; // indexes are rebuilt beside the old ones' space
+          if (freeBytes() - need < SPARE) {
+            console.log(`\nstopping before ${fmt(size)} events: it needs about ${fmt(need / 1024 ** 3)} GB (${fmt(last.bytesPerEvent)} bytes per event) and ${fmt(freeBytes() / 1024 ** 3)} GB are free, ${fmt(SPARE / 1024 ** 3)} GB must stay free`);
+            break;
+          }
+        }
+        const fillS = await grow(client, size, templateEvents);
+        results.push(await measure(client, fillS));
+        if (values.explain) await explain(client);
+        table(results.at(-1)!);
+        growth(results);
+      }
+    }
+  } finally {
+    await client.end();
+    await closeDatabase();
+    await db.close();
+    if (!values.keep) {
+      rmSync(DATA_DIR, { recursive: true, force: true });
+      console.log(`\n(deleted ${DATA_DIR})`);
+    }
+  }
+  if (values.reuse) table(results[0]!);
+}
+
+async function explain(client: pg.Client): Promise<void> {
+  const { listPageSql, countSql } = await import("@/lib/server/queries/trace-list");
+  for (const search of ["limit=50", "system=sys-3&limit=50", "sort=tokens&dir=desc&limit=50", `text=${encodeURIComponent('"carbon pricing"')}&limit=50`]) {
+    const q = traceListQuery.parse(Object.fromEntries(new URLSearchParams(search)));
+    for (const sql of [listPageSql(q), countSql(q)]) {
+      const plan = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values);
+      console.log(`\n${search}:\n${plan.rows.map((r) => `    ${r["QUERY PLAN"]}`).join("\n")}`);
+    }
+  }
+}
+
+function rowsOf(f: Figures): [string, number, string][] {
+  return [
+    ...READS.map(({ name }): [string, number, string] => [name, f.ms[name]!, "ms"]),
+    ["label write p50 (under load)", f.writeP50, "ms"],
+    ["label write p99 (under load)", f.writeP99, "ms"],
+    ["label writes/s", f.writesPerS, "/s"],
+    ["ingest throughput", f.ingestPerS, "events/s"],
+    ["disk per event", f.bytesPerEvent, "bytes"],
+  ];
+}
+
+function table(f: Figures): void {
+  console.log(`\n### ${fmt(f.events)} events, ${fmt(f.traces)} traces${f.fillS > 0 ? ` (filled in ${fmt(f.fillS)} s)` : ""}\n`);
+  console.log("| measure | value | goal |");
+  console.log("|---|---:|---|");
+  for (const [name, v, unit] of rowsOf(f)) {
+    const goal = READS.find((r) => r.name === name)?.goal;
+    console.log(`| ${name} | ${fmt(v, v < 100 ? 1 : 0)} ${unit} | ${goal === undefined ? "" : `< ${fmt(goal)} ms: ${v < goal ? "met" : "NOT met"}`} |`);
+  }
+}
+
+const millions = (n: number) => `${fmt(n / 1e6, n < 1e7 ? 1 : 0)} M`;
+
+/** Log-log slope between consecutive sizes and the projection to 100 M and 1 B events from the last one. */
+function growth(results: Figures[]): void {
+  if (results.length < 2) return;
+  const slope = (a: number, b: number, na: number, nb: number) => Math.log(b / a) / Math.log(nb / na);
+  const pairs = results.slice(1).map((r, i) => [results[i]!, r] as const);
+  console.log(`\n### Growth exponents (log-log slope) and projections\n`);
+  console.log(`| measure | ${pairs.map(([a, b]) => `slope ${millions(a.events)}→${millions(b.events)}`).join(" | ")} | at 100 M | at 1 B |`);
+  console.log(`|---|${pairs.map(() => "---:").join("|")}|---:|---:|`);
+  const last = results.at(-1)!;
+  const rows = results.map(rowsOf);
+  rows[0]!.forEach(([name, , unit], k) => {
+    const slopes = pairs.map(([a, b], i) => slope(rows[i]![k]![1], rows[i + 1]![k]![1], a.events, b.events));
+    const s = slopes.at(-1)!;
+    const at = (n: number) => rows.at(-1)![k]![1] * (n / last.events) ** s;
+    console.log(`| ${name} | ${slopes.map((x) => fmt(x, 2)).join(" | ")} | ${fmt(at(1e8))} ${unit} | ${fmt(at(1e9))} ${unit} |`);
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
