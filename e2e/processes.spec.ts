@@ -21,7 +21,7 @@ async function pids(request: APIRequestContext, tries = 12): Promise<Set<number>
   return seen;
 }
 
-const WRITES = 400;
+const WRITES = 200;
 
 test.afterAll(async ({ request }) => {
   // whatever was stored, acknowledged or not
@@ -29,6 +29,7 @@ test.afterAll(async ({ request }) => {
 });
 
 test("two app processes share the port, and one killed mid-write loses no acknowledged write", async ({ request }) => {
+  test.setTimeout(240_000);
   const before = await pids(request);
   expect(before.size).toBe(2);
   const victim = [...before][0]!;
@@ -41,7 +42,7 @@ test("two app processes share the port, and one killed mid-write loses no acknow
   const writer = async () => {
     while (next < WRITES) {
       const id = `${prefix}${next++}`;
-      if (next === 60 && !killed) {
+      if (next === 40 && !killed) {
         killed = true;
         process.kill(victim, "SIGKILL");
       }
@@ -56,7 +57,7 @@ test("two app processes share the port, and one killed mid-write loses no acknow
   await Promise.all([writer(), writer(), writer(), writer()]);
   expect(killed).toBe(true);
   // most writes went through, before and after the kill
-  expect(acknowledged.length).toBeGreaterThan(300);
+  expect(acknowledged.length).toBeGreaterThan(150);
 
   // a new process has taken the victim's place
   await expect.poll(async () => {
