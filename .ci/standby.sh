@@ -32,7 +32,7 @@ ident_file = '$DIR/pg_ident.conf'
 CONF
       as_pg "printf 'local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n' > '$DIR/pg_hba.conf' && touch '$DIR/pg_ident.conf'"
     fi
-    as_pg "$BIN/pg_ctl -D '$DIR' -l '$DIR/log' -w start" >/dev/null
+    as_pg "$BIN/pg_ctl -D '$DIR' status" >/dev/null 2>&1 || as_pg "$BIN/pg_ctl -D '$DIR' -l '$DIR/log' -w start" >/dev/null
     for _ in $(seq 1 60); do
       [ "$(as_pg "psql -h /tmp -p 5433 -tAX -c 'SELECT pg_is_in_recovery()'")" = "t" ] && exit 0
       sleep 1
