@@ -25,7 +25,7 @@ import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { loadTraceById } from "@/lib/server/queries/load-trace";
 import type { Trace } from "@/lib/trace/types";
 import { benchDatabase, fmt } from "./db";
-import { median } from "./compute/measure";
+import { medianAsyncMs } from "./compute/measure";
 
 const { values } = parseArgs({ options: { traces: { type: "string", default: "100000" }, runs: { type: "string", default: "5" }, reuse: { type: "boolean", default: false }, sample: { type: "string", default: "1000" } } });
 const TRACES = Number(values.traces);
@@ -51,15 +51,8 @@ async function ingest(): Promise<void> {
   console.log(`ingest: ${fmt(TRACES)} traces in ${fmt((performance.now() - started) / 1000, 1)} s (validation + metrics + decision features + storage)`);
 }
 
-async function timeMs(run: () => Promise<unknown>): Promise<number> {
-  await run(); // warm-up: connections, plan cache
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  return median(times);
+function timeMs(run: () => Promise<unknown>): Promise<number> {
+  return medianAsyncMs(run, RUNS);
 }
 
 /** Baseline 1: the same stored columns fetched row by row and tallied in JS. */

@@ -37,7 +37,7 @@ import { closeDatabase } from "@/lib/server/db/client";
 import { countTraces } from "@/lib/server/queries/trace-list";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
-import { median } from "./compute/measure";
+import { medianAsyncMs } from "./compute/measure";
 import { benchDatabase, fmt } from "./db";
 import { copyTemplates, ingestTemplates, labelTemplates, log, rebuild, secondaryIndexes, templatesTable } from "./scale-fill";
 
@@ -113,15 +113,8 @@ async function listPage(search: string): Promise<void> {
   await Promise.all([ok(await listRoute(getRequest(`/api/traces?${search}`), params({}))), countTraces(filter)]);
 }
 
-async function timeMs(run: () => Promise<unknown>): Promise<number> {
-  await run(); // warm-up: connections, plan cache
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  return median(times);
+function timeMs(run: () => Promise<unknown>): Promise<number> {
+  return medianAsyncMs(run, RUNS);
 }
 
 function percentile(sorted: number[], p: number): number {

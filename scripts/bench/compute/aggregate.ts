@@ -11,7 +11,7 @@ import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { aggregateMetrics, type MetricsFilter } from "@/lib/server/queries/metrics";
 import type { Trace } from "@/lib/trace/types";
 import { benchDatabase, fmt } from "../db";
-import { median } from "./measure";
+import { median, medianAsyncMs } from "./measure";
 import { makeTrace, SHAPES } from "./shapes";
 
 const DATABASE = "baton_bench_compute";
@@ -60,15 +60,8 @@ async function ingest(traces: number, batch: number): Promise<void> {
   );
 }
 
-async function timeMs(run: () => Promise<unknown>): Promise<number> {
-  await run(); // warm-up: connection, plan cache
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  return median(times);
+function timeMs(run: () => Promise<unknown>): Promise<number> {
+  return medianAsyncMs(run, RUNS);
 }
 
 async function viaRoute(query: string): Promise<unknown> {

@@ -20,6 +20,18 @@ export function medianMs(fn: () => unknown, runs: number, warmup = 2): number {
   return median(times);
 }
 
+/** The median time of `runs` awaited calls of `run`, after one warm-up call (connections, plan cache). */
+export async function medianAsyncMs(run: () => Promise<unknown>, runs: number): Promise<number> {
+  await run();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
