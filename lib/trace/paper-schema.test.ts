@@ -16,7 +16,10 @@ const SCHEMA_DIR = fileURLToPath(new URL("../../../shared/trace-schema/", import
 /** Extension names whose type Baton checks (a wrong type there is an error by SPEC.md), so generated extras avoid them. */
 const EXTENSIONS = new Set(["t_end", "content", "tokens", "status", "decision", "reason", "rewards", "id", "t", "type", "agent", "role", "from", "to", "tool", "content_ref", "trusted"]);
 
-const json = fc.jsonValue({ maxDepth: 3 }).filter((v) => !(typeof v === "number" && Math.abs(v) > 1e15));
+/** A key named `__proto__` is refused with its path (validate.ts), so generated extras avoid it at every depth. */
+const hasProtoKey = (v: unknown): boolean =>
+  typeof v === "object" && v !== null && (Object.hasOwn(v, "__proto__") || Object.values(v).some(hasProtoKey));
+const json = fc.jsonValue({ maxDepth: 3 }).filter((v) => !(typeof v === "number" && Math.abs(v) > 1e15) && !hasProtoKey(v));
 const text = fc.string({ unit: "binary", maxLength: 30 });
 const limitedNumber = fc.double({ min: -1e15, max: 1e15, noNaN: true, noDefaultInfinity: true });
 const nonNegative = fc.double({ min: 0, max: 1e15, noNaN: true, noDefaultInfinity: true });
