@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { e2eDistDir } from "./e2e/lib/dist-dir";
+import { port, privatePort } from "./e2e/lib/servers";
 import { sharedDataExclusions } from "./scripts/lib/shared-data.mjs";
 
 /**
@@ -10,7 +11,7 @@ import { sharedDataExclusions } from "./scripts/lib/shared-data.mjs";
  * Debian's chromium is used when present (CHROMIUM_PATH, default /usr/bin/chromium),
  * else Playwright's own browser.
  */
-const port = Number(process.env.BATON_E2E_PORT ?? 3100);
+
 // without ../shared (a clone elsewhere) the specs that read it are left out, and said so; in CI its absence throws here
 const needShared = sharedDataExclusions(process.cwd(), ["e2e"], (f) => f.endsWith(".spec.ts"));
 if (needShared.length > 0) console.log(`Skipped ${needShared.length} e2e spec files: they read ../shared/data or ../shared/trace-schema, which is absent here (${needShared.join(", ")})`);
@@ -33,7 +34,7 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
+  webServer: [{
     command: "npm start",
     url: `http://127.0.0.1:${port}/api/traces?limit=1`,
     timeout: 600_000,
@@ -48,5 +49,23 @@ export default defineConfig({
       BATON_PROCESSES: process.env.BATON_E2E_PROCESSES ?? "2",
       NEXT_TELEMETRY_DISABLED: "1",
     },
-  },
+  }, {
+    // the same build and database served a second time with BATON_PUBLIC_READ=0, where a trace can be private
+    // (e2e/page-access.spec.ts): it reuses the embedded PostgreSQL the first one started
+    command: "npm start",
+    url: `http://127.0.0.1:${privatePort}/api/status`,
+    timeout: 600_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: "pipe",
+    env: {
+      PORT: String(privatePort),
+      BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
+      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
+      BATON_DIST_DIR: e2eDistDir,
+      BATON_PROCESSES: "1",
+      BATON_PUBLIC_READ: "0",
+      BATON_DEMO: "0",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  }],
 });
