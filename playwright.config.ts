@@ -17,6 +17,25 @@ const needShared = sharedDataExclusions(process.cwd(), ["e2e"], (f) => f.endsWit
 if (needShared.length > 0) console.log(`Skipped ${needShared.length} e2e spec files: they read ../shared/data or ../shared/trace-schema, which is absent here (${needShared.join(", ")})`);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** `npm start` of this checkout's e2e build on one port, on the e2e database. */
+function server(on: number, readyPath: string, env: Record<string, string>) {
+  return {
+    command: "npm start",
+    url: `http://127.0.0.1:${on}${readyPath}`,
+    timeout: 600_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: "pipe" as const,
+    env: {
+      PORT: String(on),
+      BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
+      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
+      BATON_DIST_DIR: e2eDistDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...env,
+    },
+  };
+}
+
 export default defineConfig({
   testDir: "e2e",
   testIgnore: needShared.map((f) => path.resolve(f)),
@@ -34,38 +53,11 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: [{
-    command: "npm start",
-    url: `http://127.0.0.1:${port}/api/traces?limit=1`,
-    timeout: 600_000,
-    reuseExistingServer: !process.env.CI,
-    stdout: "pipe",
-    env: {
-      PORT: String(port),
-      BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
-      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
-      BATON_DIST_DIR: e2eDistDir,
-      // the e2e server runs two app processes (e2e/processes.spec.ts kills one)
-      BATON_PROCESSES: process.env.BATON_E2E_PROCESSES ?? "2",
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-  }, {
+  webServer: [
+    // the e2e server runs two app processes (e2e/processes.spec.ts kills one)
+    server(port, "/api/traces?limit=1", { BATON_PROCESSES: process.env.BATON_E2E_PROCESSES ?? "2" }),
     // the same build and database served a second time with BATON_PUBLIC_READ=0, where a trace can be private
     // (e2e/page-access.spec.ts): it reuses the embedded PostgreSQL the first one started
-    command: "npm start",
-    url: `http://127.0.0.1:${privatePort}/api/status`,
-    timeout: 600_000,
-    reuseExistingServer: !process.env.CI,
-    stdout: "pipe",
-    env: {
-      PORT: String(privatePort),
-      BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
-      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
-      BATON_DIST_DIR: e2eDistDir,
-      BATON_PROCESSES: "1",
-      BATON_PUBLIC_READ: "0",
-      BATON_DEMO: "0",
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-  }],
+    server(privatePort, "/api/status", { BATON_PROCESSES: "1", BATON_PUBLIC_READ: "0", BATON_DEMO: "0" }),
+  ],
 });

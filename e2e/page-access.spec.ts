@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { appFiles, routePath } from "../scripts/lib/app-files";
 import { apiSignIn, cleanUp, freshSetupPath, PASSWORD } from "./lib/accounts";
 import { privatePort } from "./lib/servers";
 
@@ -51,14 +51,6 @@ const OTHER_PAGES: Record<string, string> = {
   "/docs": "/docs", "/docs/[name]": "/docs/api", "/present": "/present", "/upload": "/upload", "/setup": "/setup", "/signin": "/signin",
 };
 
-function pageRoutes(dir = "app"): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return pageRoutes(path);
-    return entry === "page.tsx" ? [path.replace(/^app/, "").replace(/\/page\.tsx$/, "") || "/"] : [];
-  });
-}
-
 let adminApi: APIRequestContext;
 let otherApi: APIRequestContext;
 let anonymousApi: APIRequestContext;
@@ -98,7 +90,7 @@ async function answer(api: APIRequestContext, url: string, ids: Ids): Promise<{ 
 
 test("every page is in this table", () => {
   const listed = new Set([...Object.keys(ID_PAGES), ...Object.keys(OTHER_PAGES)]);
-  expect(pageRoutes().filter((p) => !listed.has(p)), "pages missing here").toEqual([]);
+  expect(appFiles("page.tsx").map(routePath).filter((p) => !listed.has(p)), "pages missing here").toEqual([]);
 });
 
 test("a private trace, queue, group or project answers like an unknown one, to anonymous visitors and members of other projects", async () => {

@@ -5,8 +5,6 @@
  * one per actor in ACTORS order, so that a row reads like the table in
  * docs/api.md.
  */
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { revokeApiKey } from "@/lib/server/auth/api-keys";
 import { prisma } from "@/lib/server/db/client";
 import { answer, authRequest, exampleTrace, keyFor, makeUser, signIn, TEST_DOMAIN, TRACE_PREFIX, type Credentials } from "./test-auth";
@@ -15,17 +13,7 @@ export const ACTORS = ["anonymous", "other", "viewer", "annotator", "padmin", "s
 export type ActorName = (typeof ACTORS)[number];
 export type Actors = Record<ActorName, Credentials>;
 
-/** Every `route.ts` under app/api and every `page.tsx` under app, as paths relative to the repository root. */
-export function appFiles(name: "route.ts" | "page.tsx" | "page.bench.tsx", dir = "app"): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return entry === "node_modules" ? [] : appFiles(name, path);
-    return entry === name ? [path] : [];
-  });
-}
-
-/** `app/api/traces/[id]/route.ts` -> `/api/traces/[id]` (`page.bench.tsx`: a benchmark page, built only with BATON_BENCH_PAGES=1) */
-export const routePath = (file: string) => file.replace(/^app/, "").replace(/\/(route\.ts|page\.tsx|page\.bench\.tsx)$/, "") || "/";
+export { appFiles, routePath } from "./app-files";
 
 export interface Fixtures {
   actors: Actors;
