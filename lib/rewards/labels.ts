@@ -44,7 +44,10 @@ const FAMILY_SET: ReadonlySet<string> = new Set(FAMILIES);
 
 /**
  * Groups annotation and adjudication rows into {@link HumanLabels}.
- * Rows of unknown families are ignored: they cannot enter credit.
+ * Rows of unknown families are ignored: they cannot enter credit. Each
+ * unit's values come out in ascending order, whatever order the rows came
+ * in, so a mean (a floating-point sum) and every number computed from it
+ * are the same for the same labels read by any statement.
  */
 export function humanLabelsFrom(
   annotations: Iterable<AnnotationRow>,
@@ -68,6 +71,9 @@ export function humanLabelsFrom(
   for (const row of adjudications) {
     if (FAMILY_SET.has(row.family)) slot(row.event_id, row.family as Family).adjudicated = row.value;
   }
+  const ascending = (a: number, b: number) => a - b;
+  for (const set of Object.values(trace)) set.values.sort(ascending);
+  for (const unit of events.values()) for (const set of Object.values(unit)) set.values.sort(ascending);
   return { trace, events };
 }
 
