@@ -51,3 +51,17 @@ test("the decisions page: the observational caveat and Wilson intervals of the A
   await page.getByRole("link", { name: "Decisions", exact: true }).click();
   await expect(page).toHaveURL(/\/decisions$/);
 });
+
+test("a group of step-clock runs (tau-bench) says steps on its axis, never seconds", async ({ page, request }) => {
+  const { readFileSync } = await import("node:fs");
+  const body = readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8");
+  const r = await request.post("/api/import?format=taubench&name=gpt-4o-airline.json&upsert=1", { headers: { "content-type": "application/octet-stream" }, data: body });
+  expect(r.status()).toBe(201);
+  await page.goto("/traces/taubench-gpt-4o-airline-task0-trial0");
+  await page.getByTestId("group-link").click();
+  await expect(page.getByTestId("group-axis-title")).toHaveText(/step axis \(steps since each rollout’s first step\)/);
+  const ticks = await page.getByTestId("group-lanes").locator("text").allTextContents();
+  expect(ticks.some((t) => /^\d+$/.test(t))).toBe(true);
+  expect(ticks.filter((t) => /^\d+(\.\d+)? s$/.test(t))).toEqual([]);
+  await expect(page.getByTestId("group-lanes")).toHaveAttribute("aria-label", /on one step axis$/);
+});

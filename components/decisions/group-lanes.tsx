@@ -8,17 +8,18 @@ const GLYPH = 14;
 
 /**
  * The rollouts of a group side by side: one lane per rollout, events as the
- * graph view's glyphs on a shared axis of seconds since each rollout's start,
+ * graph view's glyphs on a shared axis of time (seconds, or steps for step-clock
+ * runs) since each rollout's start,
  * durations as bars, and the divergence step ringed in every lane (red where
  * the rollout's step is one the other side never took there). All text is
  * React text (escaped): trace content never becomes markup.
  */
 export function GroupLanes({ view }: { view: GroupView }) {
-  const layout: LaneLayout = laneLayout(view.rollouts);
+  const layout: LaneLayout = laneLayout(view.rollouts, undefined, undefined, view.clock);
   const marks = new Map((view.divergence?.marks ?? []).map((m) => [m.trace_id, m]));
   const step = view.divergence?.step ?? null;
   return (
-    <svg width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} className="h-auto max-w-full font-sans" role="img" aria-label={`${view.rollouts.length} rollouts of group ${view.group_id} on one time axis`} data-testid="group-lanes">
+    <svg width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} className="h-auto max-w-full font-sans" role="img" aria-label={`${view.rollouts.length} rollouts of group ${view.group_id} on one ${view.clock === "steps" ? "step" : "time"} axis`} data-testid="group-lanes">
       {layout.ticks.map((t) => (
         <g key={t.label}>
           <line x1={t.x} x2={t.x} y1={0} y2={layout.height - 22} className="stroke-slate-200" />

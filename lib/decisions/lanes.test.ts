@@ -15,6 +15,11 @@ describe("laneLayout", () => {
     expect(l.ticks.map((t) => t.label)).toEqual(["0 s", "5 s", "10 s", "15 s", "20 s"]);
   });
 
+  it("labels the ticks as steps, without a unit of seconds, on the step clock", () => {
+    const l = laneLayout([{ trace_id: "a", start: 0, events: [{ id: "x", step: 0, t: 0, t_end: null, type: "message", key: "k" }, { id: "y", step: 1, t: 12, t_end: null, type: "message", key: "k" }] }], 960, 220, "steps");
+    expect(l.ticks.map((t) => t.label)).toEqual(["0", "2", "4", "6", "8", "10", "12"]);
+  });
+
   it("ticks at 1, 2 or 5 times a power of ten", () => {
     expect([tickStep(20), tickStep(6), tickStep(0.9), tickStep(700)]).toEqual([5, 1, 0.2, 200]);
   });

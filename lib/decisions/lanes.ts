@@ -4,6 +4,7 @@
  * times; what compares is how far into the run a step happened). Pure
  * geometry; components/decisions/group-lanes.tsx draws it.
  */
+import type { Clock } from "../format";
 
 export interface LaneEventInput {
   id: string;
@@ -53,14 +54,14 @@ export function tickStep(span: number): number {
   return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
 }
 
-export function laneLayout(lanes: readonly LaneInput[], width = 960, left = 220): LaneLayout {
+export function laneLayout(lanes: readonly LaneInput[], width = 960, left = 220, clock: Clock = "seconds"): LaneLayout {
   const right = 16;
   const end = (e: LaneEventInput, start: number) => Math.max(e.t, e.t_end ?? e.t) - start;
   const span = Math.max(1, ...lanes.flatMap((l) => l.events.map((e) => end(e, l.start))));
   const x = (s: number) => left + (s / span) * (width - left - right);
   const step = tickStep(span);
   const ticks = [];
-  for (let s = 0; s <= span + 1e-9; s += step) ticks.push({ x: x(s), label: `${Number(s.toPrecision(6))} s` });
+  for (let s = 0; s <= span + 1e-9; s += step) ticks.push({ x: x(s), label: clock === "steps" ? `${Number(s.toPrecision(6))}` : `${Number(s.toPrecision(6))} s` });
   return {
     width,
     left,

@@ -1,4 +1,5 @@
 /** The group view's data (`GET /api/groups/{group_id}`), built by lib/server/decisions/group.ts. */
+import type { Clock } from "../format";
 import type { SpecVersion } from "../metrics/types";
 import type { SuccessRate } from "../stats/wilson";
 import type { EventType } from "../trace/types";
@@ -39,6 +40,8 @@ export interface GroupView {
   version: SpecVersion;
   group_id: string;
   preset: string;
+  /** The clock of the lanes' axis: steps when every rollout shown is on the step clock (metadata.clock = "step_index"), else seconds. */
+  clock: Clock;
   /** Rollouts in the group that the caller may read, and how many are shown. */
   rollouts_total: number;
   e1: SuccessRate;

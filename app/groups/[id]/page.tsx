@@ -51,7 +51,7 @@ export default async function GroupPage({ params }: { params: Promise<{ id: stri
       </div>
 
       <section className="space-y-2">
-        <h2 className="font-medium">Rollouts on one time axis (seconds since each rollout&apos;s start)</h2>
+        <h2 className="font-medium" data-testid="group-axis-title">{view.clock === "steps" ? "Rollouts on one step axis (steps since each rollout\u2019s first step)" : "Rollouts on one time axis (seconds since each rollout\u2019s start)"}</h2>
         <div className="overflow-x-auto rounded border border-slate-200 bg-white p-2"><GroupLanes view={view} /></div>
         <TypeLegend types={types} />
       </section>

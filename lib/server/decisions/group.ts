@@ -5,6 +5,7 @@ import { prepareTrace } from "@/lib/credit/prepare";
 import { contrastChoices, DECISION_PRESET, groupDivergence, policyVersion, readableKey, traceChoices, traceRTotal } from "@/lib/decisions";
 import { stepKey } from "@/lib/credit/group";
 import { SPEC_VERSION } from "@/lib/metrics";
+import { clockOf } from "@/lib/format";
 import type { GroupEvent, GroupRollout, GroupView } from "@/lib/decisions/view";
 export type { GroupEvent, GroupRollout, GroupView } from "@/lib/decisions/view";
 import { successRate } from "@/lib/stats/wilson";
@@ -63,6 +64,7 @@ export async function groupView(groupId: string, readable: string[] | null): Pro
     version: SPEC_VERSION,
     group_id: groupId,
     preset: DECISION_PRESET.name,
+    clock: loaded.every(({ trace }) => clockOf(trace.metadata) === "steps") ? "steps" : "seconds",
     rollouts_total: total,
     e1: successRate(rollouts.map((r) => r.e1)),
     rollouts,
