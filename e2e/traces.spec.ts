@@ -20,6 +20,9 @@ test("the list shows the demo traces, filters them and opens one", async ({ page
   await first.click();
   await expect(page.getByTestId("trace-title")).toHaveText(traceId);
   await expect(page.getByTestId("event-row").first()).toBeVisible();
+  // rows are numbered as the range above them is: "Events 1–n" starts at row 1
+  await expect(page.getByRole("heading", { name: /^Events 1–/ })).toBeVisible();
+  await expect(page.getByTestId("event-number").first()).toHaveText("1");
   await expect(page.getByTestId("edge-row").first()).toBeVisible();
 });
 
@@ -46,6 +49,27 @@ test("uploading a valid file lists it; an invalid one shows its errors with path
   await expect(page.getByRole("link", { name: `${traceId}-bad`, exact: true })).toHaveCount(0);
 });
 
+test("a 64-character task id wraps inside its column, shown whole, and the table stays as wide as with a short one", async ({ page, request }) => {
+  const system = `e2e-long-ids-${Date.now()}`;
+  const longTask = "f".repeat(32) + "0123456789abcdef0123456789abcdef"; // a hash: no place a browser would break it by itself
+  for (const [suffix, task_id] of [["short", "t1"], ["long", longTask]] as const) {
+    const created = await request.post("/api/traces", { data: { ...(JSON.parse(example) as object), trace_id: `${system}-${suffix}`, system: `${system}-${suffix}`, task_id } });
+    expect(created.status()).toBe(201);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const widths = async (suffix: string) => {
+    await page.goto(`/?system=${system}-${suffix}`);
+    await expect(page.getByTestId("trace-row")).toHaveCount(1);
+    return page.getByTestId("trace-table").evaluate((t) => t.scrollWidth);
+  };
+  const short = await widths("short");
+  const long = await widths("long");
+  await expect(page.getByTestId("row-task-id")).toHaveText(longTask);
+  const cell = (await page.getByTestId("row-task-id").boundingBox())!;
+  expect(cell.width).toBeLessThanOrEqual(16 * 16 + 24 + 1); // max 16rem of text and its padding
+  expect(long - short).toBeLessThanOrEqual(16 * 16);
+});
+
 test("the detail page shows the computed metrics with links to their definitions", async ({ page, request }) => {
   const traceId = `e2e-metrics-${Date.now()}`;
   const created = await request.post("/api/traces", { data: { ...(JSON.parse(example) as object), trace_id: traceId } });
@@ -59,8 +83,9 @@ test("the detail page shows the computed metrics with links to their definitions
   await expect(panel.getByTestId("metric-speedup")).toContainText("—");
   await expect(panel.getByTestId("metric-verdict")).toContainText("ok");
   await panel.getByRole("link", { name: "definition" }).nth(2).click();
+  // the docs page renders its markdown on first request: wait for the section, then for the address with its anchor
+  await expect(page.locator("#e3-collaboration-quality")).toBeVisible({ timeout: 20_000 });
   await expect(page).toHaveURL(/\/docs\/metrics#e3-collaboration-quality$/);
-  await expect(page.locator("#e3-collaboration-quality")).toBeVisible();
 });
 
 test("the upload page imports other formats: a Who&When run is detected and stored", async ({ page }) => {

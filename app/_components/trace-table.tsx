@@ -68,13 +68,16 @@ export function TraceTable({ traces, values, sort, dir, receiving = new Set(), h
   );
 }
 
+/** Ids of any length wrap inside their column (shown whole, never pushing the other columns out of view). */
+const ID_CELL = "min-w-[8rem] max-w-[16rem] break-all";
+
 function Row({ t, receiving, hits, terms }: { t: TraceListItem; receiving: boolean; hits: TraceHits | undefined; terms: readonly string[] }) {
   const num = "px-3 py-2 text-right tabular-nums";
   return (
     <>
       <tr className="border-t border-slate-100 hover:bg-slate-50" data-testid="trace-row">
         <td className="px-2 py-2"><RowCheckbox traceId={t.trace_id} /></td>
-        <td className="px-3 py-2 font-mono text-xs">
+        <td className={`${ID_CELL} px-3 py-2 font-mono text-xs`}>
           <Link href={`/traces/${encodeURIComponent(t.trace_id)}`} className="text-blue-700 hover:underline" data-testid="trace-link">
             {t.trace_id}
           </Link>
@@ -85,8 +88,8 @@ function Row({ t, receiving, hits, terms }: { t: TraceListItem; receiving: boole
         </td>
         <td className="px-3 py-2">{t.project}</td>
         <td className="px-3 py-2">{t.system ?? "—"}</td>
-        <td className="px-3 py-2 font-mono text-xs">{t.task_id}</td>
-        <td className="px-3 py-2 font-mono text-xs">{t.group_id === null ? "—" : <Link href={groupHref(t.group_id)} className="text-blue-700 hover:underline" data-testid="group-link">{t.group_id}</Link>}</td>
+        <td className={`${ID_CELL} px-3 py-2 font-mono text-xs`} data-testid="row-task-id">{t.task_id}</td>
+        <td className={`${ID_CELL} px-3 py-2 font-mono text-xs`}>{t.group_id === null ? "—" : <Link href={groupHref(t.group_id)} className="text-blue-700 hover:underline" data-testid="group-link">{t.group_id}</Link>}</td>
         <td className={num}>{t.events.toLocaleString("en")}</td>
         <td className={num}>{formatTokens(t.tokens)}</td>
         <td className={num}>{formatCost(t.cost)}</td>

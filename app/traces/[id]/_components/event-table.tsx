@@ -11,7 +11,7 @@ interface Props {
   limit: number;
 }
 
-/** Events in event order, one page at a time; the page range is always stated. */
+/** Events in event order, one page at a time; the page range is always stated, and rows are numbered as it is (from 1). */
 export function EventTable({ traceId, events, total, from, nextCursor, limit }: Props) {
   const base = `/traces/${encodeURIComponent(traceId)}`;
   const prev = Math.max(0, from - limit);
@@ -35,7 +35,7 @@ export function EventTable({ traceId, events, total, from, nextCursor, limit }: 
           <tbody>
             {events.map((e) => (
               <tr key={e.seq} className="border-t border-slate-100" data-testid="event-row">
-                <td className="px-3 py-1.5 tabular-nums text-slate-500">{e.seq}</td>
+                <td className="px-3 py-1.5 tabular-nums text-slate-500" data-testid="event-number">{e.seq + 1}</td>
                 <td className="px-3 py-1.5 tabular-nums">{e.t_end !== null ? `${e.t}–${e.t_end}` : e.t}</td>
                 <td className="px-3 py-1.5">{e.agent}{e.role ? <span className="text-slate-500"> ({e.role})</span> : null}</td>
                 <td className="px-3 py-1.5 font-mono text-xs">{e.type}</td>
