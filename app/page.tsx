@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { searchParamsObject, traceListQuery } from "@/lib/api/filters";
+import { LIST_FILTER_KEYS, searchParamsObject, traceListQuery } from "@/lib/api/filters";
 import { searchTerms } from "@/lib/api/search-terms";
 import { currentSession } from "@/lib/server/auth/current";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
@@ -47,6 +47,8 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
   firstParams.delete("cursor");
   firstParams.delete("before");
   const paged = query.cursor !== undefined || query.before !== undefined;
+  // what "export all that match" exports: the list's filters (a page's sort and cursor are not filters); none when a filter is invalid
+  const filters = parsed.success ? new URLSearchParams(Object.entries(raw).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k))).toString() : "";
   return (
     <div className="space-y-4">
       <div className="flex items-baseline justify-between">
@@ -67,7 +69,7 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
           <p className="text-sm text-slate-700" data-testid="trace-total">
             {total.toLocaleString("en")} {total === 1 ? "trace" : "traces"}{terms.length > 0 && <> matching {terms.map((t) => `“${t}”`).join(" and ")}</>}
           </p>
-          <SelectionBar canDelete={canDelete} />
+          <SelectionBar canDelete={canDelete} total={parsed.success ? total : 0} filters={filters} />
         </div>
         <TraceTable traces={page.traces} values={raw} sort={query.sort} dir={query.dir} receiving={new Set(receiving.map((r) => r.trace_id))} hits={hits} terms={terms} />
       </SelectionProvider>

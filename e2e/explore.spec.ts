@@ -70,6 +70,44 @@ test("two ticked traces can be compared, exported and queued", async ({ page }) 
   await expect(page.getByTestId("compare-table")).toContainText("critical steps");
 });
 
+test("a selection survives paging and a reload, and every trace that matches exports without ticking any", async ({ page }) => {
+  await page.goto("/?q=taubench&limit=20");
+  // nothing ticked: the ticked-traces export says what to do, and the filtered dataset is one link away
+  await expect(page.getByTestId("export-selection")).toHaveCount(0);
+  const all = page.getByTestId("export-all");
+  await expect(all).toHaveText("Export all 200 that match");
+  await page.getByRole("checkbox", { name: "select every trace on this page" }).check();
+  await expect(page.getByTestId("selected-count")).toHaveText("20 selected");
+  await page.getByTestId("next-page").click();
+  await expect(page).toHaveURL(/cursor=/);
+  await page.getByTestId("row-select").nth(0).check();
+  await expect(page.getByTestId("selected-count")).toHaveText("21 selected");
+  await page.getByRole("checkbox", { name: "select every trace on this page" }).check();
+  await expect(page.getByTestId("selected-count")).toHaveText("40 selected");
+  await page.reload();
+  await expect(page.getByTestId("selected-count")).toHaveText("40 selected");
+  const ticked = await page.request.get((await page.getByTestId("export-selection").getAttribute("href"))!);
+  expect(ticked.status()).toBe(200);
+  const tickedIds = new Set((await ticked.text()).trim().split("\n").map((l) => (JSON.parse(l) as { traj_uid: string }).traj_uid));
+  // training rows: one per event, each naming its trace
+  expect(tickedIds.size).toBe(40);
+
+  // the whole filtered dataset in the extended form: one trace per line, 84 successes of 200
+  await page.goto("/?q=taubench&e1=1&limit=20");
+  await page.getByLabel("export form").selectOption({ label: "traces, extended" });
+  const href = await page.getByTestId("export-all").getAttribute("href");
+  expect(href).toContain("format=extended");
+  expect(href).toContain("e1=1");
+  expect(href).not.toContain("limit=");
+  const exported = await page.request.get(href!);
+  expect(exported.status()).toBe(200);
+  const lines = (await exported.text()).trim().split("\n").map((l) => JSON.parse(l) as { trace_id: string });
+  expect(lines).toHaveLength(84);
+  expect(new Set(lines.map((l) => l.trace_id)).size).toBe(84);
+  await page.getByTestId("clear-selection").click();
+  await expect(page.getByTestId("selected-count")).toHaveText("0 selected");
+});
+
 test("missing traces answer 404 on every page; docs, favicon; no benchmark page", async ({ page, request }) => {
   for (const suffix of ["", "/graph", "/heatmap", "/label"]) {
     expect((await request.get(`/traces/no-such-trace-xyz${suffix}`)).status(), suffix).toBe(404);

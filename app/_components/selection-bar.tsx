@@ -6,22 +6,35 @@ import { useState } from "react";
 import { csrfHeaders } from "@/lib/api/csrf";
 import { useSelection } from "./selection";
 
+/** The export forms offered: the value is the query of `GET /api/export` (docs/api.md). */
 const EXPORTS = [
-  ["jsonl", "training rows (JSONL)"],
-  ["extended", "traces, extended"],
-  ["strict", "traces, paper's schema"],
+  ["format=jsonl", "training rows (JSONL)"],
+  ["format=jsonl&parquet=1", "training rows (Parquet)"],
+  ["format=transitions", "transitions (JSONL)"],
+  ["format=transitions&parquet=1", "transitions (Parquet)"],
+  ["format=extended", "traces, extended"],
+  ["format=strict", "traces, paper's schema"],
 ] as const;
 
-/** What to do with the ticked traces: export them, queue them for labeling, compare two, delete (project admins). */
-export function SelectionBar({ canDelete }: { canDelete: boolean }) {
+/** The most trace_ids one selection exports or queues (the `ids` filter's limit). */
+export const MAX_SELECTION = 500;
+
+/**
+ * What to do with the ticked traces: export them, queue them for labeling,
+ * compare two, delete (project admins); and export every trace the list's
+ * filters match (`filters`: the list's filter parameters as a query string,
+ * `total`: how many match), streamed by `GET /api/export` whatever the size.
+ */
+export function SelectionBar({ canDelete, total, filters }: { canDelete: boolean; total: number; filters: string }) {
   const { selected, clear } = useSelection();
   const router = useRouter();
-  const [format, setFormat] = useState<string>("jsonl");
+  const [format, setFormat] = useState<string>(EXPORTS[0][0]);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = [...selected];
   const list = ids.map(encodeURIComponent).join(",");
-  const disabled = ids.length === 0;
+  const tooMany = ids.length > MAX_SELECTION;
+  const disabled = ids.length === 0 || tooMany;
   const link = "rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-100";
 
   async function remove() {
@@ -41,10 +54,18 @@ export function SelectionBar({ canDelete }: { canDelete: boolean }) {
   return (
     <div className="flex flex-wrap items-center gap-2 rounded border border-slate-200 bg-white px-3 py-2 text-sm" data-testid="selection-bar">
       <span className="text-slate-600" data-testid="selected-count">{ids.length} selected</span>
+      {ids.length > 0 && <button type="button" onClick={clear} className="text-blue-700 hover:underline" data-testid="clear-selection">clear</button>}
       <select value={format} onChange={(e) => setFormat(e.target.value)} aria-label="export form" className="rounded border border-slate-300 px-1 py-0.5">
         {EXPORTS.map(([f, label]) => <option key={f} value={f}>{label}</option>)}
       </select>
-      {disabled ? <span className="text-slate-500">Export</span> : <a className={link} href={`/api/export?format=${format}&ids=${list}`} data-testid="export-selection">Export</a>}
+      {disabled
+        ? <span className="text-slate-500" title={tooMany ? `at most ${MAX_SELECTION} ticked traces; export all that match instead` : "tick traces to export them"}>Export</span>
+        : <a className={link} href={`/api/export?${format}&ids=${list}`} data-testid="export-selection">Export {ids.length}</a>}
+      {total > 0 && (
+        <a className={link} href={`/api/export?${format}${filters ? `&${filters}` : ""}`} data-testid="export-all">
+          Export all {total.toLocaleString("en")} that match
+        </a>
+      )}
       {disabled ? <span className="text-slate-500">Add to queue</span> : <Link className={link} href={`/queues/new?trace_ids=${list}`}>Add to queue</Link>}
       {ids.length === 2 ? <Link className={link} href={`/compare?a=${encodeURIComponent(ids[0]!)}&b=${encodeURIComponent(ids[1]!)}`} data-testid="compare-selection">Compare</Link> : <span className="text-slate-500" title="tick exactly two traces">Compare two</span>}
       {canDelete && (
@@ -52,6 +73,7 @@ export function SelectionBar({ canDelete }: { canDelete: boolean }) {
           {busy ? "Deleting…" : "Delete"}
         </button>
       )}
+      {tooMany && <span className="text-amber-800" data-testid="selection-too-many">more than {MAX_SELECTION} ticked: export all that match, or untick some</span>}
       {message && <span role="status" className="text-slate-700">{message}</span>}
     </div>
   );
