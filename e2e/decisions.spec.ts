@@ -65,3 +65,30 @@ test("a group of step-clock runs (tau-bench) says steps on its axis, never secon
   expect(ticks.filter((t) => /^\d+(\.\d+)? s$/.test(t))).toEqual([]);
   await expect(page.getByTestId("group-lanes")).toHaveAttribute("aria-label", /on one step axis$/);
 });
+
+test("R_total in a group says on hover what each family adds, and the parts add up to it", async ({ page, request }) => {
+  const { readFileSync } = await import("node:fs");
+  const body = readFileSync("../shared/data/tau_bench/gpt-4o-airline.json", "utf8");
+  expect((await request.post("/api/import?format=taubench&name=gpt-4o-airline.json&upsert=1", { headers: { "content-type": "application/octet-stream" }, data: body })).status()).toBe(201);
+  await page.goto("/traces/taubench-gpt-4o-airline-task0-trial0");
+  await page.getByTestId("group-link").click();
+  const rows = page.getByTestId("group-rollout");
+  await expect(rows.first()).toBeVisible();
+  const count = await rows.count();
+  expect(count).toBeGreaterThan(1);
+  for (let i = 0; i < count; i++) {
+    const cell = rows.nth(i).getByTestId("r-total");
+    const title = (await cell.getAttribute("title"))!;
+    const [head, ...lines] = title.split("\n");
+    expect(head).toBe("R_total = Σ w_f × R_f");
+    // every line is "family weight × value = contribution"; they sum to the value shown
+    const sum = lines.reduce((s, line) => {
+      const m = /^([a-z_]+) (-?[\d.]+) × (-?[\d.]+) = (-?[\d.]+)$/.exec(line);
+      expect(m, line).not.toBeNull();
+      return s + Number(m![4]);
+    }, 0);
+    expect(Math.abs(sum - Number((await cell.textContent())!.replace(/,/g, "")))).toBeLessThan(0.01);
+    // a failed rollout's outcome is among the parts, whatever else outweighs it
+    if ((await rows.nth(i).textContent())!.includes("failure")) expect(lines.some((l) => l.startsWith("task_success 1 × "))).toBe(true);
+  }
+});

@@ -98,6 +98,18 @@ test("switching the credit method changes node colours", async ({ page }) => {
   await openGraph(page, EXAMPLE_ID);
   await page.getByTestId("overlay-credit").click();
   await expect(page.getByTestId("credit-status")).toHaveAttribute("data-status", "ready");
+  // the paper's example under uniform (docs/metrics.md): R_total 2.405, and on hover what each family adds
+  const rTotal = page.getByTestId("credit-status").getByTestId("r-total");
+  await expect(rTotal).toHaveText("R_total +2.4050");
+  await expect(rTotal).toHaveAttribute("title", [
+    "R_total = Σ w_f × R_f",
+    "task_success 1 × 1 = 1",
+    "communication_efficiency 1 × 1 = 1",
+    "orchestration 1 × 0.3 = 0.3",
+    "parallelism_speedup 1 × 0.125 = 0.125",
+    "cost -1 × 0.12 = -0.12",
+    "tool_use_correctness 1 × 0.1 = 0.1",
+  ].join("\n"));
   const colours = () => page.locator("[data-testid=event-node]").evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute("data-event-id")}=${n.getAttribute("data-credit-colour")}`).sort());
   await expect.poll(async () => (await colours()).every((c) => !c.endsWith("="))).toBe(true);
   const ccp = await colours();

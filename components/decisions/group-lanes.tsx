@@ -1,3 +1,4 @@
+import { breakdownLines } from "@/lib/rewards/breakdown";
 import { laneLayout, type LaneLayout } from "@/lib/decisions/lanes";
 import { EVENT_VISUALS, SHAPE_PATHS } from "@/lib/graph-view/visual";
 import type { EventType } from "@/lib/trace/types";
@@ -34,6 +35,7 @@ export function GroupLanes({ view }: { view: GroupView }) {
             <rect x={0} y={lane.y - 16} width={layout.width} height={32} className={rollout.e1 === 1 ? "fill-emerald-50" : rollout.e1 === 0 ? "fill-rose-50" : "fill-slate-50"} />
             <text x={6} y={lane.y - 2} fontSize={11} className="fill-slate-900 font-mono">{/* rollouts of a group share a prefix: the end tells them apart */ lane.trace_id.length > 30 ? `…${lane.trace_id.slice(-29)}` : lane.trace_id}</text>
             <text x={6} y={lane.y + 11} fontSize={10} className="fill-slate-600">
+              <title>{`R_total = Σ w_f × R_f\n${breakdownLines(rollout.r_total_parts).join("\n")}`}</title>
               {rollout.e1 === 1 ? "success" : rollout.e1 === 0 ? "failure" : "E1 unknown"} · R {formatValue(rollout.r_total)} · adv {formatValue(rollout.advantage)}
             </text>
             <line x1={layout.left} x2={layout.width - 16} y1={lane.y} y2={lane.y} className="stroke-slate-300" />

@@ -1,6 +1,7 @@
 /** The group view's data (`GET /api/groups/{group_id}`), built by lib/server/decisions/group.ts. */
 import type { Clock } from "../format";
 import type { SpecVersion } from "../metrics/types";
+import type { RTotalPart } from "../rewards/breakdown";
 import type { SuccessRate } from "../stats/wilson";
 import type { EventType } from "../trace/types";
 import type { ChoiceContrast } from "./choices";
@@ -28,6 +29,8 @@ export interface GroupRollout {
   policy_version: string | null;
   e1: 0 | 1 | null;
   r_total: number;
+  /** what each family adds to R_total (w_f x R_f under the preset) */
+  r_total_parts: RTotalPart[];
   /** GRPO advantage: (R_total - mean) / (population std + 1e-6) over the rollouts shown; null below 2. */
   advantage: number | null;
   /** Earliest t, so that lanes share one axis of time since each rollout's start. */

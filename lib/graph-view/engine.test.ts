@@ -53,8 +53,13 @@ describe("GraphEngine on the paper's example, pages arriving out of order", () =
   });
 
   it("loads and clears a credit column", () => {
-    const page = { from: 0, count: 8, total: [-0.5, 0, 0, 0, 0, 0, 0, 0.25], method: "ccp", preset: "uniform", normalize: false, r_total: 1 } as GraphCreditPage;
-    expect(engine.setCredit([page])).toEqual({ extent: 0.5, method: "ccp", preset: "uniform", normalize: false, r_total: 1 });
+    const families = { task_success: 1, step_quality: null, orchestration: null, parallelism_speedup: null, communication_efficiency: null, tool_use_correctness: null, stop_decision: null, cost: 0.5 };
+    const weights = { task_success: 1, step_quality: 1, orchestration: 1, parallelism_speedup: 1, communication_efficiency: 1, tool_use_correctness: 1, stop_decision: 1, cost: -1 };
+    const page = { from: 0, count: 8, total: [-0.5, 0, 0, 0, 0, 0, 0, 0.25], method: "ccp", preset: "uniform", normalize: false, r_total: 0.5, families, weights } as GraphCreditPage;
+    expect(engine.setCredit([page])).toEqual({
+      extent: 0.5, method: "ccp", preset: "uniform", normalize: false, r_total: 0.5,
+      r_total_parts: [{ family: "task_success", weight: 1, value: 1, contribution: 1 }, { family: "cost", weight: -1, value: 0.5, contribution: -0.5 }],
+    });
     expect(engine.describe(0, "time").credit).toBe(-0.5);
     expect(engine.setCredit(null)).toBeNull();
     expect(engine.describe(0, "time").credit).toBeNull();

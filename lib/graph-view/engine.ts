@@ -13,6 +13,7 @@ import { computeScene, createSceneScratch, type SceneScratch } from "./scene";
 import { DEFAULT_SCENE_OPTIONS, type Scene, type SceneOptions, type SceneQuery, type SceneSource } from "./scene-types";
 import type { EdgeColumns, GraphCreditPage, GraphEventsPage, GraphMeta } from "./wire";
 import { creditExtent } from "./credit-colour";
+import { rTotalBreakdown } from "../rewards/breakdown";
 
 /** Events the overview strip marks in red: error sources and tainted events. */
 const OVERVIEW_MARKS = ROLE.errorSource | ROLE.tainted;
@@ -134,7 +135,7 @@ export class GraphEngine {
     for (const page of pages) for (let i = 0; i < page.count; i++) credit[page.from + i] = page.total[i]!;
     this.credit = credit;
     const first = pages[0]!;
-    return { extent: creditExtent(credit.filter((v) => !Number.isNaN(v))), method: first.method, preset: first.preset, normalize: first.normalize, r_total: first.r_total };
+    return { extent: creditExtent(credit.filter((v) => !Number.isNaN(v))), method: first.method, preset: first.preset, normalize: first.normalize, r_total: first.r_total, r_total_parts: rTotalBreakdown(first.families, first.weights) };
   }
 
   find(text: string, limit = 12): FindResult {

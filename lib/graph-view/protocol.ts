@@ -7,6 +7,7 @@ import type { Spacing } from "./layout";
 import type { OverviewGrid } from "./overview";
 import type { Scene, SceneQuery } from "./scene-types";
 import type { GraphMeta } from "./wire";
+import type { RTotalPart } from "../rewards/breakdown";
 
 export interface LayoutSummary {
   spacing: Spacing;
@@ -56,6 +57,8 @@ export interface CreditSummary {
   preset: string;
   normalize: boolean;
   r_total: number;
+  /** what each family adds to R_total (w_f x R_f) */
+  r_total_parts: RTotalPart[];
 }
 
 export type WorkerRequest =

@@ -8,6 +8,7 @@
 import { FAMILIES, type Family } from "../trace/types";
 import type { FamilyWeights } from "./presets";
 
+export * from "./breakdown";
 export * from "./channels";
 export * from "./families";
 export * from "./labels";

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { decodeSegment } from "@/lib/api/text";
 import { notFound } from "next/navigation";
 import { GroupLanes, TypeLegend } from "@/components/decisions/group-lanes";
+import { RTotal } from "@/components/r-total";
 import { E1Badge } from "@/components/e1-badge";
 import { filterText } from "@/lib/api/params";
 import { formatPercent, formatValue } from "@/lib/format";
@@ -95,13 +96,13 @@ export default async function GroupPage({ params }: { params: Promise<{ id: stri
       <section>
         <h2 className="mb-2 font-medium">Rollouts</h2>
         <table className="w-full text-left text-sm">
-          <thead className="text-xs text-slate-500"><tr><th>trace</th><th>E1</th><th>R_total</th><th>GRPO advantage</th><th>events</th><th>checkpoint</th></tr></thead>
+          <thead className="text-xs text-slate-500"><tr><th>trace</th><th>E1</th><th title="hover a value for what each family adds">R_total</th><th>GRPO advantage</th><th>events</th><th>checkpoint</th></tr></thead>
           <tbody>
             {view.rollouts.map((r) => (
               <tr key={r.trace_id} className="border-t border-slate-100" data-testid="group-rollout">
                 <td className="py-1 font-mono text-xs"><Link className="text-blue-700 hover:underline" href={`/traces/${encodeURIComponent(r.trace_id)}`}>{r.trace_id}</Link></td>
                 <td><E1Badge value={r.e1} /></td>
-                <td>{formatValue(r.r_total)}</td>
+                <td><RTotal value={r.r_total} parts={r.r_total_parts} label="" /></td>
                 <td>{formatValue(r.advantage)}</td>
                 <td>{r.events.length}</td>
                 <td className="font-mono text-xs">{r.policy_version ?? "—"}</td>

@@ -6,6 +6,7 @@ import { contrastChoices, DECISION_PRESET, groupDivergence, policyVersion, reada
 import { stepKey } from "@/lib/credit/group";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { clockOf } from "@/lib/format";
+import { rTotalBreakdown } from "@/lib/rewards/breakdown";
 import type { GroupEvent, GroupRollout, GroupView } from "@/lib/decisions/view";
 export type { GroupEvent, GroupRollout, GroupView } from "@/lib/decisions/view";
 import { successRate } from "@/lib/stats/wilson";
@@ -47,6 +48,7 @@ export async function groupView(groupId: string, readable: string[] | null): Pro
       policy_version: policyVersion(trace.metadata),
       e1: prepared.metrics.e1,
       r_total: rTotals[i]!,
+      r_total_parts: rTotalBreakdown(prepared.rewards(DECISION_PRESET.token_budget).families, DECISION_PRESET.weights),
       advantage: advantages ? advantages[i]! : null,
       start: events.length > 0 ? Math.min(...events.map((e) => e.t)) : 0,
       choices: traceChoices(trace),

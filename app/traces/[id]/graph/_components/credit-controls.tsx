@@ -2,6 +2,7 @@
 import { useGraphActions, useGraphStore } from "@/components/trace-graph/store/context";
 import type { GraphState } from "@/components/trace-graph/store/state";
 import { formatCredit } from "@/components/trace-graph/format";
+import { RTotal } from "@/components/r-total";
 import { CREDIT_METHOD_OPTIONS } from "@/lib/graph-view/view-state";
 import { NO_CREDIT_COLOUR } from "@/lib/graph-view/credit-colour";
 import { interpolateRdBu } from "d3";
@@ -61,7 +62,7 @@ export function CreditControls() {
             <span className="inline-block h-3 w-20 rounded-sm" style={{ background: GRADIENT }} aria-label="credit colour scale" />
             <span className="tabular-nums">{formatCredit(extent)}</span>
             <span className="inline-block h-3 w-3 rounded-sm" style={{ background: NO_CREDIT_COLOUR }} title="no credit" />
-            <span>R_total {formatCredit(credit.summary?.r_total)}</span>
+            <RTotal value={credit.summary?.r_total} parts={credit.summary?.r_total_parts} format={formatCredit} />
           </>
         ) : null}
       </span>
