@@ -112,6 +112,21 @@ test("the graph exports a pure SVG with title, lanes, axis and legend, and a PNG
   expect(raster.inked).toBeGreaterThan(4 * 2000);
 });
 
+test("a real Who&When run's picture leads its subtitle with the run's question, not its task hash", async ({ page, request }) => {
+  const file = JSON.parse(readFileSync("../shared/data/who_and_when/Algorithm-Generated/1.json", "utf8")) as { question: string };
+  const imported = await request.post("/api/import?name=1.json&upsert=1", { data: JSON.stringify(file), headers: { "content-type": "application/json" } });
+  expect(imported.status()).toBe(201);
+  const id = ((await imported.json()) as { traces: { trace_id: string }[] }).traces[0]!.trace_id;
+  await openGraph(page, id);
+  const svg = await downloadOf(page, () => page.getByTestId("graph-toolbar").getByTestId("export-svg").click());
+  const parsed = await parseSvg(page, svg.bytes.toString("utf8"));
+  const subtitle = parsed.texts[1]!;
+  // the question is long: cut with an ellipsis on one line, the facts after it
+  const words = file.question.replace(/\s+/g, " ").trim();
+  expect(subtitle.startsWith(`“${words.slice(0, 40)}`)).toBe(true);
+  expect(subtitle).toMatch(/… · task /);
+});
+
 test("hostile agent names and task ids stay text in the SVG", async ({ page }) => {
   await openGraph(page, HOSTILE_ID);
   const svg = await downloadOf(page, () => page.getByTestId("graph-toolbar").getByTestId("export-svg").click());

@@ -11,6 +11,8 @@ import type { GraphState } from "./store/state";
 /** What the page knows about the trace beyond the graph's metadata. */
 export interface GraphSubject {
   task: string | null;
+  /** the run's instruction from its task definition, when it has one */
+  question: string | null;
   system: string | null;
 }
 
@@ -21,6 +23,7 @@ export function pictureOfView(state: GraphState, subject: GraphSubject, theme: T
   return graphPicture({
     traceId: state.traceId,
     task: subject.task,
+    question: subject.question,
     system: subject.system,
     lanes: state.meta.lanes,
     clock: state.meta.clock,

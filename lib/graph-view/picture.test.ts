@@ -57,6 +57,17 @@ describe("graphPicture on the paper's example (8 events, 4 agents, t = 0..7 s)",
     expect(t[1]).toBe("task demo-task-browser-research · system illustrative · 8 events · 4 agents");
   });
 
+  it("leads the subtitle with the run's question when it has one, on one line clipped to the width", () => {
+    const short = texts(graphPicture(input({ question: "Which  flight\nis cheapest?" })).svg);
+    expect(short[1]!.startsWith("“Which flight is cheapest?” · task demo-task-browser-research")).toBe(true);
+    const long = graphPicture(input({ question: "why ".repeat(400) }));
+    const line = texts(long.svg)[1]!;
+    const room = Math.floor((long.width - 32) / (12 * 0.58));
+    expect(line.startsWith("“why why")).toBe(true);
+    expect(line).toContain("… · task");
+    expect([...line].length).toBeLessThanOrEqual(room);
+  });
+
   it("names each lane once, in lane order, children indented under their parent", () => {
     const lanes = [...svg.matchAll(/<text data-lane="(\d+)" x="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => [Number(m[1]), Number(m[2]), m[3]]);
     expect(lanes.map((l) => l[2])).toEqual(["orchestrator", "└ planner_1", "└ executor_1", "browser.search"]);

@@ -27,6 +27,8 @@ export interface PictureLane {
 export interface PictureInput {
   traceId: string;
   task: string | null;
+  /** The run's instruction (its task definition) when it has one: the subtitle leads with it, clipped to the width. */
+  question?: string | null;
   system: string | null;
   lanes: readonly PictureLane[];
   clock: Clock;
@@ -118,9 +120,15 @@ function header(input: PictureInput, palette: Palette, width: number, note: stri
   const facts = [`task ${input.task ?? "—"}`, `system ${input.system ?? "—"}`, `${input.totalEvents.toLocaleString("en")} events`, `${input.lanes.length.toLocaleString("en")} agents`];
   if (note) facts.push(note);
   const chars = Math.floor((width - 2 * M) / (18 * 0.58));
+  const small = Math.floor((width - 2 * M) / (12 * 0.58));
+  // the question a person asks of the run, on one line; the facts keep their room after it
+  const question = input.question?.replace(/\s+/g, " ").trim();
+  const rest = facts.join(" · ");
+  // the question keeps at least 60% of the line, the facts after it are cut first
+  const line = question ? clip(`${clip(`“${question}”`, Math.max(Math.floor(small * 0.6), small - rest.length - 3))} · ${rest}`, small) : rest;
   return (
     `<g data-part="title"><text x="${M}" y="${M + 18}" font-size="18" font-weight="700" fill="${palette.ink}">${xml(clip(input.traceId, chars))}</text>` +
-    `<text x="${M}" y="${M + 38}" font-size="12" fill="${palette.muted}">${xml(facts.join(" · "))}</text></g>`
+    `<text x="${M}" y="${M + 38}" font-size="12" fill="${palette.muted}">${xml(line)}</text></g>`
   );
 }
 

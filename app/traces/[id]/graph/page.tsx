@@ -9,6 +9,7 @@ import { Suspects } from "@/components/attribution/suspects";
 import { BLAME_METHODS } from "@/lib/blame";
 import { GraphView } from "./_components/graph-view";
 import { decodeSegment } from "@/lib/api/text";
+import { taskDefinition } from "@/lib/annotate/task-definition";
 
 export const dynamic = "force-dynamic";
 
@@ -41,7 +42,7 @@ export default async function TraceGraphPage({ params, searchParams }: Props) {
         </span>
       </div>
       <div className="mb-2 hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} collapsed /></div>
-      <GraphView key={traceId} traceId={traceId} meta={meta} view={parseViewState(query)} presets={presets.map((p) => p.name)} subject={{ task: row?.taskId ?? null, system: row?.system ?? null }} />
+      <GraphView key={traceId} traceId={traceId} meta={meta} view={parseViewState(query)} presets={presets.map((p) => p.name)} subject={{ task: row?.taskId ?? null, question: row ? (taskDefinition(row.metadata).instruction?.text ?? null) : null, system: row?.system ?? null }} />
     </div>
   );
 }
