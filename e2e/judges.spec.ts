@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { startScriptedLlm, type ScriptedLlm } from "../scripts/lib/scripted-llm";
 
 /**
- * Issue 15 end to end in open local mode: a judge pointed at the scripted
+ * Judges end to end in open local mode: a judge pointed at the scripted
  * OpenAI-compatible server (127.0.0.1, started by this test) is created
  * from the judges page, run from the page over a queue of the project, and
  * the agreement with a person's labels appears; the API key is in no page
@@ -51,7 +51,8 @@ test("a judge labels a queue from the interface and its agreement with people sh
   await expect(row).toContainText("key set");
   expect(await page.content()).not.toContain(KEY);
 
-  await row.locator("input[name=queue]").fill(String(queueId));
+  await row.locator("select[name=over]").selectOption("queue");
+  await row.locator("input[name=what]").fill(String(queueId));
   await row.getByTestId("judge-run-start").click();
   await expect(row.getByTestId("judge-run").first()).toHaveAttribute("data-state", "done", { timeout: 30_000 });
   await expect(row.getByTestId("progress").first()).toHaveAttribute("data-done", "3");
@@ -75,7 +76,8 @@ test("a judge labels a queue from the interface and its agreement with people sh
   await expect(prompts.getByRole("status")).toHaveText("saved");
   await expect(prompts.locator("summary")).toContainText("1 of 1 families have their own");
   const before = llm.requests.length;
-  await row.locator("input[name=queue]").fill(String(queueId));
+  await row.locator("select[name=over]").selectOption("queue");
+  await row.locator("input[name=what]").fill(String(queueId));
   await row.getByTestId("judge-run-start").click();
   await expect(row.getByTestId("judge-run")).toHaveCount(2);
   await expect(row.getByTestId("judge-run").first()).toHaveAttribute("data-state", "done", { timeout: 30_000 });
@@ -91,4 +93,51 @@ test("a judge labels a queue from the interface and its agreement with people sh
   await page.goto(`/traces/${encodeURIComponent(traceId)}/graph?ov=credit`);
   await page.getByTestId("credit-judges").check();
   await expect(page).toHaveURL(/judges=all/);
+});
+
+test("a run over chosen traces shows, unit by unit, which failed and what the model replied", async ({ page, request }) => {
+  const judge = await request.post("/api/judges", { data: { project, name: `garbage-${stamp}`, base_url: llm.url, model: "garbage", families: ["step_quality"] } });
+  expect(judge.status(), await judge.text()).toBe(201);
+  await page.goto("/judges");
+  const row = page.getByTestId("judge-row").filter({ hasText: `garbage-${stamp}` });
+  // a kind that needs a value says so instead of starting a run over everything
+  await row.locator("select[name=over]").selectOption("traces");
+  await row.getByTestId("judge-run-start").click();
+  await expect(row.getByRole("alert")).toHaveText("give trace ids, comma-separated");
+  await expect(row.getByTestId("judge-run")).toHaveCount(0);
+  await row.locator("input[name=what]").fill(traceId);
+  await row.getByTestId("judge-run-start").click();
+  await expect(row.getByTestId("judge-run").first()).toHaveAttribute("data-state", "done", { timeout: 30_000 });
+
+  await row.getByTestId("judge-run-link").first().click();
+  await expect(page.getByTestId("judge-run-title")).toContainText(`garbage-${stamp}`);
+  // the example's step_quality anchors (e1, e4, e7, e8): every reply was prose, so every unit failed
+  await expect(page.getByTestId("unit-state-failed")).toHaveText("failed 4");
+  await expect(page.getByTestId("unit-state-done")).toHaveText("done 0");
+  const units = page.getByTestId("judge-unit");
+  await expect(units).toHaveCount(4);
+  await expect(units.first()).toHaveAttribute("data-state", "failed");
+  await expect(units.first().getByTestId("unit-error")).toContainText("not JSON");
+  await units.first().locator("summary").click();
+  await expect(units.first().getByTestId("unit-raw")).toHaveText("Looks fine to me, I'd say pretty good overall.");
+  await page.getByTestId("unit-state-done").click();
+  await expect(page).toHaveURL(/state=done/);
+  await expect(page.getByTestId("judge-unit")).toHaveCount(0);
+});
+
+test("with judges on, the label page shows each judge's value and reason beside people's, and which one credit uses", async ({ page }) => {
+  // e7: a person said -1, the scripted judge 0.5; e8: only the judge
+  await page.goto(`/traces/${encodeURIComponent(traceId)}/label?event=e7`);
+  await expect(page.getByTestId("unit-panel")).toBeVisible();
+  await expect(page.getByTestId("unit-values")).toHaveCount(0); // people only: nothing of the judges in sight
+  await page.getByTestId("label-judges").click();
+  await expect(page).toHaveURL(/judges=all/);
+  const e7 = page.getByTestId("unit-values").getByTestId("judged-step_quality");
+  await expect(e7).toHaveAttribute("data-in-credit", "people");
+  await expect(e7.getByTestId("judge-answer")).toHaveText("judge scripted: 0.5 — “scripted answer”");
+  await expect(e7).toContainText("people: 1 (mean -1) · credit uses people's labels");
+  await page.goto(`/traces/${encodeURIComponent(traceId)}/label?event=e8&judges=all`);
+  const e8 = page.getByTestId("unit-values").getByTestId("judged-step_quality");
+  await expect(e8).toHaveAttribute("data-in-credit", "judges");
+  await expect(e8).toContainText("people: none · credit uses the judges' value (no person labelled)");
 });

@@ -29,6 +29,7 @@ interface Ids {
   queue: string;
   group: string;
   project: string;
+  run: string;
 }
 
 /** Pages that name one thing, as a URL for given ids. */
@@ -42,6 +43,7 @@ const ID_PAGES: Record<string, (ids: Ids) => string> = {
   "/queues/[id]/work": (i) => `/queues/${i.queue}/work`,
   "/queues/[id]/adjudicate": (i) => `/queues/${i.queue}/adjudicate`,
   "/groups/[id]": (i) => `/groups/${i.group}`,
+  "/judges/runs/[id]": (i) => `/judges/runs/${i.run}`,
   "/rubrics": (i) => `/rubrics?project=${i.project}`,
 };
 /** Pages that list what the visitor may read, or read nothing of a project. */
@@ -55,6 +57,7 @@ let adminApi: APIRequestContext;
 let otherApi: APIRequestContext;
 let anonymousApi: APIRequestContext;
 let queueId = "";
+let runId = "";
 
 test.beforeAll(async ({ playwright }) => {
   const baseURL = `http://127.0.0.1:${privatePort}`;
@@ -70,6 +73,13 @@ test.beforeAll(async ({ playwright }) => {
   const queue = await adminApi.post("/api/queues", { headers, data: { project, name: `private queue ${stamp}`, families: ["step_quality"], annotators_per_item: 1, assignees: [admin.email], filter: { trace_ids: [traceId] } } });
   expect(queue.status()).toBe(201);
   queueId = String(((await queue.json()) as { queue: { id: number } }).queue.id);
+  // a judge run of the private project (its endpoint answers nothing: the run's units fail, the page still shows them)
+  const judge = await adminApi.post("/api/judges", { headers, data: { project, name: `private judge ${stamp}`, base_url: "http://127.0.0.1:9/v1", model: "none", families: ["step_quality"] } });
+  expect(judge.status(), await judge.text()).toBe(201);
+  const judgeId = ((await judge.json()) as { judge: { id: number } }).judge.id;
+  const run = await adminApi.post(`/api/judges/${judgeId}/runs`, { headers, data: { filter: { trace_ids: [traceId] } } });
+  expect(run.status(), await run.text()).toBe(201);
+  runId = String(((await run.json()) as { run: { id: number } }).run.id);
 });
 
 test.afterAll(async () => {
@@ -84,7 +94,8 @@ async function answer(api: APIRequestContext, url: string, ids: Ids): Promise<{ 
   const location = response.headers().location ?? "";
   let target = decodeURIComponent(location.replace(/^https?:\/\/[^/]+/, ""));
   // a name as a whole path segment or parameter value
-  for (const [key, value] of Object.entries(ids) as [keyof Ids, string][]) target = target.replace(new RegExp(`(?<=[/=])${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=$|[/&?#])`, "g"), `<${key}>`);
+  // queue and run ids are both numbers (and may be equal): one placeholder for either
+  for (const [key, value] of Object.entries(ids) as [keyof Ids, string][]) target = target.replace(new RegExp(`(?<=[/=])${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=$|[/&?#])`, "g"), key === "queue" || key === "run" ? "<number>" : `<${key}>`);
   return { said: `${response.status()} ${target}`, body: await response.text() };
 }
 
@@ -94,8 +105,8 @@ test("every page is in this table", () => {
 });
 
 test("a private trace, queue, group or project answers like an unknown one, to anonymous visitors and members of other projects", async () => {
-  const known: Ids = { trace: traceId, queue: queueId, group: groupId, project };
-  const unknown: Ids = { trace: `e2e-unknown-${stamp}`, queue: "999999999", group: `e2e-unknown-group-${stamp}`, project: `e2e-unknown-project-${stamp}` };
+  const known: Ids = { trace: traceId, queue: queueId, group: groupId, project, run: runId };
+  const unknown: Ids = { trace: `e2e-unknown-${stamp}`, queue: "999999999", group: `e2e-unknown-group-${stamp}`, project: `e2e-unknown-project-${stamp}`, run: "999999998" };
   const seen: string[] = [];
   for (const [page, url] of Object.entries(ID_PAGES)) {
     // the site admin reads it: the private thing is real
@@ -108,7 +119,7 @@ test("a private trace, queue, group or project answers like an unknown one, to a
       expect([visitor, page, privately.said]).toEqual([visitor, page, missing.said]);
       expect(Number(privately.said.slice(0, 3))).toBeLessThan(500);
       // what the visitor typed comes back (in the sign-in link); nothing else of the private thing may
-      for (const name of [traceId, taskId, project, `private queue ${stamp}`].filter((n) => !url(known).includes(n))) expect([visitor, page, privately.body.includes(name)]).toEqual([visitor, page, false]);
+      for (const name of [traceId, taskId, project, `private queue ${stamp}`, `private judge ${stamp}`].filter((n) => !url(known).includes(n))) expect([visitor, page, privately.body.includes(name)]).toEqual([visitor, page, false]);
     }
   }
   // anonymous visitors are sent to sign in, members of other projects get the 404 of an unknown id

@@ -36,10 +36,12 @@ import * as queue from "@/app/api/queues/[id]/route";
 import * as queues from "@/app/api/queues/route";
 import * as annotations from "@/app/api/traces/[id]/annotations/route";
 import * as annotationContext from "@/app/api/traces/[id]/annotations/context/route";
+import * as annotationValues from "@/app/api/traces/[id]/annotations/values/route";
 import * as annotationRows from "@/app/api/traces/[id]/annotations/rows/route";
 import * as judgeRun from "@/app/api/judge-runs/[id]/route";
 import * as judgeRunCancel from "@/app/api/judge-runs/[id]/cancel/route";
 import * as judgeRunResume from "@/app/api/judge-runs/[id]/resume/route";
+import * as judgeRunUnits from "@/app/api/judge-runs/[id]/units/route";
 import * as judge from "@/app/api/judges/[id]/route";
 import * as judgeRuns from "@/app/api/judges/[id]/runs/route";
 import * as judgeAgreement from "@/app/api/judges/agreement/route";
@@ -170,6 +172,7 @@ export const ROUTES: Row[] = [
   { route: "POST /api/traces/[id]/annotations", call: onTrace(annotations.POST, "POST", "/annotations", () => ({ family: "step_quality", value: 0.5 })), expect: ANNOTATE, idRoute: true },
   { route: "DELETE /api/traces/[id]/annotations", call: undoLabel, expect: { "0": "404 404 403 200 200 200 403 401 401", "1": "401 403 403 200 200 200 403 401 401" }, idRoute: true },
   { route: "GET /api/traces/[id]/annotations/context", call: onTrace(annotationContext.GET, "GET", "/annotations/context"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/annotations/values", call: onTrace(annotationValues.GET, "GET", "/annotations/values"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/annotations/rows", call: onTrace(annotationRows.GET, "GET", "/annotations/rows"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/credit", call: onTrace(credit.GET, "GET", "/credit"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/events", call: onTrace(events.GET, "GET", "/events"), expect: READ, idRoute: true },
@@ -229,6 +232,7 @@ export const ROUTES: Row[] = [
   { route: "GET /api/judges/[id]/runs", call: onJudge(judgeRuns.GET, "GET", "/runs"), expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "POST /api/judges/[id]/runs", call: onJudge(judgeRuns.POST, "POST", "/runs", () => ({ filter: { trace_ids: ["auth-test-none"] } })), expect: ADMIN_OF_P("201"), idRoute: true },
   { route: "GET /api/judge-runs/[id]", call: async (fx, creds, unknown) => { const id = unknown ? UNKNOWN_ID : await runOfP(); return judgeRun.GET(authRequest("GET", `/api/judge-runs/${id}`, creds), { params: Promise.resolve({ id }) }); }, expect: ADMIN_OF_P("200"), idRoute: true },
+  { route: "GET /api/judge-runs/[id]/units", call: async (fx, creds, unknown) => { const id = unknown ? UNKNOWN_ID : await runOfP(); return judgeRunUnits.GET(authRequest("GET", `/api/judge-runs/${id}/units`, creds), { params: Promise.resolve({ id }) }); }, expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "POST /api/judge-runs/[id]/cancel", call: onRun(judgeRunCancel.POST, "/cancel"), expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "POST /api/judge-runs/[id]/resume", call: onRun(judgeRunResume.POST, "/resume"), expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "GET /api/queues/[id]/disagreements", call: onQueue(disagreements.GET, "GET", "/disagreements"), expect: ADMIN_OF_P("200"), idRoute: true },
@@ -253,7 +257,7 @@ export const ROUTES: Row[] = [
 ];
 
 /** Every page and the guard it must call (checked in its source, and the guards' answers per visitor tested). */
-export const PAGES: Record<string, "trace" | "queue" | "list" | "project-admin" | "site-admin" | "public"> = {
+export const PAGES: Record<string, "trace" | "queue" | "list" | "project-admin" | "project-admin-of" | "site-admin" | "public"> = {
   "/": "list",
   "/dashboard": "list",
   "/decisions": "list",
@@ -272,6 +276,7 @@ export const PAGES: Record<string, "trace" | "queue" | "list" | "project-admin" 
   "/queues/new": "project-admin",
   "/admin": "site-admin",
   "/judges": "project-admin",
+  "/judges/runs/[id]": "project-admin-of",
   "/rubrics": "trace",
   "/compare": "trace",
   // no data of their own: they draw what the (guarded) API answers, or static text

@@ -54,6 +54,19 @@ export function requireProjectAdminFor(session: ApiSession, path: string): void 
   if (!session.user.is_admin && !session.user.memberships.some((m) => m.role === "admin")) notFound();
 }
 
+/**
+ * A page of one thing that only its project's admins manage (a judge run):
+ * admin of `project` (site admins; anyone in open local mode), else the 404
+ * of an unknown thing (`project` null); anonymous visitors sign in first,
+ * before anything about the thing is looked at. Public read changes nothing.
+ */
+export function requireProjectAdminOfFor(session: ApiSession, path: string, project: string | null): void {
+  if (!session.open_mode && !session.user) redirect(`/signin?next=${encodeURIComponent(path)}`);
+  if (project === null) notFound();
+  if (session.open_mode || session.user!.is_admin) return;
+  if (!session.user!.memberships.some((m) => m.project === project && m.role === "admin")) notFound();
+}
+
 /** The projects the visitor may read (null = all); anonymous visitors without public read are sent to sign in. */
 export async function pageReadableProjects(path: string): Promise<string[] | null> {
   return readableForSession(await currentSession(), path);
@@ -70,4 +83,8 @@ export async function requireTracePageRead(path: string, traceId: string | null)
 
 export async function requirePageProjectAdmin(path: string): Promise<void> {
   requireProjectAdminFor(await currentSession(), path);
+}
+
+export async function requirePageProjectAdminOf(path: string, project: string | null): Promise<void> {
+  requireProjectAdminOfFor(await currentSession(), path, project);
 }

@@ -5,7 +5,7 @@ import { answer, authRequest, cleanAccounts, type Credentials } from "@/scripts/
 import { ACTORS, appFiles, makeFixtures, routePath, type Fixtures } from "@/scripts/lib/test-matrix";
 import { PAGES, ROUTES, type Call } from "@/scripts/lib/test-matrix-table";
 import { describeSession } from "./session-view";
-import { readableForSession, requireProjectAdminFor, requireReadFor, requireTraceReadFor } from "./page-access";
+import { readableForSession, requireProjectAdminFor, requireProjectAdminOfFor, requireReadFor, requireTraceReadFor } from "./page-access";
 
 /**
  * Every route handler under app/api and every page under app, against every
@@ -50,7 +50,7 @@ describe("every route and page has a row", () => {
     for (const [page, kind] of Object.entries(PAGES)) {
       const file = files.find((f) => routePath(f) === page)!;
       const source = readFileSync(file, "utf8");
-      const guard = { trace: "requirePageRead(", queue: "requirePageRead(", list: "pageReadableProjects(", "project-admin": "requirePageProjectAdmin(", "site-admin": "session.user.is_admin", public: null }[kind];
+      const guard = { trace: "requirePageRead(", queue: "requirePageRead(", list: "pageReadableProjects(", "project-admin": "requirePageProjectAdmin(", "project-admin-of": "requirePageProjectAdminOf(", "site-admin": "session.user.is_admin", public: null }[kind];
       if (guard === null) expect([page, /@\/lib\/server\/(db|queries|queues|compute)/.test(source)], "a public page reads no data").toEqual([page, false]);
       else expect([page, source.includes(guard)]).toEqual([page, true]);
     }
@@ -136,6 +136,9 @@ describe("page guards, for visitors with a session cookie (pages never take API 
     expect(await outcomes((s) => requireReadFor(s, "/traces/x", null))).toBe(unknown);
     expect(await outcomes((s) => readableForSession(s, "/"))).toBe(lists);
     expect(await outcomes((s) => requireProjectAdminFor(s, "/queues/new"))).toBe("signin ok 404 404 ok ok");
+    // a judge run of p: p's admins and site admins only; an unknown run alike for everyone who signed in
+    expect(await outcomes((s) => requireProjectAdminOfFor(s, "/judges/runs/1", "p"))).toBe("signin 404 404 404 ok ok");
+    expect(await outcomes((s) => requireProjectAdminOfFor(s, "/judges/runs/1", null))).toBe("signin 404 404 404 404 404");
     // the trace pages' layout, with the real lookup: a private trace answers like an unknown id, a malformed or NUL id too
     expect(await outcomes((s) => requireTraceReadFor(s, "/traces/x", fx.traceId))).toBe(known);
     for (const id of [`${fx.traceId}-unknown`, null, "a\u0000b"]) expect(await outcomes((s) => requireTraceReadFor(s, "/traces/x", id))).toBe(unknown);

@@ -12,6 +12,7 @@ import { GET as runsRoute, POST as createRunRoute } from "@/app/api/judges/[id]/
 import { GET as runRoute } from "@/app/api/judge-runs/[id]/route";
 import { POST as cancelRoute } from "@/app/api/judge-runs/[id]/cancel/route";
 import { POST as resumeRoute } from "@/app/api/judge-runs/[id]/resume/route";
+import { GET as unitsRoute } from "@/app/api/judge-runs/[id]/units/route";
 import { boss, JUDGE_QUEUE, stopBoss } from "./boss";
 import { resumeRun, runStatus, type RunStatus } from "./runs";
 import { startJudgeWorker } from "./worker";
@@ -127,6 +128,36 @@ describe("judge runs", () => {
         expect(r.error).toMatch(model === "garbage" ? /not JSON/ : /outside \[-1, 1\]/);
       }
     }
+  });
+
+  it("a run's units say which failed and what the model replied, failed first; a good run's say value and reason", async () => {
+    const bad = await newJudge("garbage-units", "garbage", { families: ["step_quality", "task_success"] });
+    const badRun = (await finished((await run(bad)).id));
+    // task_success answers are binary: "garbage" is no JSON for either family
+    expect(badRun).toMatchObject({ done: 0, failed: 5 });
+    const all = await call(unitsRoute(getRequest(`/api/judge-runs/${badRun.id}/units`), params({ id: String(badRun.id) })), 200) as { units: Record<string, unknown>[]; total: number; counts: Record<string, number>; run: { id: number } };
+    expect(all.run.id).toBe(badRun.id);
+    expect(all.total).toBe(5);
+    expect(all.counts).toEqual({ failed: 5, active: 0, pending: 0, done: 0 });
+    expect(all.units.map((u) => [u.event_id, u.family, u.state])).toEqual([
+      [null, "task_success", "failed"], ["e1", "step_quality", "failed"], ["e4", "step_quality", "failed"], ["e7", "step_quality", "failed"], ["e8", "step_quality", "failed"],
+    ]);
+    for (const u of all.units) {
+      expect(u).toMatchObject({ trace_id: example.trace_id, value: null, reason: null, raw: "Looks fine to me, I'd say pretty good overall.", model: "garbage" });
+      expect(u.error).toMatch(/not JSON/);
+    }
+    const paged = await call(unitsRoute(getRequest(`/api/judge-runs/${badRun.id}/units?offset=3&limit=2`), params({ id: String(badRun.id) })), 200) as { units: { event_id: string }[] };
+    expect(paged.units.map((u) => u.event_id)).toEqual(["e7", "e8"]);
+    const none = await call(unitsRoute(getRequest(`/api/judge-runs/${badRun.id}/units?state=done`), params({ id: String(badRun.id) })), 200) as { units: unknown[]; total: number };
+    expect(none).toMatchObject({ units: [], total: 0 });
+    const refused = await call(unitsRoute(getRequest(`/api/judge-runs/${badRun.id}/units?state=broken&limit=0`), params({ id: String(badRun.id) })), 400) as { error: { details: { path: string }[] } };
+    expect(refused.error.details.map((d) => d.path).sort()).toEqual(["limit", "state"]);
+
+    const good = await newJudge("good-units", "good", { families: ["step_quality"] });
+    const goodRun = await finished((await run(good)).id);
+    const answered = await call(unitsRoute(getRequest(`/api/judge-runs/${goodRun.id}/units?state=done`), params({ id: String(goodRun.id) })), 200) as { units: Record<string, unknown>[]; total: number };
+    expect(answered.total).toBe(4);
+    for (const u of answered.units) expect(u).toMatchObject({ state: "done", value: 0.5, reason: "scripted answer", raw: null, error: null, model: "good" });
   });
 
   it("retries 429 and 5xx with backoff; a timeout after the last try is a failure", async () => {
