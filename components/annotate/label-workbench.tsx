@@ -14,6 +14,7 @@ import { UnitContextView } from "./unit-context";
 import { useLabelSaver } from "./use-label-saver";
 import { useTracePages } from "./use-trace-pages";
 import { UnitCredit } from "./unit-credit";
+import { UnitValues } from "./unit-values";
 import { keyBelongsToFocus } from "./typing";
 
 interface Props {
@@ -161,6 +162,7 @@ function UnitPanel({ preset, weights, rubrics, disabled, onCommit }: { preset: s
     <div className="space-y-3 rounded border border-slate-200 bg-white p-3" data-testid="unit-panel" data-fields={fields}>
       <UnitContextView traceId={traceId} eventId={index < 0 ? null : eventId} />
       {index >= 0 && eventId && <UnitCredit traceId={traceId} seq={index} preset={preset} />}
+      <UnitValues traceId={traceId} eventId={index < 0 ? null : eventId} />
       <LabelFields
         fields={fieldList}
         focused={field}
