@@ -67,7 +67,7 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
       <SelectionProvider>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-sm text-slate-700" data-testid="trace-total">
-            {total.toLocaleString("en")} {total === 1 ? "trace" : "traces"}{terms.length > 0 && <> matching {terms.map((t) => `“${t}”`).join(" and ")}</>}
+            {total.toLocaleString("en")} {total === 1 ? "trace" : "traces"}{terms.length > 0 && <> matching {terms.map((t) => `“${t}”`).join(" and ")}{query.sort === "match" && <span className="text-slate-500" data-testid="ranked-note"> · whole words and phrases first</span>}</>}
           </p>
           <SelectionBar canDelete={canDelete} total={parsed.success ? total : 0} filters={filters} />
         </div>

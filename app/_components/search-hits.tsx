@@ -8,7 +8,7 @@ export function SearchHits({ traceId, hits, terms }: { traceId: string; hits: Tr
   // phrases keep their quotes, so the trace page marks "975 Sunset Drive" and not each word
   const hl = terms.map((t) => (/\s/.test(t) ? `"${t}"` : t)).join(" ");
   return (
-    <div className="space-y-1 text-xs" data-testid="search-hits">
+    <div className="space-y-1 text-xs" data-testid="search-hits" data-trace-id={traceId}>
       {hits.hits.map((h) => (
         <Link
           key={h.seq}
@@ -17,6 +17,11 @@ export function SearchHits({ traceId, hits, terms }: { traceId: string; hits: Tr
           data-testid="search-hit"
         >
           <span className="mr-2 font-mono text-slate-600">{h.event_id} · {h.type.replace(/_/g, " ")} · {h.agent}{h.tool ? ` · ${h.tool}` : ""}</span>
+          {h.matched.map((m) => (
+            <span key={m.term} className={`mr-2 rounded px-1 ${m.whole ? "bg-emerald-100 text-emerald-900" : "bg-amber-100 text-amber-900"}`} data-testid="search-matched" data-whole={m.whole}>
+              “{m.term}” {m.whole ? "as a word" : "inside a word"}
+            </span>
+          ))}
           <span className="whitespace-pre-wrap break-words text-slate-800">
             {h.cut_start && "…"}
             <Highlighted text={h.snippet} terms={terms} />
@@ -25,6 +30,16 @@ export function SearchHits({ traceId, hits, terms }: { traceId: string; hits: Tr
         </Link>
       ))}
       {hits.matches > hits.hits.length && <p className="text-slate-500">and {hits.matches - hits.hits.length} more matching event(s)</p>}
+      {hits.elsewhere.length > 0 && (
+        <p className="text-slate-600" data-testid="search-elsewhere">
+          also{" "}
+          {hits.elsewhere.map((m, i) => (
+            <span key={`${m.term}-${m.where}`} data-testid="search-matched" data-whole={m.whole} data-where={m.where}>
+              {i > 0 ? "; " : ""}“{m.term}” {m.whole ? "as a word" : "inside a word"} in {m.where === "metadata" ? "the run's metadata (task definition, labels)" : "agent or tool names"}
+            </span>
+          ))}
+        </p>
+      )}
     </div>
   );
 }

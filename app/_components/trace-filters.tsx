@@ -25,25 +25,25 @@ export function TraceFilters({ values, facets }: { values: Record<string, string
       {values.dir && <input type="hidden" name="dir" value={values.dir} />}
       <div className="flex flex-wrap items-end gap-3">
         <Field label="Search content">
-          <input name="text" type="search" defaultValue={values.text} placeholder='what agents said, tool results… "a phrase"' className={`${input} w-72`} />
+          <input name="text" type="search" defaultValue={values.text} placeholder='words, or "a phrase"' title="what agents said, tool results, agent and tool names, metadata: every word must occur; whole words and phrases rank first" className={`${input} w-72 placeholder:text-slate-500`} />
         </Field>
         <Field label="Search">
-          <input name="q" defaultValue={values.q} placeholder="trace, task, system, group" className={`${input} w-48`} />
+          <input name="q" defaultValue={values.q} placeholder="trace, task, system, group" className={`${input} w-48 placeholder:text-slate-500`} />
         </Field>
         <Field label="Project">
           <input name="project" list="projects" defaultValue={values.project} className={`${input} w-32`} />
           <datalist id="projects">{facets.projects.map((p) => <option key={p} value={p} />)}</datalist>
         </Field>
         <Field label="System">
-          <input name="system" list="systems" defaultValue={values.system} className={`${input} w-40`} />
+          <input name="system_contains" list="systems" defaultValue={values.system_contains ?? values.system} placeholder="part of a name" title="traces whose system contains this (any case)" className={`${input} w-40 placeholder:text-slate-500`} />
           <datalist id="systems">{facets.systems.map((s) => <option key={s} value={s} />)}</datalist>
         </Field>
         <Field label="Task">
-          <input name="task_id" list="tasks" defaultValue={values.task_id} className={`${input} w-40`} />
+          <input name="task_contains" list="tasks" defaultValue={values.task_contains ?? values.task_id} placeholder="part of a name" title="traces whose task contains this (any case)" className={`${input} w-40 placeholder:text-slate-500`} />
           <datalist id="tasks">{facets.tasks.map((s) => <option key={s} value={s} />)}</datalist>
         </Field>
         <Field label="Group">
-          <input name="group_id" list="groups" defaultValue={values.group_id} className={`${input} w-32`} />
+          <input name="group_contains" list="groups" defaultValue={values.group_contains ?? values.group_id} placeholder="part of a name" title="traces whose group contains this (any case)" className={`${input} w-32 placeholder:text-slate-500`} />
           <datalist id="groups">{facets.groups.map((s) => <option key={s} value={s} />)}</datalist>
         </Field>
         <Field label="Topology">

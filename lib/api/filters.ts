@@ -20,7 +20,7 @@ const cursor = z
   .optional();
 
 /** Columns the trace list sorts by (`created` is the default, newest first). */
-export const LIST_SORTS = ["created", "events", "tokens", "cost", "duration", "agents", "errors", "e1"] as const;
+export const LIST_SORTS = ["created", "events", "tokens", "cost", "duration", "agents", "errors", "e1", "match"] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 
 export const traceListQuery = z.object({
@@ -28,6 +28,10 @@ export const traceListQuery = z.object({
   system: optionalText,
   task_id: optionalText,
   group_id: optionalText,
+  /** part of the system, task id or group id (case-insensitive): the list's filter boxes */
+  system_contains: optionalText,
+  task_contains: optionalText,
+  group_contains: optionalText,
   topology: z.enum(TOPOLOGIES).optional(),
   verdict: z.enum(VERDICTS).optional(),
   q: optionalText,
@@ -54,18 +58,19 @@ export const traceListQuery = z.object({
   cost_max: decimal,
   /** trace_ids, comma-separated: a selection (bulk export) */
   ids: z.string().trim().min(1).max(20000).transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)).pipe(z.array(filterText).min(1).max(500)).optional(),
-  sort: z.enum(LIST_SORTS).default("created"),
+  /** default: `match` (whole-word and phrase matches first) with a content search, else `created` */
+  sort: z.enum(LIST_SORTS).optional(),
   dir: z.enum(["asc", "desc"]).default("desc"),
   /** the page after this row (`next_cursor`) */
   cursor,
   /** the page before this row (`prev_cursor`) */
   before: cursor,
   limit: decimalInt(1, 500).default(50),
-});
+}).transform(({ sort, ...q }) => ({ ...q, sort: sort ?? (q.text ? "match" : "created") }) as typeof q & { sort: ListSort });
 export type TraceListQuery = z.infer<typeof traceListQuery>;
 
 /** The parameters that choose traces (not their order or page): what a dataset export or a queue takes over from the list. */
-export const LIST_FILTER_KEYS = ["project", "system", "task_id", "group_id", "topology", "verdict", "q", "text", "event_type", "agent", "tool", "status", "tainted", "flag", "e1", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max", "ids"] as const;
+export const LIST_FILTER_KEYS = ["project", "system", "task_id", "group_id", "system_contains", "task_contains", "group_contains", "topology", "verdict", "q", "text", "event_type", "agent", "tool", "status", "tainted", "flag", "e1", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max", "ids"] as const;
 
 export const eventPageQuery = z.object({
   cursor: cursorParam.optional(),

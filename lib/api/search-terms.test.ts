@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { containsPattern, highlightParts, searchTerms } from "./search-terms";
+import { containsPattern, hasWholeWord, highlightParts, searchTerms, wholeWordRegex } from "./search-terms";
 
 describe("searchTerms", () => {
   it("reads words and quoted phrases, without duplicates", () => {
@@ -32,5 +32,33 @@ describe("highlightParts", () => {
         for (const p of parts) if (p.match) expect(terms.some((t) => t.length === p.text.length && t.toLowerCase() === p.text.toLowerCase())).toBe(true);
       }),
     );
+  });
+});
+
+describe("whole words", () => {
+  it("tells a whole word from a fragment inside a longer one", () => {
+    expect(hasWholeWord("the spinel crystal", "Pine")).toBe(false);
+    expect(hasWholeWord("Pine Street, then spinel", "pine")).toBe(true);
+    expect(hasWholeWord("arXiv 1901.09759", "901")).toBe(false);
+    expect(hasWholeWord("room 901.", "901")).toBe(true);
+    expect(hasWholeWord("«Пинск» и Пинская", "Пинск")).toBe(true);
+    expect(hasWholeWord("Пинская", "Пинск")).toBe(false);
+    // the first occurrence a fragment, a later one whole
+    expect(hasWholeWord("spine, pine", "pine")).toBe(true);
+    expect(hasWholeWord("975 Sunset Drive", "975 Sunset Drive")).toBe(true);
+  });
+
+  it("escapes regex characters for PostgreSQL and bounds the term by non-word characters", () => {
+    expect(wholeWordRegex("a.b(c)")).toBe("(^|[^[:alnum:]_])a\\.b\\(c\\)($|[^[:alnum:]_])");
+    // read as a JavaScript regex (same syntax for these parts, [:alnum:] aside) it matches only the literal term
+    const js = new RegExp(wholeWordRegex("1.5").replace(/\[\^\[:alnum:\]_\]/g, "[^A-Za-z0-9_]"), "i");
+    expect(js.test("x 1.5 y")).toBe(true);
+    expect(js.test("x 125 y")).toBe(false);
+  });
+
+  it("a whole-word match is always a substring match", () => {
+    fc.assert(fc.property(fc.string(), fc.string({ minLength: 1 }), (text, term) => {
+      if (hasWholeWord(text, term)) expect(text.toLowerCase().includes(term.toLowerCase())).toBe(true);
+    }));
   });
 });

@@ -41,3 +41,28 @@ export function highlightParts(text: string, terms: readonly string[]): { text: 
   if (plainFrom < text.length) parts.push({ text: text.slice(plainFrom), match: false });
   return parts;
 }
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * A PostgreSQL regular expression (for `~*`) matching `term` as a whole word
+ * or phrase: not inside a longer word ("Pine" in "spinel", "901" in
+ * "1901.09759"). Regex characters are taken literally.
+ */
+export function wholeWordRegex(term: string): string {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return `(^|[^[:alnum:]_])${escaped}($|[^[:alnum:]_])`;
+}
+
+/** Whether some occurrence of `term` in `text` (case-insensitive) stands as a whole word: no letter, digit or _ right before or after it. */
+export function hasWholeWord(text: string, term: string): boolean {
+  if (term === "") return false;
+  const lower = text.toLowerCase();
+  const wanted = term.toLowerCase();
+  for (let at = lower.indexOf(wanted); at >= 0; at = lower.indexOf(wanted, at + 1)) {
+    const before = at > 0 ? lower[at - 1]! : "";
+    const after = lower[at + wanted.length] ?? "";
+    if (!(before && WORD.test(before)) && !(after && WORD.test(after))) return true;
+  }
+  return false;
+}

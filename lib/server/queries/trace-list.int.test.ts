@@ -50,6 +50,56 @@ describe("content search", () => {
   });
 });
 
+describe("ranked content search", () => {
+  // an independent reading of "whole word": no letter, digit or _ on either side
+  const whole = (text: string, term: string) => new RegExp(`(?<![\\p{L}\\p{N}_])${term}(?![\\p{L}\\p{N}_])`, "iu").test(text);
+
+  it("puts traces where every term stands as a whole word first; fragments (\"cat\" in \"category\") after, each part newest first", async () => {
+    const ranked = await ids({ text: "cat", limit: "500" });
+    const rows = await prisma().trace.findMany({ where: { traceId: { in: ranked } }, select: { id: true, traceId: true, metadata: true, content: { select: { content: true } }, events: { select: { agent: true, tool: true } } } });
+    const isWhole = new Map(rows.map((r) => [r.traceId, [JSON.stringify(r.metadata), ...r.content.map((c) => c.content), ...r.events.flatMap((e) => [e.agent, e.tool ?? ""])].some((t) => whole(t, "cat"))]));
+    const flags = ranked.map((id) => isWhole.get(id)!);
+    const wholeCount = flags.filter(Boolean).length;
+    expect(wholeCount).toBeGreaterThan(0);
+    expect(wholeCount).toBeLessThan(ranked.length);
+    expect(flags).toEqual([...Array(wholeCount).fill(true), ...Array(ranked.length - wholeCount).fill(false)]);
+    const dbId = new Map(rows.map((r) => [r.traceId, r.id]));
+    for (const part of [ranked.slice(0, wholeCount), ranked.slice(wholeCount)]) {
+      const order = part.map((id) => dbId.get(id)!);
+      expect(order).toEqual([...order].sort((a, b) => b - a));
+    }
+    // the same traces in creation order when asked for, and pages of the ranking join up exactly
+    expect((await ids({ text: "cat", limit: "500", sort: "created" })).sort()).toEqual([...ranked].sort());
+    const pages: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listTraces(traceListQuery.parse({ text: "cat", limit: "7", ...(cursor && { cursor }) }));
+      pages.push(...page.traces.map((t) => t.trace_id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(pages).toEqual(ranked);
+  });
+
+  it("says for each snippet whether a term matched as a word or inside one", async () => {
+    const [first] = await listTraces(traceListQuery.parse({ text: '"975 sunset drive"', limit: "1" })).then((p) => p.traces);
+    const hits = await searchSnippets([first!.id], '"975 sunset drive"');
+    expect(hits.get(first!.id)!.hits[0]!.matched).toEqual([{ term: "975 sunset drive", whole: true }]);
+  });
+});
+
+describe("substring filters", () => {
+  it("system, task and group by part of the name, any case; the exact filters stay exact", async () => {
+    expect(await ids({ system_contains: "APE", limit: "500" })).toEqual(["ex-4", "ex-3", "ex-2", "ex-1", "ex-0"]);
+    expect(await ids({ system: "pape" })).toEqual([]);
+    const task = await ids({ task_contains: "TASK1", limit: "500" });
+    expect(task.length).toBeGreaterThan(4);
+    expect(task.every((id) => /-task1\d*-/.test(id))).toBe(true);
+    const groups = await ids({ group_contains: "airline-task0", limit: "500" });
+    expect(groups.length).toBeGreaterThanOrEqual(4);
+    expect(await countTraces(traceListQuery.parse({ group_contains: "no-such-group-part" }))).toBe(0);
+  });
+});
+
 describe("structured filters", () => {
   it("event type, agent, tool, error status, E1, tokens and cost ranges", async () => {
     expect(await ids({ status: "error" })).toEqual(["ex-2"]);

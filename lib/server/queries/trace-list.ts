@@ -4,6 +4,7 @@ import type { ListSort, TraceListQuery } from "@/lib/api/filters";
 import { decodeListCursor, encodeListCursor, type ListCursor } from "@/lib/api/list-cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { listConditions, whereOf, type ListFilter } from "./trace-search";
+import { searchTerms, wholeWordRegex } from "@/lib/api/search-terms";
 
 /** A row of the trace list (`GET /api/traces`). */
 export interface TraceListItem {
@@ -38,8 +39,8 @@ export interface TraceListPage {
   prev_cursor: string | null;
 }
 
-/** The column behind each sort; `created` is the id (ids grow with created_at, an upsert gets a new id). */
-const SORT_COLUMNS: Readonly<Record<ListSort, string | null>> = {
+/** The column behind each sort; `created` is the id (ids grow with created_at, an upsert gets a new id); `match` is computed. */
+const SORT_COLUMNS: Readonly<Record<Exclude<ListSort, "match">, string | null>> = {
   created: null,
   events: "event_count",
   tokens: "total_tokens",
@@ -49,6 +50,27 @@ const SORT_COLUMNS: Readonly<Record<ListSort, string | null>> = {
   errors: "error_count",
   e1: "e1",
 };
+
+/**
+ * The value a page is ordered by, as SQL over `traces t`; null for creation
+ * order (the id). `match`: how many of the search terms occur in the trace
+ * as whole words or phrases (not only inside longer words), so that "Pine"
+ * ranks Pine Street above spinel; without terms every trace scores 0.
+ */
+function sortValue(query: TraceListQuery): Prisma.Sql | null {
+  if (query.sort !== "match") {
+    const column = SORT_COLUMNS[query.sort];
+    return column === null ? null : Prisma.raw(`t.${column}`);
+  }
+  const terms = query.text ? searchTerms(query.text) : [];
+  if (terms.length === 0) return Prisma.sql`0::float8`;
+  return Prisma.sql`(${Prisma.join(terms.map((term) => {
+    const word = wholeWordRegex(term);
+    return Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM event_content c WHERE c.trace_id = t.id AND c.content ~* ${word})
+      OR EXISTS (SELECT 1 FROM events e WHERE e.trace_id = t.id AND (e.agent ~* ${word} OR e.tool ~* ${word}))
+      OR t.metadata::text ~* ${word} THEN 1 ELSE 0 END`;
+  }), " + ")})::float8`;
+}
 
 interface Row {
   id: number;
@@ -77,7 +99,7 @@ interface Row {
 
 /** The SQL of one page (bench:explore runs it as is, with and without the indexes). */
 export function listPageSql(query: TraceListQuery, readable: string[] | null = null): Prisma.Sql {
-  const column = SORT_COLUMNS[query.sort];
+  const column = sortValue(query);
   const asc = query.dir === "asc";
   const backwards = query.before !== undefined;
   const at = query.before ?? query.cursor;
@@ -88,20 +110,20 @@ export function listPageSql(query: TraceListQuery, readable: string[] | null = n
   const dir = Prisma.raw(forward ? "ASC" : "DESC");
   const order = column === null
     ? Prisma.sql`ORDER BY t.id ${dir}`
-    : Prisma.sql`ORDER BY t.${Prisma.raw(column)} ${dir} ${Prisma.raw(backwards ? "NULLS FIRST" : "NULLS LAST")}, t.id ${dir}`;
+    : Prisma.sql`ORDER BY ${column} ${dir} ${Prisma.raw(backwards ? "NULLS FIRST" : "NULLS LAST")}, t.id ${dir}`;
   return Prisma.sql`
     SELECT t.id, t.trace_id, p.name AS project, t.task_id, t.system, t.topology::text AS topology, t.group_id,
            t.event_count, t.edge_count, t.e1, t.reported_e1, t.verdict::text AS verdict, t.created_at,
            t.total_tokens, t.total_cost, t.makespan, t.metadata->>'clock' AS clock, t.agent_count, t.error_count, t.tainted_events,
            (SELECT d.flags FROM trace_diagnostics d WHERE d.trace_id = t.id) AS flags,
-           ${column === null ? Prisma.sql`NULL` : Prisma.sql`t.${Prisma.raw(column)}`}::float8 AS sort_value
+           ${column === null ? Prisma.sql`NULL` : column}::float8 AS sort_value
     FROM traces t JOIN projects p ON p.id = t.project_id
     ${whereOf(conditions)} ${order} LIMIT ${query.limit + 1}`;
 }
 
 /** One page of the list, in the chosen order, after `cursor` or before `before` (keyset paging both ways). */
 export async function listTraces(query: TraceListQuery, readable: string[] | null = null): Promise<TraceListPage> {
-  const column = SORT_COLUMNS[query.sort];
+  const column = query.sort === "created" ? null : query.sort;
   const backwards = query.before !== undefined;
   const at = query.before ?? query.cursor;
   const rows = await (await reader()).prisma.$queryRaw<Row[]>(listPageSql(query, readable));
@@ -122,10 +144,10 @@ export async function listTraces(query: TraceListQuery, readable: string[] | nul
  * Rows strictly after (or, `backwards`, before) the cursor row in the order
  * `column asc|desc NULLS LAST, id` in the same direction.
  */
-function keyset(column: string | null, asc: boolean, c: ListCursor, backwards: boolean): Prisma.Sql {
+function keyset(column: Prisma.Sql | null, asc: boolean, c: ListCursor, backwards: boolean): Prisma.Sql {
   const after = Prisma.raw(asc !== backwards ? ">" : "<");
   if (column === null) return Prisma.sql`t.id ${after} ${c.id}`;
-  const col = Prisma.raw(`t.${column}`);
+  const col = column;
   const value = c.value ?? null;
   if (!backwards) {
     return value === null

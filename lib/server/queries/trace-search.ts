@@ -23,6 +23,9 @@ export function listConditions(f: ListFilter, readable: string[] | null): Prisma
   if (f.system) c.push(Prisma.sql`t.system = ${f.system}`);
   if (f.task_id) c.push(Prisma.sql`t.task_id = ${f.task_id}`);
   if (f.group_id) c.push(Prisma.sql`t.group_id = ${f.group_id}`);
+  if (f.system_contains) c.push(Prisma.sql`t.system ILIKE ${containsPattern(f.system_contains)}`);
+  if (f.task_contains) c.push(Prisma.sql`t.task_id ILIKE ${containsPattern(f.task_contains)}`);
+  if (f.group_contains) c.push(Prisma.sql`t.group_id ILIKE ${containsPattern(f.group_contains)}`);
   if (f.topology) c.push(Prisma.sql`t.topology = ${f.topology}::"Topology"`);
   if (f.verdict) c.push(Prisma.sql`t.verdict = ${f.verdict}::"Verdict"`);
   if (f.ids) c.push(Prisma.sql`t.trace_id = ANY(${f.ids})`);
