@@ -1,3 +1,4 @@
+import { RefreshEvery } from "@/components/refresh-every";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MethodTable } from "@/components/attribution/method-table";
@@ -39,7 +40,7 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
       {!fresh && (
         <p role="status" className="rounded border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900 dark:bg-transparent" data-testid="attribution-scoring">
           {report ? `The labels changed since these scores (${report.computed_at.slice(0, 16).replace("T", " ")} UTC): ` : ""}Baton is scoring every method on these runs in the background (for a hundred runs, about a minute); this page refreshes itself.
-          <meta httpEquiv="refresh" content="5" />
+          <RefreshEvery seconds={5} />
         </p>
       )}
       {!report ? null : report.traces === 0 ? (

@@ -57,7 +57,7 @@ export default async function JudgesPage() {
             <ul className="space-y-1">
               {(runs.get(j.id) ?? []).slice(0, 5).map((r) => (
                 <li key={r.id} className="text-xs text-slate-600" data-testid="judge-run" data-state={r.state}>
-                  <Link href={`/judges/runs/${r.id}`} className="text-blue-700 hover:underline" data-testid="judge-run-link">run {r.id}</Link> · {r.state} · {r.failed} failed · {r.tokens_in + r.tokens_out} tokens
+                  <Link href={`/judges/runs/${r.id}`} className="text-blue-700 underline" data-testid="judge-run-link">run {r.id}</Link> · {r.state} · {r.failed} failed · {r.tokens_in + r.tokens_out} tokens
                   <ProgressBar done={r.done + r.failed} total={r.total} label="units" />
                 </li>
               ))}
