@@ -108,6 +108,29 @@ test("a selection survives paging and a reload, and every trace that matches exp
   await expect(page.getByTestId("selected-count")).toHaveText("0 selected");
 });
 
+test("a word ranks whole-word matches first and says how each hit matched; the system box takes part of a name", async ({ page }) => {
+  await page.goto("/");
+  await page.getByLabel("Search content").fill("cat");
+  await page.getByLabel("System").fill("TOOL-CALLING");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/system_contains=TOOL-CALLING/);
+  await expect(page.getByTestId("ranked-note")).toHaveText(" · whole words and phrases first");
+  const total = Number((await page.getByTestId("trace-total").textContent())!.split(" ")[0]!.replace(/,/g, ""));
+  expect(total).toBe(200); // "cat" is in every run (as in "category"): every tau-bench airline run matches
+  // the first rows hold "cat" as a word; further down the list it is only inside words
+  // (task 21's runs: "Your cat is really sick" in the instruction, the run's task definition); every row says how it matched
+  const hits = page.getByTestId("search-hits");
+  await expect(hits).toHaveCount(await page.getByTestId("trace-row").count());
+  await expect(hits.first()).toHaveAttribute("data-trace-id", /task21-trial/);
+  await expect(hits.first().locator("[data-testid=search-matched][data-whole=true]").first()).toHaveText(/“cat” as a word/);
+  // 50 rows on the page and four runs with "cat" as a word: the page ends with runs that have it only inside words
+  await expect(hits.last().locator("[data-testid=search-matched][data-whole=true]")).toHaveCount(0);
+  await expect(hits.last().getByTestId("search-matched").first()).toHaveText(/“cat” inside a word/);
+  // an exact system filter with part of the name finds nothing; the box's substring finds them all
+  await page.goto("/?system=tool-calling");
+  await expect(page.getByTestId("trace-total")).toHaveText("0 traces");
+});
+
 test("missing traces answer 404 on every page; docs, favicon; no benchmark page", async ({ page, request }) => {
   for (const suffix of ["", "/graph", "/heatmap", "/label"]) {
     expect((await request.get(`/traces/no-such-trace-xyz${suffix}`)).status(), suffix).toBe(404);
