@@ -143,6 +143,17 @@ test("hostile agent names and task ids stay text in the SVG", async ({ page }) =
 const boxOf = async (l: Locator) => (await l.boundingBox())!;
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
+test("a shared agenda link titles each slide as a person would and shows the view without its settings form", async ({ page }) => {
+  const heatmap = `/traces/${EXAMPLE_ID}/heatmap?kind=event-family`;
+  await page.goto(`/present?agenda=${encodeURIComponent(heatmap)}&agenda=${encodeURIComponent("/dashboard?system=illustrative")}`);
+  await expect(page.getByTestId("slide-title")).toHaveText(`Credit heatmap of ${EXAMPLE_ID}`);
+  const framed = page.frameLocator("[data-testid=present-frame]");
+  await expect(framed.getByTestId("heatmap-panel").first()).toBeVisible({ timeout: 30_000 });
+  await expect(framed.getByTestId("heatmap-controls")).toBeHidden();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("slide-title")).toHaveText("Dashboard · system illustrative");
+});
+
 for (const size of [{ width: 1024, height: 768 }, { width: 1920, height: 1080 }]) {
   test(`the graph slide fits a ${size.width}x${size.height} screen: every node, the STOP badge, no minimap over the drawing`, async ({ page }) => {
     await page.setViewportSize(size);

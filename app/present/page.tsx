@@ -19,7 +19,8 @@ export const metadata: Metadata = { title: "Present" };
 export default async function PresentPage({ searchParams }: Props) {
   const query = await searchParams;
   const raw = query.agenda;
-  const items = agendaFromParams(raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]);
+  const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  const items = agendaFromParams(list(raw), list(query.title));
   if (items.length > 0) {
     const slide = typeof query.slide === "string" ? query.slide : undefined;
     return <Presenter items={items} start={slideIndex(slide, items.length)} />;

@@ -35,25 +35,67 @@ export function parseStoredAgenda(json: string | null): AgendaItem[] {
     if (!parsed.success) return [];
     return parsed.data.flatMap((i) => {
       const url = sitePath(i.url);
-      return url ? [{ url, title: i.title || url }] : [];
+      return url ? [{ url, title: i.title || viewTitle(url) }] : [];
     }).slice(0, MAX_AGENDA_ITEMS);
   } catch {
     return [];
   }
 }
 
-/** The agenda given by `agenda=` parameters (titles are the paths). */
-export function agendaFromParams(values: readonly string[]): AgendaItem[] {
-  return values.flatMap((v) => {
+const PAGE_TITLES: Readonly<Record<string, string>> = {
+  "/": "Traces",
+  "/dashboard": "Dashboard",
+  "/decisions": "Decision analytics",
+  "/attribution": "Failure attribution",
+  "/heatmaps": "Credit by role and family",
+  "/datasets": "Datasets",
+  "/queues": "Labeling queues",
+};
+const TRACE_VIEWS: Readonly<Record<string, string>> = { "": "Trace", graph: "Graph of", heatmap: "Credit heatmap of", label: "Labels of" };
+/** The filters a title names, in this order, as a person would say them. */
+const SCOPE_KEYS = [["project", "project"], ["system", "system"], ["task_id", "task"], ["group_id", "group"], ["policy_version", "checkpoint"], ["text", "search"], ["q", "search"]] as const;
+
+const decoded = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/**
+ * A title a person would write for a view, from its URL alone: "Graph of
+ * t1", "Dashboard · system AG2", "t1 vs t2". For links that come without
+ * one (a shared agenda, a pasted link); unknown pages keep their path.
+ */
+export function viewTitle(url: string): string {
+  const [path = "/", query = ""] = url.split("?", 2) as [string, string?];
+  const q = new URLSearchParams(query);
+  const scope = SCOPE_KEYS.flatMap(([key, word]) => (q.get(key) ? [`${word} ${q.get(key)}`] : []));
+  const withScope = (title: string) => [title, ...scope].join(" · ");
+  const trace = /^\/traces\/([^/]+)(?:\/(graph|heatmap|label))?\/?$/.exec(path);
+  if (trace) return `${TRACE_VIEWS[trace[2] ?? ""]} ${decoded(trace[1]!)}`;
+  const group = /^\/groups\/([^/]+)\/?$/.exec(path);
+  if (group) return `Group ${decoded(group[1]!)}`;
+  if (path === "/compare" && q.get("a") && q.get("b")) return `${q.get("a")} vs ${q.get("b")}`;
+  const page = PAGE_TITLES[path];
+  return page ? withScope(page) : url;
+}
+
+/** The agenda given by `agenda=` parameters, with the `title=` given for each (in the same order), else a title from its URL. */
+export function agendaFromParams(values: readonly string[], titles: readonly string[] = []): AgendaItem[] {
+  return values.flatMap((v, i) => {
     const url = sitePath(v);
-    return url ? [{ url, title: url }] : [];
+    const title = titles[i]?.trim().slice(0, 300);
+    return url ? [{ url, title: title || viewTitle(url) }] : [];
   }).slice(0, MAX_AGENDA_ITEMS);
 }
 
-/** The present page's link for an agenda. */
+/** The present page's link for an agenda: each view and its title, so a shared link shows the same titles. */
 export function presentHref(items: readonly AgendaItem[], slide = 1): string {
   const q = new URLSearchParams();
   for (const item of items) q.append("agenda", item.url);
+  for (const item of items) q.append("title", item.title);
   if (slide > 1) q.set("slide", String(slide));
   return `/present?${q.toString()}`;
 }
@@ -61,7 +103,7 @@ export function presentHref(items: readonly AgendaItem[], slide = 1): string {
 export function addItem(items: readonly AgendaItem[], item: AgendaItem): AgendaItem[] {
   const url = sitePath(item.url);
   if (!url || items.length >= MAX_AGENDA_ITEMS) return [...items];
-  return [...items, { url, title: item.title || url }];
+  return [...items, { url, title: item.title || viewTitle(url) }];
 }
 
 export function removeItem(items: readonly AgendaItem[], index: number): AgendaItem[] {
