@@ -77,3 +77,15 @@ test("grades a Who&When run, a tau-bench conversation and a demo trace from one 
   await page.getByTestId("queue-close-toggle").click();
   await expect(page.getByTestId("queue-closed-badge")).toHaveCount(0);
 });
+
+test("in open local mode the new-queue page says how to get a second annotator, and so does the refusal", async ({ page, request }) => {
+  await page.goto("/queues/new");
+  const note = page.getByTestId("open-mode-annotators");
+  await expect(note).toContainText("Agreement needs two people or more, each with an account");
+  await expect(note.getByRole("link", { name: "admin page" })).toHaveAttribute("href", "/admin");
+  await expect(page.getByRole("form", { name: "New queue" }).getByLabel("Annotators per item")).toHaveAttribute("max", "1");
+  const refused = await request.post("/api/queues", { data: { name: `two ${stamp}`, families: ["step_quality"], annotators_per_item: 2, assignees: ["local@baton.localhost"], filter: {} } });
+  expect(refused.status()).toBe(400);
+  const details = ((await refused.json()) as { error: { details: { path: string; message: string }[] } }).error.details;
+  expect(details).toEqual([{ path: "$.annotators_per_item", message: expect.stringContaining("create the first admin") }]);
+});

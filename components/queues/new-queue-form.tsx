@@ -88,7 +88,7 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
         <legend className="font-semibold">Queue</legend>
         <label className="block">Name <input name="name" required className="ml-2 rounded border border-slate-300 px-2 py-0.5" /></label>
         <label className="block">Project <select name="project" className="ml-2 rounded border border-slate-300">{projects.map((p) => <option key={p}>{p}</option>)}</select></label>
-        <label className="block">Annotators per item <input name="n" type="number" min={1} max={20} defaultValue={1} className="ml-2 w-16 rounded border border-slate-300 px-1" /></label>
+        <label className="block">Annotators per item <input name="n" type="number" min={1} max={openMode ? 1 : 20} defaultValue={1} className="ml-2 w-16 rounded border border-slate-300 px-1" /></label>
         <label className="block"><input type="checkbox" name="blind" defaultChecked /> Blind: annotators do not see each other&apos;s values</label>
         <OrderSelect value="trace" />
       </fieldset>
@@ -113,7 +113,14 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
       <fieldset className={box}>
         <legend className="font-semibold">Annotators</legend>
         {users.length === 0 && <p className="text-slate-500">No user accounts yet: create annotators on the admin page.</p>}
-        {openMode && <p className="text-slate-500">Open local mode: the queue is for you, the local user.</p>}
+        {openMode && (
+          <p className="text-slate-600" data-testid="open-mode-annotators">
+            Open local mode: the queue is for you, the local user, one annotator per item. Agreement needs two people or more, each with an
+            account: create the first admin with the setup link Baton prints at start (or <code>BATON_ADMIN_EMAIL</code> and{" "}
+            <code>BATON_ADMIN_PASSWORD</code>), sign in, and add annotators on the <a href="/admin" className="text-blue-700 underline">admin page</a>;
+            they are listed here then.
+          </p>
+        )}
         {users.map((u) => <label key={u.email} className="block"><input type="checkbox" name="assignees" value={u.email} defaultChecked={openMode} /> {u.name} ({u.email})</label>)}
       </fieldset>
       <div className="md:col-span-2">

@@ -15,7 +15,11 @@ export async function createQueue(actor: Actor, input: QueueInput) {
   const missing = input.assignees.filter((e) => !users.some((u) => u.email === e));
   if (missing.length > 0) throw new ApiError(400, "invalid_input", "unknown annotators", missing.map((e) => ({ path: "$.assignees", message: `no user "${e}"` })));
   if (input.annotators_per_item > users.length) {
-    throw new ApiError(400, "invalid_input", "more annotators per item than assignees", [{ path: "$.annotators_per_item", message: `at most ${users.length}` }]);
+    // open local mode has one person: say how to get more, not only that there are too few
+    const message = actor.via === "open"
+      ? `open local mode has one annotator (you): for ${input.annotators_per_item} per item and agreement, create the first admin (the setup link printed at start), then add people on the admin page`
+      : `at most ${users.length}`;
+    throw new ApiError(400, "invalid_input", "more annotators per item than assignees", [{ path: "$.annotators_per_item", message }]);
   }
   await checkTraceIds(project.id, input.filter);
   if (await db.queue.findUnique({ where: { projectId_name: { projectId: project.id, name: input.name } } })) {
