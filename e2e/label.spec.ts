@@ -227,3 +227,39 @@ test("the grader sees what the run was supposed to do: tau-bench's instruction a
   await expect(page.getByTestId("trace-reference")).toHaveText("HAT136");
   await expect(page.getByTestId("trace-policy")).toContainText("metadata.task_definition.policy, 23 characters");
 });
+
+test("a project's chosen metadata fields appear to graders of a whole trace, after its task definition", async ({ page, request }) => {
+  const file = JSON.parse(readFileSync("../shared/data/who_and_when/Algorithm-Generated/1.json", "utf8")) as { level: unknown; question_ID: string };
+  const imported = await request.post("/api/import?name=fields-1.json&upsert=1", { data: JSON.stringify(file), headers: { "content-type": "application/json" } });
+  expect(imported.status()).toBe(201);
+  const id = ((await imported.json()) as { traces: { trace_id: string }[] }).traces[0]!.trace_id;
+  try {
+    await page.goto("/rubrics?project=default");
+    const form = page.getByTestId("grader-fields-form");
+    await form.getByLabel("fields, one a line").fill("Level = labels.level\nGAIA id = labels.question_ID\nlabels.no_such_field");
+    await form.getByRole("button", { name: "Save fields" }).click();
+    await expect(form.getByRole("status")).toHaveText("saved");
+    // a path that is no dot path is refused with its place in the list
+    await form.getByLabel("fields, one a line").fill("Level = labels..level");
+    await form.getByRole("button", { name: "Save fields" }).click();
+    await expect(form.getByRole("status")).toContainText("$.fields[0].path");
+
+    await page.goto(`/traces/${encodeURIComponent(id)}/label`);
+    await page.keyboard.press("ArrowLeft");
+    await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-unit", "trace");
+    const fields = page.getByTestId("trace-field");
+    await expect(fields).toHaveCount(3);
+    await expect(fields.nth(0)).toHaveText(`Level${String(file.level)}`);
+    await expect(fields.nth(1)).toHaveText(`GAIA id${file.question_ID}`);
+    await expect(fields.nth(2)).toHaveText("labels.no_such_field— (not in this run)");
+    // the judges' prompt reads the same context
+    const context = (await (await request.get(`/api/traces/${encodeURIComponent(id)}/annotations/context`)).json()) as { fields: { label: string; source: string; text: string | null }[] };
+    expect(context.fields).toEqual([
+      { label: "Level", source: "metadata.labels.level", text: String(file.level) },
+      { label: "GAIA id", source: "metadata.labels.question_ID", text: file.question_ID },
+      { label: "labels.no_such_field", source: "metadata.labels.no_such_field", text: null },
+    ]);
+  } finally {
+    expect((await request.patch("/api/projects/default/grader-fields", { data: { fields: [] } })).status()).toBe(200);
+  }
+});

@@ -167,6 +167,16 @@ function TraceUnit({ context }: { context: TraceContext }) {
           <ContentText content={context.reference.text} testId="trace-reference" />
         </section>
       )}
+      {context.fields.length > 0 && (
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-sm" data-testid="trace-fields">
+          {context.fields.map((f) => (
+            <div key={f.source} className="contents" data-testid="trace-field" data-source={f.source}>
+              <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500" title={f.source}>{f.label}</dt>
+              <dd className="whitespace-pre-wrap break-words">{f.text ?? <span className="text-slate-400">— (not in this run)</span>}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
       {context.policy && (
         <details data-testid="trace-policy">
           <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">

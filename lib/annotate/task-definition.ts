@@ -24,17 +24,18 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function at(root: unknown, path: readonly string[]): unknown {
+export function at(root: unknown, path: readonly string[]): unknown {
   let v: unknown = root;
   for (const key of path) {
-    if (!isObject(v)) return undefined;
+    // own keys only: "constructor" or "__proto__" name nothing in a run's metadata
+    if (!isObject(v) || !Object.hasOwn(v, key)) return undefined;
     v = v[key];
   }
   return v;
 }
 
 /** A value as text a grader reads: strings as they are, numbers as written, a non-empty list of strings one a line, an object of strings as "key:\n text" blocks; else null. */
-function asText(v: unknown): string | null {
+export function asText(v: unknown): string | null {
   if (typeof v === "string") return v.trim() === "" ? null : v;
   if (typeof v === "number" && Number.isFinite(v)) return String(v);
   if (Array.isArray(v)) {

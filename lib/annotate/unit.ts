@@ -6,6 +6,7 @@
  * content is untrusted text: the client shows it as text, never as HTML.
  */
 import type { DefinitionPart } from "./task-definition";
+import type { GraderFieldValue } from "./grader-fields";
 
 export interface UnitEvent {
   id: string;
@@ -77,6 +78,8 @@ export interface TraceContext {
   reference: DefinitionPart | null;
   /** the policy or system prompt the agents worked under, when the run carries one */
   policy: DefinitionPart | null;
+  /** further metadata the trace's project shows graders (lib/annotate/grader-fields.ts), in the project's order */
+  fields: GraderFieldValue[];
   /** the terminal event (SPEC.md section 1) and its content */
   final_answer: UnitEvent | null;
   agents: { agent: string; events: number; first_seq: number; last_seq: number }[];

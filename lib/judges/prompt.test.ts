@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EventContext } from "../annotate/unit";
+import type { EventContext, TraceContext } from "../annotate/unit";
 import { DEFAULT_RUBRICS } from "../rubrics";
 import { CHARS_PER_TOKEN, promptHash, systemPrompt, userPrompt } from "./prompt";
 
@@ -25,5 +25,18 @@ describe("judge prompts", () => {
     expect(promptHash(a, "m", 0, 200)).not.toBe(promptHash(a, "m2", 0, 200));
     expect(promptHash(a, "m", 0, 200)).toBe(promptHash(a, "m", 0, 200));
     expect(systemPrompt(DEFAULT_RUBRICS.task_success, "trace", "")).toContain("Answer 0 (failure");
+  });
+  it("a whole-trace prompt carries the project's grader fields after the task and reference, those the run has", () => {
+    const ctx: TraceContext = {
+      unit: "trace", trace_id: "t", task_id: "k", system: null, events: 2, task: "Book the cheapest flight", task_source: "metadata.labels.task.instruction",
+      reference: { text: "UA 12", source: "metadata.labels.ground_truth" }, policy: null,
+      fields: [{ label: "Level", source: "metadata.labels.level", text: "2" }, { label: "Tier", source: "metadata.tier", text: null }],
+      final_answer: ev("e2", "Booked UA 12"), agents: [], timeline: [], timeline_gap: 0,
+    };
+    const text = userPrompt(ctx, 2000);
+    expect(text.indexOf("## Task (metadata.labels.task.instruction)")).toBeLessThan(text.indexOf("## Reference answer"));
+    expect(text.indexOf("## Reference answer")).toBeLessThan(text.indexOf("## Level (metadata.labels.level)\n2"));
+    expect(text.indexOf("## Level")).toBeLessThan(text.indexOf("## Final answer"));
+    expect(text).not.toContain("Tier");
   });
 });

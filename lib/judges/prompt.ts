@@ -76,6 +76,7 @@ function traceSections(ctx: TraceContext): { title: string; text: string }[] {
   const out = [
     { title: `Task (${ctx.task_source ?? "unknown source"})`, text: ctx.task ?? "(no task stated)" },
     ...(ctx.reference ? [{ title: `Reference answer (${ctx.reference.source})`, text: ctx.reference.text }] : []),
+    ...(ctx.fields ?? []).flatMap((f) => (f.text === null ? [] : [{ title: `${f.label} (${f.source})`, text: f.text }])),
     { title: ctx.final_answer ? `Final answer: ${describe(ctx.final_answer)}` : "Final answer", text: ctx.final_answer ? content(ctx.final_answer) : "(none)" },
   ];
   const lines = ctx.timeline.map((t) => `${t.seq}. ${t.agent} ${t.type}: ${t.summary}`);

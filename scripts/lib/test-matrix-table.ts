@@ -47,6 +47,7 @@ import * as judgeRuns from "@/app/api/judges/[id]/runs/route";
 import * as judgeAgreement from "@/app/api/judges/agreement/route";
 import * as judges from "@/app/api/judges/route";
 import * as rubrics from "@/app/api/projects/[project]/rubrics/route";
+import * as graderFields from "@/app/api/projects/[project]/grader-fields/route";
 import * as queuePreview from "@/app/api/queues/preview/route";
 import * as credit from "@/app/api/traces/[id]/credit/route";
 import * as events from "@/app/api/traces/[id]/events/route";
@@ -152,8 +153,8 @@ const undoLabel: Call = async (fx, creds, unknown) => {
   await annotations.POST(authRequest("POST", `/api/traces/${encodeURIComponent(id)}/annotations`, creds, { family: "step_quality", value: 0.5 }), context);
   return annotations.DELETE(authRequest("DELETE", `/api/traces/${encodeURIComponent(id)}/annotations?family=step_quality`, creds), context);
 };
-const onRubrics = (handler: unknown, method: string, body?: unknown): Call =>
-  call(handler, method, (_fx, u) => `/api/projects/${u ? "auth-test-no-such-project" : "p"}/rubrics`, { params: (_fx, u) => ({ project: u ? "auth-test-no-such-project" : "p" }), ...(body !== undefined && { body: () => body }) });
+const onRubrics = (handler: unknown, method: string, body?: unknown, suffix = "rubrics"): Call =>
+  call(handler, method, (_fx, u) => `/api/projects/${u ? "auth-test-no-such-project" : "p"}/${suffix}`, { params: (_fx, u) => ({ project: u ? "auth-test-no-such-project" : "p" }), ...(body !== undefined && { body: () => body }) });
 const judgeBody = () => ({ project: "p", name: unique("judge"), base_url: "http://127.0.0.1:9/v1", model: "m", families: ["step_quality"] });
 
 /** The fixture trace's group (the example trace has none: it is given one), or a group nobody has. */
@@ -221,6 +222,8 @@ export const ROUTES: Row[] = [
   // project-wide settings: project names are not secret, so these answer 401/403 like the list routes
   { route: "GET /api/projects/[project]/rubrics", call: onRubrics(rubrics.GET, "GET"), expect: { "0": "401 403 200 200 200 200 403 401 401", "1": "200 200 200 200 200 200 403 401 401" } },
   { route: "PATCH /api/projects/[project]/rubrics", call: onRubrics(rubrics.PATCH, "PATCH", { rubrics: [] }), expect: "401 403 403 403 200 200 403 401 401" },
+  { route: "GET /api/projects/[project]/grader-fields", call: onRubrics(graderFields.GET, "GET", undefined, "grader-fields"), expect: { "0": "401 403 200 200 200 200 403 401 401", "1": "200 200 200 200 200 200 403 401 401" } },
+  { route: "PATCH /api/projects/[project]/grader-fields", call: onRubrics(graderFields.PATCH, "PATCH", { fields: [] }, "grader-fields"), expect: "401 403 403 403 200 200 403 401 401" },
   { route: "GET /api/judges", call: call(judges.GET, "GET", () => "/api/judges"), expect: "401 200 403 403 200 200 403 401 401" },
   { route: "POST /api/judges", call: call(judges.POST, "POST", () => "/api/judges", { body: judgeBody }), expect: "401 403 403 403 201 201 403 401 401" },
   { route: "GET /api/judges/agreement", call: call(judgeAgreement.GET, "GET", () => "/api/judges/agreement"), expect: LIST },

@@ -1,8 +1,9 @@
 import "server-only";
 import { taskDefinition } from "@/lib/annotate/task-definition";
+import { graderFieldValues, storedGraderFields } from "@/lib/annotate/grader-fields";
 import { CONTENT_MAX, messageText, READ_MAX, TIMELINE_HEAD, TIMELINE_TAIL, type EventContext, type TraceContext, type UnitEvent } from "@/lib/annotate/unit";
 import { eventSummary } from "@/lib/trace/summary";
-import { pool } from "../db/client";
+import { pool, prisma } from "../db/client";
 import { ApiError } from "../errors";
 
 /**
@@ -76,9 +77,9 @@ export async function eventContext(trace: { id: number; traceId: string }, event
   };
 }
 
-export async function traceContext(trace: { id: number; traceId: string; taskId: string; system: string | null; metadata: unknown; eventCount: number }): Promise<TraceContext> {
+export async function traceContext(trace: { id: number; traceId: string; taskId: string; system: string | null; metadata: unknown; eventCount: number; projectId: number }): Promise<TraceContext> {
   const n = trace.eventCount;
-  const [terminal, agents, timeline] = await Promise.all([
+  const [terminal, agents, timeline, project] = await Promise.all([
     // the terminal event: the last aggregate in event order, else the last event
     pool().query<EventRow>(
       `SELECT ${EVENT_COLUMNS} ${FROM_EVENTS} WHERE e.trace_id = $1 AND (e.type = 'aggregate' OR e.seq = $2) ORDER BY (e.type = 'aggregate') DESC, e.seq DESC LIMIT 1`,
@@ -92,6 +93,7 @@ export async function traceContext(trace: { id: number; traceId: string; taskId:
       `SELECT ${EVENT_COLUMNS} ${FROM_EVENTS} WHERE e.trace_id = $1 AND (e.seq < $2 OR e.seq >= $3) ORDER BY e.seq`,
       [trace.id, TIMELINE_HEAD, Math.max(TIMELINE_HEAD, n - TIMELINE_TAIL)],
     ),
+    prisma().project.findUnique({ where: { id: trace.projectId }, select: { graderFields: true } }),
   ]);
   const definition = taskDefinition(trace.metadata);
   const first = timeline.rows[0];
@@ -105,6 +107,7 @@ export async function traceContext(trace: { id: number; traceId: string; taskId:
     task_source: definition.instruction?.source ?? (first?.content ? `content of ${first.event_id}` : null),
     reference: definition.reference,
     policy: definition.policy,
+    fields: graderFieldValues(trace.metadata, storedGraderFields(project?.graderFields)),
     final_answer: terminal.rows[0] ? toUnitEvent(terminal.rows[0]) : null,
     agents: agents.rows,
     timeline: timeline.rows.map((r) => ({

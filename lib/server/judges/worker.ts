@@ -108,7 +108,7 @@ interface Outcome {
 async function ask(u: UnitJob, options: WorkerOptions): Promise<Outcome> {
   const run = await prisma().judgeRun.findUniqueOrThrow({ where: { id: u.runId }, include: { judge: true } });
   const judge = run.judge;
-  const trace = await prisma().trace.findUniqueOrThrow({ where: { traceId: u.traceKey }, select: { id: true, traceId: true, taskId: true, system: true, metadata: true, eventCount: true } });
+  const trace = await prisma().trace.findUniqueOrThrow({ where: { traceId: u.traceKey }, select: { id: true, traceId: true, taskId: true, system: true, metadata: true, eventCount: true, projectId: true } });
   const unit = u.eventId === "" ? "trace" : "event";
   const ctx = unit === "trace" ? await traceContext(trace) : await eventContext(trace, u.eventId);
   const rubric = await rubricFor(judge.projectId, u.family as Family);

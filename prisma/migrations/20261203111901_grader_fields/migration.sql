@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "projects" ADD COLUMN     "grader_fields" JSONB NOT NULL DEFAULT '[]';
