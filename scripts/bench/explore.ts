@@ -8,7 +8,8 @@
  * - list: `system = sys-3`, sorted by tokens descending, first page of 50,
  *   plus its total count (what the list page runs); target < 300 ms;
  * - search: a phrase that occurs in 1 event of 100,000 (`text="connection
- *   timeout"`), first page of traces plus the total; target < 1 s.
+ *   timeout"`), first page of traces plus the total, ranked (the default with
+ *   text) and in creation order side by side, and one word of that phrase; target < 1 s.
  * Prints the median of --runs runs of each. Heavy: never part of npm test.
  * `--reuse` measures an already filled database again (same sizes) instead of refilling it;
  * `--explain` also prints each statement's plan (EXPLAIN ANALYZE, with the indexes).
@@ -114,8 +115,16 @@ async function main(): Promise<void> {
     else await fill(client);
     const list = traceListQuery.parse({ system: "sys-3", sort: "tokens", dir: "desc", limit: "50" });
     await measure(client, "list page (system filter, sorted by tokens, 50 rows + total)", [listPageSql(list), countSql(list)], 300);
+    // with text the list is ranked (sort=match: whole words and phrases first); the creation order beside it is the cost of the ranking
     const search = traceListQuery.parse({ text: '"connection timeout"', limit: "50" });
-    await measure(client, 'content search ("connection timeout", 1 event in 100,000)', [listPageSql(search), countSql(search)], 1000);
+    await measure(client, 'content search, ranked ("connection timeout", 1 event in 100,000)', [listPageSql(search), countSql(search)], 1000);
+    const unranked = traceListQuery.parse({ text: '"connection timeout"', sort: "created", limit: "50" });
+    await measure(client, "the same search in creation order (no ranking)", [listPageSql(unranked), countSql(unranked)], 1000);
+    // the worst case: a word in every trace ("step"), ranked and not
+    const common = traceListQuery.parse({ text: "step", limit: "50" });
+    await measure(client, 'content search, ranked, a word in every trace ("step")', [listPageSql(common), countSql(common)], 1000);
+    const commonUnranked = traceListQuery.parse({ text: "step", sort: "created", limit: "50" });
+    await measure(client, "the same word in creation order (no ranking)", [listPageSql(commonUnranked), countSql(commonUnranked)], 1000);
   } finally {
     await client.end();
     await db.close();
