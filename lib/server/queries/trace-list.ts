@@ -52,24 +52,39 @@ const SORT_COLUMNS: Readonly<Record<Exclude<ListSort, "match">, string | null>> 
 };
 
 /**
- * The value a page is ordered by, as SQL over `traces t`; null for creation
- * order (the id). `match`: how many of the search terms occur in the trace
- * as whole words or phrases (not only inside longer words), so that "Pine"
- * ranks Pine Street above spinel; without terms every trace scores 0.
+ * The value a page is ordered by, as SQL over `traces t` (and `w`, the
+ * ranking's join); null for creation order (the id). `match`: how many of
+ * the search terms occur in the trace as whole words or phrases (not only
+ * inside longer words), so that "Pine" ranks Pine Street above spinel;
+ * without terms every trace scores 0.
  */
 function sortValue(query: TraceListQuery): Prisma.Sql | null {
   if (query.sort !== "match") {
     const column = SORT_COLUMNS[query.sort];
     return column === null ? null : Prisma.raw(`t.${column}`);
   }
-  const terms = query.text ? searchTerms(query.text) : [];
-  if (terms.length === 0) return Prisma.sql`0::float8`;
-  return Prisma.sql`(${Prisma.join(terms.map((term) => {
+  return rankTerms(query).length === 0 ? Prisma.sql`0::float8` : Prisma.sql`COALESCE(w.score, 0)::float8`;
+}
+
+const rankTerms = (query: TraceListQuery): string[] => (query.sort === "match" && query.text ? searchTerms(query.text) : []);
+
+/**
+ * The ranking's join: per trace, the number of terms found as whole words,
+ * in one pass per term over the trigram indexes (pg_trgm answers `~*` from
+ * them as it answers ILIKE), grouped once and hash-joined to the page's
+ * traces. Not a subquery per trace: with a word every trace holds that is a
+ * million correlated scans.
+ */
+function rankJoin(query: TraceListQuery): Prisma.Sql {
+  const terms = rankTerms(query);
+  if (terms.length === 0) return Prisma.empty;
+  const perTerm = terms.map((term, i) => {
     const word = wholeWordRegex(term);
-    return Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM event_content c WHERE c.trace_id = t.id AND c.content ~* ${word})
-      OR EXISTS (SELECT 1 FROM events e WHERE e.trace_id = t.id AND (e.agent ~* ${word} OR e.tool ~* ${word}))
-      OR t.metadata::text ~* ${word} THEN 1 ELSE 0 END`;
-  }), " + ")})::float8`;
+    return Prisma.sql`SELECT c.trace_id, ${i}::int AS term FROM event_content c WHERE c.content ~* ${word}
+      UNION SELECT e.trace_id, ${i}::int FROM events e WHERE e.agent ~* ${word} OR e.tool ~* ${word}
+      UNION SELECT m.id, ${i}::int FROM traces m WHERE m.metadata::text ~* ${word}`;
+  });
+  return Prisma.sql`LEFT JOIN (SELECT h.trace_id, count(DISTINCT h.term)::int AS score FROM (${Prisma.join(perTerm, " UNION ")}) h GROUP BY h.trace_id) w ON w.trace_id = t.id`;
 }
 
 interface Row {
@@ -117,7 +132,7 @@ export function listPageSql(query: TraceListQuery, readable: string[] | null = n
            t.total_tokens, t.total_cost, t.makespan, t.metadata->>'clock' AS clock, t.agent_count, t.error_count, t.tainted_events,
            (SELECT d.flags FROM trace_diagnostics d WHERE d.trace_id = t.id) AS flags,
            ${column === null ? Prisma.sql`NULL` : column}::float8 AS sort_value
-    FROM traces t JOIN projects p ON p.id = t.project_id
+    FROM traces t JOIN projects p ON p.id = t.project_id ${rankJoin(query)}
     ${whereOf(conditions)} ${order} LIMIT ${query.limit + 1}`;
 }
 
