@@ -6,7 +6,7 @@ import { currentSession } from "@/lib/server/auth/current";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { listReceivingTraces } from "@/lib/server/otel/receiving";
 import { searchSnippets } from "@/lib/server/queries/search-snippets";
-import { countTraces } from "@/lib/server/queries/trace-list";
+import { countTraces, MAX_RANKED } from "@/lib/server/queries/trace-list";
 import { listTraces, traceFacets } from "@/lib/server/queries/traces";
 import { ReceivingTraces } from "./_components/receiving-traces";
 import { SelectionProvider } from "./_components/selection";
@@ -24,9 +24,12 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
   const parsed = traceListQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : traceListQuery.parse({});
   const readable = await pageReadableProjects("/");
+  // the total first when a search is ranked: past MAX_RANKED matches the page is in creation order instead
+  const ranked = query.sort === "match" && query.text !== undefined;
+  const counted = ranked ? await countTraces(query, readable) : undefined;
   const [page, total, facets, receiving, session] = await Promise.all([
-    listTraces(query, readable),
-    countTraces(query, readable),
+    listTraces(query, readable, counted),
+    counted ?? countTraces(query, readable),
     traceFacets(readable),
     // OTLP traces go to the default project
     readable === null || readable.includes("default") ? listReceivingTraces() : [],
@@ -67,7 +70,9 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
       <SelectionProvider>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-sm text-slate-700" data-testid="trace-total">
-            {total.toLocaleString("en")} {total === 1 ? "trace" : "traces"}{terms.length > 0 && <> matching {terms.map((t) => `“${t}”`).join(" and ")}{query.sort === "match" && <span className="text-slate-500" data-testid="ranked-note"> · whole words and phrases first</span>}</>}
+            {total.toLocaleString("en")} {total === 1 ? "trace" : "traces"}{terms.length > 0 && <> matching {terms.map((t) => `“${t}”`).join(" and ")}{ranked && (page.order === "match"
+              ? <span className="text-slate-500" data-testid="ranked-note"> · whole words and phrases first</span>
+              : <span className="text-slate-500" data-testid="ranked-note"> · too many to rank (over {MAX_RANKED.toLocaleString("en")}): newest first; add a word or quote a phrase</span>)}</>}
           </p>
           <SelectionBar canDelete={canDelete} total={parsed.success ? total : 0} filters={filters} />
         </div>

@@ -120,11 +120,9 @@ async function main(): Promise<void> {
     await measure(client, 'content search, ranked ("connection timeout", 1 event in 100,000)', [listPageSql(search), countSql(search)], 1000);
     const unranked = traceListQuery.parse({ text: '"connection timeout"', sort: "created", limit: "50" });
     await measure(client, "the same search in creation order (no ranking)", [listPageSql(unranked), countSql(unranked)], 1000);
-    // the worst case: a word in every trace ("step"), ranked and not
-    const common = traceListQuery.parse({ text: "step", limit: "50" });
-    await measure(client, 'content search, ranked, a word in every trace ("step")', [listPageSql(common), countSql(common)], 1000);
-    const commonUnranked = traceListQuery.parse({ text: "step", sort: "created", limit: "50" });
-    await measure(client, "the same word in creation order (no ranking)", [listPageSql(commonUnranked), countSql(commonUnranked)], 1000);
+    // a word in every trace ("step"): past MAX_RANKED matches the list is not ranked, so the page runs its count and the page in creation order
+    const common = traceListQuery.parse({ text: "step", sort: "created", limit: "50" });
+    await measure(client, 'content search, a word in every trace ("step"): what the page runs (count, then newest first)', [countSql(common), listPageSql(common)], 1000);
   } finally {
     await client.end();
     await db.close();

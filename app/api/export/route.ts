@@ -25,7 +25,8 @@ export const GET = route(async (request: Request) => {
   const search = new URL(request.url).searchParams;
   const req = await parseExportRequest(search);
   const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k)));
-  const filter = parseQuery(traceListQuery, { ...filterParams, limit: "100" });
+  // creation order (a search's ranking is for reading, not for a dataset)
+  const filter = parseQuery(traceListQuery, { ...filterParams, sort: "created", limit: "100" });
   const readable = await readableProjects(request);
   const jsonl = req.format === "jsonl" || req.format === "transitions";
   // a dataset export holds an export slot of this process until its last byte (503 when too many wait)

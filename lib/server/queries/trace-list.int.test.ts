@@ -5,7 +5,7 @@ import { prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { searchSnippets } from "./search-snippets";
-import { countTraces, listTraces } from "./trace-list";
+import { countTraces, listTraces, MAX_RANKED } from "./trace-list";
 import { traceFacets } from "./traces";
 
 /*
@@ -78,6 +78,14 @@ describe("ranked content search", () => {
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
     expect(pages).toEqual(ranked);
+  });
+
+  it("past MAX_RANKED matches the page is in creation order and says so", async () => {
+    const query = traceListQuery.parse({ text: "cat", limit: "500" });
+    expect((await listTraces(query)).order).toBe("match");
+    const many = await listTraces(query, null, MAX_RANKED + 1);
+    expect(many.order).toBe("created");
+    expect(many.traces.map((t) => t.trace_id)).toEqual(await ids({ text: "cat", limit: "500", sort: "created" }));
   });
 
   it("says for each snippet whether a term matched as a word or inside one", async () => {

@@ -37,7 +37,16 @@ export interface TraceListPage {
   traces: TraceListItem[];
   next_cursor: string | null;
   prev_cursor: string | null;
+  /** the order of the page: `match` falls back to `created` when more than MAX_RANKED traces match */
+  order: ListSort;
 }
+
+/**
+ * The most matches a search ranks by whole words: past it (a word nearly
+ * every trace holds) ranking costs seconds to minutes and tells nothing, so
+ * the list says so and shows the newest first.
+ */
+export const MAX_RANKED = 20_000;
 
 /** The column behind each sort; `created` is the id (ids grow with created_at, an upsert gets a new id); `match` is computed. */
 const SORT_COLUMNS: Readonly<Record<Exclude<ListSort, "match">, string | null>> = {
@@ -137,7 +146,9 @@ export function listPageSql(query: TraceListQuery, readable: string[] | null = n
 }
 
 /** One page of the list, in the chosen order, after `cursor` or before `before` (keyset paging both ways). */
-export async function listTraces(query: TraceListQuery, readable: string[] | null = null): Promise<TraceListPage> {
+export async function listTraces(given: TraceListQuery, readable: string[] | null = null, total?: number): Promise<TraceListPage> {
+  let query = given;
+  if (rankTerms(query).length > 0 && (total ?? (await countTraces(query, readable))) > MAX_RANKED) query = { ...query, sort: "created" };
   const column = query.sort === "created" ? null : query.sort;
   const backwards = query.before !== undefined;
   const at = query.before ?? query.cursor;
@@ -152,6 +163,7 @@ export async function listTraces(query: TraceListQuery, readable: string[] | nul
     traces: page.map(item),
     next_cursor: last && (backwards ? true : more) ? cursorOf(last) : null,
     prev_cursor: first && (backwards ? more : at !== undefined) ? cursorOf(first) : null,
+    order: query.sort,
   };
 }
 
