@@ -6,7 +6,7 @@ const THEME_STORAGE_KEY = "baton.theme";
 const TRACE = "taubench-gpt-4o-airline-task0-trial0";
 const DEMO = "demo-research-na-ion-vs-lfp";
 
-/** Every page of the interface (GitHub issue 14), each waited for until it has drawn what it loads. */
+/** Every page of the interface, each waited for until it has drawn what it loads. */
 /** `ready`: waited for instead of network idle (the graph's worker and the presenter's frame keep fetching). */
 const graphReady = (p: Page) => expect(p.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true", { timeout: 30_000 });
 const PAGES: { path: string; ready?: (page: Page) => Promise<unknown> }[] = [

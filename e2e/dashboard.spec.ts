@@ -2,7 +2,7 @@ import { expect, test, type Locator } from "@playwright/test";
 import { downloadOf, example, ingest, parsesAsSvg, PNG_SIGNATURE, runId } from "./lib/charts";
 
 /**
- * The metrics dashboard and meeting mode (GitHub issue 5) in a real
+ * The metrics dashboard and meeting mode in a real
  * Chromium: the demo traces' GRPO group, and copies of the paper's example
  * in a group of this run.
  */

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 /**
- * The group view and the decision analytics (issue 16, parts 1-2) in a real
+ * The group view and the decision analytics in a real
  * Chromium, on the demo's GRPO group (four rollouts of one SQL task, two fail).
  */
 const GROUP = "grpo-step-1840-sql-top-customers";

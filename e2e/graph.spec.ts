@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { syntheticTrace } from "../lib/demo";
 
 /**
- * The graph view (GitHub issue 4) in a real Chromium against a production
+ * The graph view in a real Chromium against a production
  * build. Traces are ingested through the API under ids unique to this run.
  */
 const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown> & { events: Record<string, unknown>[] };

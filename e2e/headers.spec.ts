@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { downloadOf, example, ingest, PNG_SIGNATURE, runId } from "./lib/charts";
 
 /**
- * Security headers on every response (issue 11), and the pages still work
+ * Security headers on every response, and the pages still work
  * under the CSP: every page records the CSP violations the browser reports
  * (securitypolicyviolation events), and the graph (its Web Worker layout),
  * the heatmaps and the PNG export must do their work with none.

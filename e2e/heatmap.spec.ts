@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { apiCells, downloadOf, drawnCells, example, ingest, panel, parsesAsSvg, PNG_SIGNATURE, runId } from "./lib/charts";
 
 /**
- * Credit heatmaps (GitHub issue 5) in a real Chromium: the paper's example
+ * Credit heatmaps in a real Chromium: the paper's example
  * ingested under a unique id, and the demo traces' GRPO group.
  */
 const EX = `e2e-heatmap-example-${runId}`;

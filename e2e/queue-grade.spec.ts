@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 
 /**
- * Done when (issue 13): in open local mode the local user builds a
+ * In open local mode the local user builds a
  * whole-trace queue (preview first) over a Who&When Magentic-One run, a
  * tau-bench conversation and a demo trace, and grades all three from the
  * queue without opening another page; task_success is stored 0/1. The

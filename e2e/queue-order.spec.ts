@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { startScriptedLlm, type ScriptedLlm } from "../scripts/lib/scripted-llm";
 
 /**
- * Issue 15's "people first where judges disagree", in open local mode: two
+ * "People first where judges disagree", in open local mode: two
  * judges (scripted OpenAI-compatible server on 127.0.0.1) label a trace's
  * step_quality anchors, alpha all three at +1, beta only e7 at -1; a queue
  * created from the form with "judge disagreement first" hands out e7 (the

@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { apiSignIn, cleanUp, freshSetupPath, pageSignIn, PASSWORD } from "./lib/accounts";
 
 /**
- * Issues 6 and 7 end to end, with accounts: an annotator labels with the
+ * Labeling and queues end to end, with accounts: an annotator labels with the
  * keyboard and sees credit move, signs out, and the export carries the label;
  * an admin builds a queue with N = 2 for two annotators, both work through it
  * with the keyboard in their own browser contexts, the admin sees alpha and

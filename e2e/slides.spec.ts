@@ -4,7 +4,7 @@ import { downloadOf, example, ingest, runId } from "./lib/charts";
 import { e2eDistDir } from "./lib/dist-dir";
 
 /**
- * Pictures for slides (GitHub issue 14): the graph's SVG and PNG export,
+ * Pictures for slides: the graph's SVG and PNG export,
  * and the graph slide in presentation mode, in a real Chromium.
  */
 const EXAMPLE_ID = `e2e-slides-example-${runId}`;

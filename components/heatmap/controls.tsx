@@ -44,7 +44,7 @@ export function HeatmapControls({ scope, values, presets, groupTraces = [] }: Pr
   return (
     // keyed by the URL state so every field shows the new URL's value (defaultValue); the key sits on the
     // form, inside this client component: a key on the component itself, set in the server page, left
-    // the old controls in the page beside the new ones after a client navigation (issue 14)
+    // the old controls in the page beside the new ones after a client navigation
     <form key={JSON.stringify(values)} onSubmit={onSubmit} className="hide-when-presenting flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3" aria-label="Heatmap settings" data-testid="heatmap-controls">
       {scope === "trace" ? (
         <>

@@ -1,6 +1,6 @@
 /**
  * Which stored per-trace values a label can change, so that a write
- * recomputes only those (issue 13). Credit is computed on read, so an
+ * recomputes only those. Credit is computed on read, so an
  * event-level label changes nothing that is stored (event-level values never
  * enter R_total, SPEC.md section 2). A trace-level label sets its family's
  * R_f and so the R_total stored for the decision analytics (trace_decisions).

@@ -7,7 +7,7 @@ import { FAMILIES, type Trace } from "../trace/types";
 import { computeCredit, type CreditResponse } from "./index";
 
 /**
- * Invariants that hold whatever the implementation (issue 17), over
+ * Invariants that hold whatever the implementation, over
  * generated traces. CI-sized: 40 runs each, a few seconds in all.
  */
 const RUNS = { numRuns: 40 };

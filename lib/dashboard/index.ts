@@ -1,5 +1,5 @@
 /**
- * The metrics dashboard (GitHub issue 5), pure: SQL results in, ready-to-draw model out.
+ * The metrics dashboard, pure: SQL results in, ready-to-draw model out.
  *
  *   ranges per metric -> binEdges -> (SQL counts per bin) -> buildDashboard
  *   per-day / per-policy rows -> dayTrend / policyTrend (Wilson per point)

@@ -1,4 +1,4 @@
-/** Orchestration decisions (issue 16, parts 1-2): per-trace features, group divergence, decision analytics. */
+/** Orchestration decisions: per-trace features, group divergence, decision analytics. */
 export * from "./analytics";
 export * from "./buckets";
 export * from "./choices";

@@ -1,5 +1,5 @@
 /**
- * Credit heatmaps (GitHub issue 5), pure: credit JSON in, ready-to-draw model out.
+ * Credit heatmaps, pure: credit JSON in, ready-to-draw model out.
  *
  *   trace + CreditResponse -> creditedTrace -> agent-time | event-family
  *   [creditedTrace, ...]   -> role-family (across traces)

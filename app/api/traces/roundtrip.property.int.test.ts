@@ -11,7 +11,7 @@ import { GET as exportTrace } from "./[id]/export/route";
 import { GET as metrics } from "./[id]/metrics/route";
 import { POST as ingest } from "./route";
 
-/** Property (issue 17): on real PostgreSQL, export -> import -> export of the extended form is the identity, metrics and credit included. */
+/** Property: on real PostgreSQL, export -> import -> export of the extended form is the identity, metrics and credit included. */
 async function wipe() {
   await prisma().trace.deleteMany();
   await prisma().annotation.deleteMany();

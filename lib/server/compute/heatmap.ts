@@ -20,7 +20,7 @@ import { describeFilter, traceWhere, type TraceFilter } from "../queries/trace-f
 import type { CreditQuery } from "./credit";
 
 /**
- * Heatmaps (GitHub issue 5): load the trace(s), compute credit exactly as
+ * Heatmaps: load the trace(s), compute credit exactly as
  * `GET /api/traces/{id}/credit` does (same preset resolution, labels and
  * group), then hand the credit JSON to the pure builders of lib/heatmap.
  */

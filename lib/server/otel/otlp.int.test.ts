@@ -126,7 +126,7 @@ describe.each(CLIENTS)("the OpenTelemetry SDK exporting with $name", (client) =>
     const results = stored.events.filter((e) => e.type === "tool_result");
     expect(results.map((e) => [e.tool, e.status])).toEqual([["search", "ok"], ["run_code", "error"]]);
     expect(results[1]).toMatchObject({ error_type: "RuntimeError", status_message: "exit 1", tool_call_id: "call_2" });
-    // model calls are not messages (issue 12): each is the event it became
+    // model calls are not messages: each is the event it became
     const modelCalls = stored.events.filter((e) => e.operation === "model_call");
     expect(modelCalls.map((e) => [e.type, e.tokens])).toEqual([["orchestrator_decision", 120], ["orchestrator_decision", 60], ["return", 110], ["return", 100], ["aggregate", 60]]);
     expect(modelCalls.map((e) => [e.t, e.t_end])).toEqual([[0.5, 1], [1.2, 1.8], [3.2, 4], [7.5, 8.5], [9.2, 9.8]]);
