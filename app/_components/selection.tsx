@@ -1,17 +1,58 @@
 "use client";
 
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useContext, useSyncExternalStore, type ReactNode } from "react";
 
 /** Where the selection is kept for this browser tab, so a reload or a full page load keeps it too. */
 const STORAGE_KEY = "baton.trace-selection";
+const EMPTY: ReadonlySet<string> = new Set();
 
-function stored(): string[] {
+/**
+ * The ticked traces of this tab, as an external store over sessionStorage
+ * (React reads it with useSyncExternalStore: the server and the first
+ * client render see an empty selection, then the stored one). When storage
+ * is refused the selection lives in memory for the page.
+ */
+const listeners = new Set<() => void>();
+let memory: string | null = null;
+let cache: { raw: string | null; set: ReadonlySet<string> } = { raw: null, set: EMPTY };
+
+function readRaw(): string | null {
   try {
-    const value: unknown = JSON.parse(window.sessionStorage.getItem(STORAGE_KEY) ?? "[]");
-    return Array.isArray(value) ? value.filter((x): x is string => typeof x === "string") : [];
+    return window.sessionStorage.getItem(STORAGE_KEY);
   } catch {
-    return [];
+    return memory;
   }
+}
+
+function parse(raw: string | null): ReadonlySet<string> {
+  try {
+    const value: unknown = JSON.parse(raw ?? "[]");
+    return Array.isArray(value) ? new Set(value.filter((x): x is string => typeof x === "string")) : EMPTY;
+  } catch {
+    return EMPTY;
+  }
+}
+
+function snapshot(): ReadonlySet<string> {
+  const raw = readRaw();
+  if (raw !== cache.raw) cache = { raw, set: parse(raw) };
+  return cache.set;
+}
+
+function write(next: ReadonlySet<string>): void {
+  const raw = JSON.stringify([...next]);
+  memory = raw;
+  try {
+    window.sessionStorage.setItem(STORAGE_KEY, raw);
+  } catch {
+    // storage full or refused: the memory copy holds for this page
+  }
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 interface Selection {
@@ -24,45 +65,25 @@ interface Selection {
 const SelectionContext = createContext<Selection | null>(null);
 
 /**
- * The traces ticked in the list (one store per mounted list, never global).
- * It lives above the table, so it survives paging, sorting and filtering:
- * ticking on page two adds to what was ticked on page one. It is kept in the
- * tab's sessionStorage (read after hydration, so server and client first
- * render the same empty selection).
+ * The traces ticked in the list. The selection survives paging, sorting,
+ * filtering and a reload in this tab: ticking on page two adds to what was
+ * ticked on page one.
  */
 export function SelectionProvider({ children }: { children: ReactNode }) {
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const loaded = useRef(false);
-  useEffect(() => {
-    if (!loaded.current) {
-      loaded.current = true;
-      const ids = stored();
-      if (ids.length > 0) setSelected(new Set(ids));
-      return;
-    }
-    try {
-      window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify([...selected]));
-    } catch {
-      // storage full or refused: the selection still holds for this page
-    }
-  }, [selected]);
-  const value: Selection = {
-    selected,
-    toggle: (id, on) => setSelected((s) => {
-      const next = new Set(s);
+  const selected = useSyncExternalStore(subscribe, snapshot, () => EMPTY);
+  const change = (ids: readonly string[], on: boolean) => {
+    const next = new Set(snapshot());
+    for (const id of ids) {
       if (on) next.add(id);
       else next.delete(id);
-      return next;
-    }),
-    setAll: (ids, on) => setSelected((s) => {
-      const next = new Set(s);
-      for (const id of ids) {
-        if (on) next.add(id);
-        else next.delete(id);
-      }
-      return next;
-    }),
-    clear: () => setSelected(new Set()),
+    }
+    write(next);
+  };
+  const value: Selection = {
+    selected,
+    toggle: (id, on) => change([id], on),
+    setAll: (ids, on) => change(ids, on),
+    clear: () => write(EMPTY),
   };
   return <SelectionContext.Provider value={value}>{children}</SelectionContext.Provider>;
 }

@@ -66,7 +66,10 @@ export const traceListQuery = z.object({
   /** the page before this row (`prev_cursor`) */
   before: cursor,
   limit: decimalInt(1, 500).default(50),
-}).transform(({ sort, ...q }) => ({ ...q, sort: sort ?? (q.text ? "match" : "created") }) as typeof q & { sort: ListSort });
+}).transform(({ sort, ...q }) => {
+  const chosen: ListSort = sort ?? (q.text ? "match" : "created");
+  return { ...q, sort: chosen };
+});
 export type TraceListQuery = z.infer<typeof traceListQuery>;
 
 /** The parameters that choose traces (not their order or page): what a dataset export or a queue takes over from the list. */

@@ -62,7 +62,7 @@ describe("ranked content search", () => {
     const wholeCount = flags.filter(Boolean).length;
     expect(wholeCount).toBeGreaterThan(0);
     expect(wholeCount).toBeLessThan(ranked.length);
-    expect(flags).toEqual([...Array(wholeCount).fill(true), ...Array(ranked.length - wholeCount).fill(false)]);
+    expect(flags).toEqual(ranked.map((_, i) => i < wholeCount));
     const dbId = new Map(rows.map((r) => [r.traceId, r.id]));
     for (const part of [ranked.slice(0, wholeCount), ranked.slice(wholeCount)]) {
       const order = part.map((id) => dbId.get(id)!);
