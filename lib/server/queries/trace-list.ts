@@ -213,7 +213,7 @@ function item(r: Row): TraceListItem {
 }
 
 export function countSql(filter: ListFilter, readable: string[] | null = null): Prisma.Sql {
-  return Prisma.sql`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable))}`;
+  return Prisma.sql`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable, { count: true }))}`;
 }
 
 /** How many traces match the filter (the list's total). */
