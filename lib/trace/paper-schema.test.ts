@@ -21,6 +21,8 @@ const hasProtoKey = (v: unknown): boolean =>
   typeof v === "object" && v !== null && (Object.hasOwn(v, "__proto__") || Object.values(v).some(hasProtoKey));
 const json = fc.jsonValue({ maxDepth: 3 }).filter((v) => !(typeof v === "number" && Math.abs(v) > 1e15) && !hasProtoKey(v));
 const text = fc.string({ unit: "binary", maxLength: 30 });
+/** A map key of generated rewards and metrics: any string but `__proto__` (refused with its path, as every such key is). */
+const mapKey = (maxLength: number) => fc.string({ maxLength }).filter((k) => k !== "__proto__");
 const limitedNumber = fc.double({ min: -1e15, max: 1e15, noNaN: true, noDefaultInfinity: true });
 const nonNegative = fc.double({ min: 0, max: 1e15, noNaN: true, noDefaultInfinity: true });
 
@@ -49,7 +51,7 @@ const schemaValidTrace = fc
               // lenient extensions: any decision or reason string, any reward keys
               decision: fc.string({ maxLength: 10 }),
               reason: fc.string({ maxLength: 10 }),
-              rewards: fc.dictionary(fc.string({ maxLength: 8 }), fc.double({ min: -1, max: 1, noNaN: true })),
+              rewards: fc.dictionary(mapKey(8), fc.double({ min: -1, max: 1, noNaN: true })),
             },
             { requiredKeys: ["id", "t", "type", "agent"] },
           ),
@@ -63,9 +65,9 @@ const schemaValidTrace = fc
             fc.tuple(fc.nat({ max: ids.length - 1 }), fc.nat({ max: ids.length - 2 }), fc.constantFrom(...EDGE_TYPES)).map(([a, k, type]): [number, number, (typeof EDGE_TYPES)[number]] => [a, k >= a ? k + 1 : k, type]),
             { maxLength: 20 },
           ),
-      rewards: fc.dictionary(fc.string({ maxLength: 10 }), limitedNumber, { maxKeys: 4 }),
+      rewards: fc.dictionary(mapKey(10), limitedNumber, { maxKeys: 4 }),
       costs: fc.record({ tokens: nonNegative, wall_clock_s: nonNegative, tool_calls: nonNegative, messages: nonNegative }, { requiredKeys: ["tokens", "wall_clock_s"] }),
-      metrics: fc.option(fc.dictionary(fc.string({ maxLength: 10 }), limitedNumber, { maxKeys: 4 }), { nil: undefined }),
+      metrics: fc.option(fc.dictionary(mapKey(10), limitedNumber, { maxKeys: 4 }), { nil: undefined }),
     }).map(({ events, extras, edges, system, topology, metrics, ...rest }) => ({
       ...rest,
       ...(system !== undefined && { system }),
