@@ -245,6 +245,8 @@ test("a project's chosen metadata fields appear to graders of a whole trace, aft
     await expect(form.getByRole("status")).toContainText("$.fields[0].path");
 
     await page.goto(`/traces/${encodeURIComponent(id)}/label`);
+    // the first event is selected once the page has loaded; from there the left arrow goes to the whole trace
+    await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-event-id", /.+/);
     await page.keyboard.press("ArrowLeft");
     await expect(page.locator('[data-testid=label-row][data-selected="true"]')).toHaveAttribute("data-unit", "trace");
     const fields = page.getByTestId("trace-field");
