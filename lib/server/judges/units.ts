@@ -38,28 +38,13 @@ export interface RunUnitsPage {
   limit: number;
 }
 
-interface Row {
-  trace_key: string;
-  event_id: string;
-  family: string;
-  state: string;
-  value: number | null;
-  reason: string | null;
-  raw: string | null;
-  error: string | null;
-  model: string | null;
-  latency_ms: number | null;
-  tokens_in: number | null;
-  tokens_out: number | null;
-  created_at: Date | null;
-}
-
 /** One page of a run's units: failed first, then active, pending and done; within a state by trace, event and family. */
 export async function runUnits(runId: number, opts: { state?: UnitState; offset: number; limit: number }): Promise<RunUnitsPage> {
   const stateFilter = opts.state ? Prisma.sql`AND u.state = ${opts.state}` : Prisma.empty;
   const [rows, counts] = await Promise.all([
-    prisma().$queryRaw<Row[]>`
-      SELECT u.trace_key, u.event_id, u.family, u.state, l.value, l.reason, l.raw, l.error, l.model, l.latency_ms, l.tokens_in, l.tokens_out, l.created_at
+    prisma().$queryRaw<RunUnit[]>`
+      SELECT u.trace_key AS trace_id, NULLIF(u.event_id, '') AS event_id, u.family, u.state, l.value, l.reason, l.raw, l.error, l.model,
+             l.latency_ms, l.tokens_in, l.tokens_out, to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS answered_at
       FROM judge_units u
       LEFT JOIN LATERAL (
         SELECT value, reason, raw, error, model, latency_ms, tokens_in, tokens_out, created_at FROM judge_labels l
@@ -74,21 +59,7 @@ export async function runUnits(runId: number, opts: { state?: UnitState; offset:
   const byState = Object.fromEntries(UNIT_STATES.map((s) => [s, 0])) as Record<UnitState, number>;
   for (const c of counts) if ((UNIT_STATES as readonly string[]).includes(c.state)) byState[c.state as UnitState] = c._count._all;
   return {
-    units: rows.map((r) => ({
-      trace_id: r.trace_key,
-      event_id: r.event_id === "" ? null : r.event_id,
-      family: r.family,
-      state: r.state,
-      value: r.value,
-      reason: r.reason,
-      raw: r.raw,
-      error: r.error,
-      model: r.model,
-      latency_ms: r.latency_ms,
-      tokens_in: r.tokens_in,
-      tokens_out: r.tokens_out,
-      answered_at: r.created_at?.toISOString() ?? null,
-    })),
+    units: rows,
     total: opts.state ? byState[opts.state] : Object.values(byState).reduce((a, b) => a + b, 0),
     counts: byState,
     offset: opts.offset,

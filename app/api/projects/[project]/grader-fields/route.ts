@@ -1,19 +1,14 @@
 import { graderFieldsInput, storedGraderFields } from "@/lib/annotate/grader-fields";
-import { decodeSegment } from "@/lib/api/text";
 import { authorize } from "@/lib/server/auth/access";
 import { prisma } from "@/lib/server/db/client";
 import { ApiError } from "@/lib/server/errors";
 import { parseJsonRequest, route } from "@/lib/server/http";
+import { projectParam } from "@/lib/server/project-param";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ project: string }> };
 
-async function projectOf(params: Context["params"]): Promise<string> {
-  const project = decodeSegment((await params).project);
-  if (project === null) throw new ApiError(404, "not_found", "no such project");
-  return project;
-}
 
 async function stored(project: string) {
   const row = await prisma().project.findUnique({ where: { name: project }, select: { graderFields: true } });
@@ -23,14 +18,14 @@ async function stored(project: string) {
 
 /** GET /api/projects/{project}/grader-fields: the metadata fields graders of a whole trace see after its task definition (read access). */
 export const GET = route(async (request: Request, { params }: Context) => {
-  const project = await projectOf(params);
+  const project = await projectParam(params);
   await authorize(request, "read", project);
   return Response.json(await stored(project));
 });
 
 /** PATCH /api/projects/{project}/grader-fields `{fields: [{path, label?}]}`: replaces the list (project admin). */
 export const PATCH = route(async (request: Request, { params }: Context) => {
-  const project = await projectOf(params);
+  const project = await projectParam(params);
   await authorize(request, "admin", project);
   const { fields } = await parseJsonRequest(request, graderFieldsInput);
   await stored(project);

@@ -1,20 +1,13 @@
-import { decodeSegment } from "@/lib/api/text";
 import { rubricsInput } from "@/lib/rubrics";
-import { ApiError } from "@/lib/server/errors";
 import { authorize } from "@/lib/server/auth/access";
 import { parseJsonRequest, route } from "@/lib/server/http";
+import { projectParam } from "@/lib/server/project-param";
 import { projectRubrics, saveRubrics } from "@/lib/server/queries/rubrics";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ project: string }> };
 
-/** The project named in the path; malformed %-escapes, U+0000 or a lone surrogate name no project (404, not a PostgreSQL 500). */
-async function projectOf(params: Context["params"]): Promise<string> {
-  const project = decodeSegment((await params).project);
-  if (project === null) throw new ApiError(404, "not_found", "no such project");
-  return project;
-}
 
 const body = (project: string, r: Awaited<ReturnType<typeof projectRubrics>>) => ({
   project,
@@ -23,14 +16,14 @@ const body = (project: string, r: Awaited<ReturnType<typeof projectRubrics>>) =>
 
 /** GET /api/projects/{project}/rubrics: what -1, 0 and +1 mean per family in this project (read access). */
 export const GET = route(async (request: Request, { params }: Context) => {
-  const project = await projectOf(params);
+  const project = await projectParam(params);
   await authorize(request, "read", project);
   return Response.json(body(project, await projectRubrics(project)));
 });
 
 /** PATCH /api/projects/{project}/rubrics `{rubrics: [{family, negative, neutral, positive}], reset: [family]}` (project admin). */
 export const PATCH = route(async (request: Request, { params }: Context) => {
-  const project = await projectOf(params);
+  const project = await projectParam(params);
   const actor = await authorize(request, "admin", project);
   const input = await parseJsonRequest(request, rubricsInput);
   return Response.json(body(project, await saveRubrics(project, actor, input)));
