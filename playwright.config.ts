@@ -28,7 +28,7 @@ function server(on: number, readyPath: string, env: Record<string, string>) {
     env: {
       PORT: String(on),
       BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
-      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
+      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "24332",
       BATON_DIST_DIR: e2eDistDir,
       NEXT_TELEMETRY_DISABLED: "1",
       ...env,

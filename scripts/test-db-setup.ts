@@ -20,7 +20,7 @@ export async function setup(project: TestProject) {
     url.pathname = "/postgres";
     adminUrl = url.toString();
   } else {
-    embedded = await startEmbeddedPostgres({ dataDir: process.env.BATON_TEST_DATA_DIR ?? ".baton-test/vitest", port: Number(process.env.BATON_TEST_PG_PORT ?? 54330), database: "postgres" });
+    embedded = await startEmbeddedPostgres({ dataDir: process.env.BATON_TEST_DATA_DIR ?? ".baton-test/vitest", port: Number(process.env.BATON_TEST_PG_PORT ?? 24330), database: "postgres" });
     adminUrl = embedded.url;
   }
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -15,7 +15,7 @@ export function freshSetupPath(): string {
     env: {
       ...process.env,
       BATON_DATA_DIR: process.env.BATON_E2E_DATA_DIR ?? ".baton-test/e2e",
-      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "54332",
+      BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "24332",
       PORT: process.env.BATON_E2E_PORT ?? "3100",
     },
   });

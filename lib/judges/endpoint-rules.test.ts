@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { endpointProblem, isLinkLocal, isLoopback, parseJudgeHosts } from "./endpoint-rules";
 
-const policy = { allowed: null, database: { host: "127.0.0.1", port: 54329 } };
+const policy = { allowed: null, database: { host: "127.0.0.1", port: 24329 } };
 
 describe("judge endpoints", () => {
   it("accepts what docs/judges.md documents: OpenAI, vLLM on a host, Ollama on localhost", () => {
@@ -11,10 +11,10 @@ describe("judge endpoints", () => {
     expect(endpointProblem("http://169.254.169.254/latest", policy)).toContain("link-local");
     expect(endpointProblem("http://[fe80::1%25eth0]:80/", policy)).not.toBeNull();
     expect(endpointProblem("http://metadata.internal/v1", policy, ["169.254.169.254"])).toContain("link-local");
-    expect(endpointProblem("http://localhost:54329/v1", policy)).toContain("database");
-    expect(endpointProblem("http://[::1]:54329/v1", policy)).toContain("database");
-    expect(endpointProblem("http://db-alias:54329/v1", policy, ["127.0.0.1"])).toContain("database");
-    expect(endpointProblem("http://localhost:54330/v1", policy)).toBeNull();
+    expect(endpointProblem("http://localhost:24329/v1", policy)).toContain("database");
+    expect(endpointProblem("http://[::1]:24329/v1", policy)).toContain("database");
+    expect(endpointProblem("http://db-alias:24329/v1", policy, ["127.0.0.1"])).toContain("database");
+    expect(endpointProblem("http://localhost:24330/v1", policy)).toBeNull();
     expect(endpointProblem("ftp://x/v1", policy)).not.toBeNull();
   });
   it("BATON_JUDGE_HOSTS narrows to its hosts (host or host:port); * or empty allows any", () => {

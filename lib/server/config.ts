@@ -10,7 +10,7 @@ const schema = z.object({
   // app processes `npm start` runs on one port (node:cluster); default: the machine's cores
   BATON_PROCESSES: z.coerce.number().int().min(1).max(256).optional(),
   BATON_DATA_DIR: z.string().min(1).default(".baton"),
-  BATON_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  BATON_PG_PORT: z.coerce.number().int().min(1).max(65535).default(24329),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   // the address to listen on; unset: 127.0.0.1 while Baton is in open local mode (anyone who reaches it may delete), else 0.0.0.0
   BATON_HOST: z.string().trim().min(1).max(255).optional(),

@@ -13,7 +13,7 @@ export async function benchDatabase(
   name: string,
   opts: { reuse?: boolean; embedded?: { dataDir: string; port: number } } = {},
 ): Promise<{ url: string; reused: boolean; close: () => Promise<void> }> {
-  const embeddedAt = opts.embedded ?? { dataDir: ".baton-bench", port: Number(process.env.BATON_BENCH_PG_PORT ?? 54333) };
+  const embeddedAt = opts.embedded ?? { dataDir: ".baton-bench", port: Number(process.env.BATON_BENCH_PG_PORT ?? 24333) };
   const config = readConfig();
   let embedded: EmbeddedServer | null = null;
   let adminUrl: string;

@@ -87,7 +87,7 @@ const rounded = (x: unknown) => JSON.stringify(x, (_k, v: unknown) => (typeof v 
 
 async function main(): Promise<void> {
   console.log(`bench:decisions over ${fmt(TRACES)} synthetic traces, median of ${RUNS} runs after one warm-up; target < ${fmt(TARGET_MS)} ms`);
-  const db = await benchDatabase("baton_bench_decisions", { reuse: values.reuse, embedded: { dataDir: ".baton-bench-decisions", port: Number(process.env.BATON_BENCH_PG_PORT ?? 54336) } });
+  const db = await benchDatabase("baton_bench_decisions", { reuse: values.reuse, embedded: { dataDir: ".baton-bench-decisions", port: Number(process.env.BATON_BENCH_PG_PORT ?? 24336) } });
   process.env.DATABASE_URL = db.url;
   try {
     const stored = Number((await pool().query<{ n: string }>("SELECT count(*) AS n FROM traces")).rows[0]!.n);

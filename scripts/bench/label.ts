@@ -99,7 +99,7 @@ async function measure(browser: Browser, url: string) {
 }
 
 function startServer(): Promise<ChildProcess> {
-  return startBenchServer(values.port, { BATON_DATA_DIR: ".baton-bench/label", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54335" });
+  return startBenchServer(values.port, { BATON_DATA_DIR: ".baton-bench/label", BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "24335" });
 }
 
 main().catch((error: unknown) => {

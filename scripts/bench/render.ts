@@ -154,7 +154,7 @@ function startServer(): Promise<ChildProcess> {
   // the baseline page exists only in a build made with BATON_BENCH_PAGES=1: a dist dir of its own keeps it out of `npm start`'s build
   return startBenchServer(values.port, {
     BATON_DATA_DIR: ".baton-bench/render",
-    BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "54334",
+    BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "24334",
     BATON_BENCH_PAGES: "1",
     BATON_DIST_DIR: process.env.BATON_BENCH_DIST_DIR ?? ".next-bench",
   });

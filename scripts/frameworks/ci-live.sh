@@ -5,7 +5,7 @@
 # About 3.5 minutes on a fresh machine, most of it the six npm installs (and Node 22 for ai-sdk-7 and mastra).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export PORT="${FRAMEWORKS_PORT:-3700}" BATON_PG_PORT="${FRAMEWORKS_PG_PORT:-54710}" BATON_DATA_DIR=.baton-frameworks-live
+export PORT="${FRAMEWORKS_PORT:-3700}" BATON_PG_PORT="${FRAMEWORKS_PG_PORT:-24710}" BATON_DATA_DIR=.baton-frameworks-live
 unset DATABASE_URL
 setsid npm run dev >/tmp/baton-frameworks-live.log 2>&1 &
 server=$!
