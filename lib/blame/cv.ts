@@ -12,6 +12,12 @@ export interface CvOptions {
   readonly k?: number;
   /** Seed of the shuffle (default 1). */
   readonly seed?: number;
+  /**
+   * How many times a learned method is cross-validated, each time with other
+   * folds (seeds seed, seed + 1, ...), its scores pooled (default 1). Choosing
+   * between methods on few traces is noisy; repeats make the choice steadier.
+   */
+  readonly repeats?: number;
 }
 
 export const DEFAULT_CV = { k: 5, seed: 1 } as const;

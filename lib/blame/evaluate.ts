@@ -34,15 +34,24 @@ export function rankingsOf(method: BlameMethod, labelled: readonly LabelledTrace
 }
 
 export function evaluateMethod(method: BlameMethod, labelled: readonly LabelledTrace[], cv: CvOptions = {}): MethodEvaluation {
-  const rankings = rankingsOf(method, labelled, cv);
-  const scored = labelled.flatMap((t, i) => (rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
   const k = cv.k ?? DEFAULT_CV.k;
   const seed = cv.seed ?? DEFAULT_CV.seed;
+  const repeats = method.learned ? Math.max(1, cv.repeats ?? 1) : 1;
+  const scored = [];
+  let notApplicable = 0;
+  for (let r = 0; r < repeats; r++) {
+    const rankings = rankingsOf(method, labelled, { k, seed: seed + r });
+    for (const [i, t] of labelled.entries()) {
+      const ranking = rankings[i];
+      if (ranking) scored.push({ ranking, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent });
+      else if (r === 0) notApplicable++;
+    }
+  }
   return {
     method: method.name,
     learned: method.learned,
     scores: scored.length > 0 ? scoreRankings(scored) : null,
-    not_applicable: labelled.length - scored.length,
+    not_applicable: notApplicable,
     cv: method.learned ? { k, seed } : null,
   };
 }

@@ -6,6 +6,7 @@
  */
 import { CREDIT_METHODS } from "../credit/index";
 import { EVENT_TYPES } from "../trace/types";
+import { answerOrigin } from "./answer";
 import { creditInEventOrder, needsGroup } from "./credit";
 import { errorCauses } from "./errors";
 import { contextOf } from "./input";
@@ -83,6 +84,9 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
   const n = ordered.length;
   const { failed, cause } = errorCauses(input);
   const firstError = failed.indexOf(1);
+  const answer = answerOrigin(input);
+  let beforeOrigin = -1;
+  for (let k = answer.origin - 1; k >= 0 && beforeOrigin < 0; k--) if (!isHuman(ordered[k]!)) beforeOrigin = k;
   const credits = CREDIT_METHODS.filter((m) => !needsGroup(m) && m !== "uniform").map((m) => [m, standardize(creditInEventOrder(input, m))] as const);
 
   const suspects = ordered.filter((e) => !isHuman(e)).length;
@@ -164,6 +168,10 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
       caused_first_error: firstError >= 0 && cause[firstError] === k ? 1 : 0,
       before_first_error: firstError >= 0 && k < firstError ? 1 : 0,
       after_first_error: firstError >= 0 && k > firstError ? 1 : 0,
+      answer_origin: k === answer.origin ? 1 : 0,
+      answer_before_origin: k === beforeOrigin ? 1 : 0,
+      answer_carrier: answer.carries[k]!,
+      answer_stated: k === answer.stated ? 1 : 0,
       ...roleFeatures(e.role),
       ...textSignals(e.content ?? ""),
     };

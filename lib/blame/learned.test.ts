@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { makeTrace } from "../graph/fixtures";
 import { learnedCombined } from "./combined";
+import { stumpProbabilities } from "./boosted";
 import { crossValidatedRankings, kFolds, rankUnderCv } from "./cv";
+import { learnedMix } from "./ensemble";
+import { evaluateMethod } from "./evaluate";
 import { FAILED_TOOL } from "./fixtures";
 import { blameInput } from "./input";
-import { learnedEvents, trainEventModel } from "./learned";
+import { eventProbabilities, learnedEvents, trainEventModel } from "./learned";
 import type { LabelledTrace } from "./types";
 
 /**
@@ -63,7 +66,33 @@ describe("the learned event model", () => {
   });
 });
 
+describe("learned_mix", () => {
+  it("scores each event by the mean of the two models' probabilities (they sum to 1), and puts the culprit first on unseen runs", () => {
+    const model = learnedMix.train(runs.slice(0, 8));
+    expect(model.trained_on).toBe(8);
+    const input = run(11).input;
+    const r = learnedMix.rank(model, input);
+    const a = eventProbabilities(model.events, input).p;
+    const b = stumpProbabilities(model.stumps, input);
+    const ids = ["task", "ok0", "ok1", "ok2", "bad", "fail", "end"];
+    for (const e of r.events) expect(e.score).toBeCloseTo((a[ids.indexOf(e.id)]! + b[ids.indexOf(e.id)]!) / 2, 12);
+    expect(r.events.reduce((sum, e) => sum + e.score, 0)).toBeCloseTo(1, 12);
+    expect(r.events[0]!.id).toBe("bad");
+    expect(learnedMix.rank(JSON.parse(JSON.stringify(model)) as typeof model, input)).toEqual(r);
+  });
+});
+
 describe("cross-validation by trace", () => {
+  it("repeated: each repeat deals other folds and the scores pool every repeat's rankings", () => {
+    // a few runs labelled otherwise, so that what a fold learns depends on which runs it holds
+    const noisy = runs.map((t, i) => (i % 3 === 0 ? { ...t, decisive_event_id: "end", decisive_agent: i % 2 ? "writer" : "checker" } : t));
+    const once = [1, 2, 3].map((seed) => evaluateMethod(learnedEvents, noisy, { k: 4, seed }).scores!.step.top1.value);
+    expect(new Set(once).size).toBeGreaterThan(1);
+    const pooled = evaluateMethod(learnedEvents, noisy, { k: 4, seed: 1, repeats: 3 });
+    expect(pooled.scores!.step.top1.value).toBeCloseTo((once[0]! + once[1]! + once[2]!) / 3, 12);
+    expect(pooled.not_applicable).toBe(0);
+  });
+
   it("deals every trace into exactly one of k folds of near-equal size, the same for a seed", () => {
     const folds = kFolds(23, 5, 9);
     const sizes = [0, 1, 2, 3, 4].map((f) => folds.filter((x) => x === f).length);

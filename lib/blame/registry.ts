@@ -1,10 +1,12 @@
 /** Every attribution method by name. */
 import { CREDIT_METHODS } from "../credit/index";
+import { rankAnswerOrigin } from "./answer";
 import { needsGroup, rankByNegativeCredit } from "./credit";
 import { rankDivergence, rankErrors } from "./errors";
 import { frequentAgent, frequentStep } from "./frequency";
 import { learnedStumps } from "./boosted";
 import { learnedCombined } from "./combined";
+import { learnedMix } from "./ensemble";
 import { learnedEvents, learnedWords } from "./learned";
 import type { BlameMethod, HeuristicMethod } from "./methods";
 import { rankFirstStep, rankLastEvent, rankMostActive, rankRandom } from "./priors";
@@ -26,6 +28,7 @@ export const METHODS: readonly BlameMethod[] = [
   heuristic("last_event", "the last event first", rankLastEvent),
   heuristic("most_active_agent", "the agent with the most steps; its events tie", rankMostActive),
   heuristic("errors", "the step that caused the first failed event, then the failure itself; later errors weigh less", rankErrors),
+  heuristic("answer_origin", "the first event that wrote down the run's final answer, then the steps just before it", rankAnswerOrigin),
   heuristic("divergence", "the failed rollout's event where its group's successes and failures part ways", rankDivergence, true),
   frequentAgent,
   frequentStep,
@@ -33,6 +36,7 @@ export const METHODS: readonly BlameMethod[] = [
   learnedWords,
   learnedCombined,
   learnedStumps,
+  learnedMix,
 ];
 
 export function methodByName(name: string): BlameMethod | undefined {

@@ -28,6 +28,8 @@ export const EVENT_L2_GRID = [0.1, 0.3, 1] as const;
 export const STUMP_GRID = [{ rounds: 150, lambda: 10 }] as const;
 /** Inner folds of nested CV (fewer than the outer ones: the choice needs a ranking, not a precise score). */
 export const INNER_K = 3;
+/** Inner CV is repeated with this many fold assignments, pooled: a choice made on one split of a few dozen traces is mostly noise. */
+export const INNER_REPEATS = 3;
 
 /** A grid point of `learned_events`: its model is an ordinary `learned_events` model (it ranks through that method). */
 export function eventsCandidate(l2: number, features: FeatureSet): LearnedMethod<EventModel> {
@@ -82,7 +84,7 @@ export interface TunedModel extends LearnedModel {
 }
 
 /** The candidate with the best CV'd step accuracy on the examples (pickBest), trained on all of them. */
-export function trainTuned(examples: readonly LabelledTrace[], candidates: readonly BlameMethod[], inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed }, name = "tuned"): TunedModel {
+export function trainTuned(examples: readonly LabelledTrace[], candidates: readonly BlameMethod[], inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed, repeats: INNER_REPEATS }, name = "tuned"): TunedModel {
   const chosen = pickBest(evaluateMethods(examples, inner, candidates)) ?? candidates[0]!.name;
   const method = candidates.find((c) => c.name === chosen)!;
   return { method: name, trained_on: examples.length, chosen, model: method.learned ? method.train(examples) : null };
@@ -131,7 +133,7 @@ export function nestedRankings(labelled: readonly LabelledTrace[], families: Rec
   for (const f of [...new Set(fold)].sort((a, b) => a - b)) {
     const index = labelled.flatMap((_, i) => (fold[i] !== f ? [i] : []));
     const train = index.map((i) => labelled[i]!);
-    const innerCv = { k: INNER_K, seed: innerSeed(seed, f) };
+    const innerCv = { k: INNER_K, seed: innerSeed(seed, f), repeats: INNER_REPEATS };
     const inner = all.map((m) => (m.learned ? evaluateMethod(m, train, innerCv) : evaluationOf(m.name, train, index.map((i) => fixed.get(m.name)![i]!))));
     const trained = new Map<string, LearnedModel | null>();
     for (const family of names) {
@@ -167,7 +169,7 @@ export interface TransferResult {
  * training traces only. Nothing when there are fewer than 2k training
  * traces or no test trace.
  */
-export function transfer(train: readonly LabelledTrace[], test: readonly LabelledTrace[], methods: readonly LearnedMethod[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed }): TransferResult[] {
+export function transfer(train: readonly LabelledTrace[], test: readonly LabelledTrace[], methods: readonly LearnedMethod[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed, repeats: INNER_REPEATS }): TransferResult[] {
   if (train.length < 2 * (inner.k ?? INNER_K) || test.length === 0) return [];
   const score = (rank: (input: BlameInput) => BlameRanking) => scoreRankings(test.map((t) => ({ ranking: rank(t.input), decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent })));
   const out: TransferResult[] = methods.map((m) => {
