@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   }
 
   if (skip.has("db")) return;
-  const db = await benchDatabase("bench_dataset", { reuse: values.reuse, embedded: { dataDir: ".baton-bench-dataset/pg", port: Number(process.env.BATON_BENCH_DATASET_PG_PORT ?? 54369) } });
+  const db = await benchDatabase("bench_dataset", { reuse: values.reuse, embedded: { dataDir: ".baton-bench-dataset/pg", port: Number(process.env.BATON_BENCH_DATASET_PG_PORT ?? 24369) } });
   process.env.DATABASE_URL = db.url;
   process.env.BATON_DATASET_WORKER = "0";
   const { ingestRecords } = await import("@/lib/server/ingest/ingest");

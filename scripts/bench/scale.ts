@@ -2,7 +2,7 @@
  * `npm run bench:scale [-- --sizes 1000000,10000000,30000000 --runs 5 --templates 2000 --keep]`
  *
  * Growth, measured: fills one database (its own embedded PostgreSQL in
- * .baton-bench/scale, port BATON_BENCH_PG_PORT or 54371; DATABASE_URL to use
+ * .baton-bench/scale, port BATON_BENCH_PG_PORT or 24371; DATABASE_URL to use
  * another server) to each size in events, in order, and measures at each one
  * against the same database, through the route handlers the server runs
  * (the same code as `next start` minus its HTTP layer, called in this process):
@@ -63,7 +63,7 @@ const SECONDS = Number(values.seconds);
 const INGEST = Number(values.ingest);
 const SPARE = Number(values["spare-gb"]) * 1024 ** 3;
 const DATA_DIR = ".baton-bench/scale";
-const PORT = Number(process.env.BATON_BENCH_PG_PORT ?? 54371);
+const PORT = Number(process.env.BATON_BENCH_PG_PORT ?? 24371);
 /** a server named by DATABASE_URL (not restarted, its settings only reloaded); else the embedded one */
 const EXTERNAL = process.env.DATABASE_URL;
 
