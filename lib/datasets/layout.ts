@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { type SPEC_VERSION } from "../metrics/types";
 import type { DatasetForm, DatasetFormat } from "./request";
 
@@ -18,7 +18,7 @@ export function shardPath(index: number, count: number, format: DatasetFormat): 
 }
 
 export function sha256(bytes: Uint8Array | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
+  return hash("sha256", bytes, "hex");
 }
 
 export interface ManifestFile {

@@ -1,7 +1,8 @@
 /**
- * `npm run bench:dataset [-- --traces 100000 --calls 10 --db-traces 2000 --big-events 200000 --big-exports 12 --skip pipeline,snapshot,exports --reuse]`
+ * `npm run bench:dataset [-- --traces 100000 --calls 10 --db-traces 2000 --big-events 200000 --big-exports 12 --skip pipeline,snapshot,exports --reuse --profile]`
  *
  * `--reuse` keeps the database of an earlier run when it holds exactly --db-traces bench traces.
+ * `--profile` writes a V8 CPU profile of each child (pipeline rows, the snapshot build) to .baton-bench-dataset/profiles.
  *
  * 1. Pipeline (one child process per row, so each peak RSS is its own):
  *    --traces traces of --calls model calls each (1,000,000 transitions by
@@ -34,6 +35,8 @@ import { benchTrace } from "./dataset/traces";
 import { benchDatabase, fmt } from "./db";
 
 const OUT = ".baton-bench-dataset";
+/** Node flags of the measured children (`--profile`: a CPU profile each). */
+const childFlags = () => [...(process.argv.includes("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "profiles")}`] : []), ...(process.env.BATON_BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [])];
 
 function* allTransitions(traces: number, calls: number): Generator<TransitionRow> {
   const opts = { method: "ccp" as const, preset: BUILTIN_PRESETS.uniform, normalize: false, annotationsAsOf: null, hackingFlags: [] };
@@ -87,11 +90,12 @@ async function snapshotChild(datasetId: number): Promise<void> {
   await buildSnapshot(datasetId);
   const seconds = (performance.now() - started) / 1000;
   await pool().end();
-  console.log(JSON.stringify({ seconds, rssMB: process.resourceUsage().maxRSS / 1024 }));
+  const usage = process.resourceUsage();
+  console.log(JSON.stringify({ seconds, rssMB: usage.maxRSS / 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }));
 }
 
 function runChild(kind: string, traces: number, calls: number): { kind: string; traces: number; rows: number; seconds: number; bytes: number; rssMB: number } {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", kind, "--traces", String(traces), "--calls", String(calls)], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const result = spawnSync(process.execPath, [...childFlags(), "--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", kind, "--traces", String(traces), "--calls", String(calls)], { encoding: "utf8", maxBuffer: 1 << 24 });
   if (result.status !== 0) throw new Error(`child ${kind} failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split("\n").at(-1)!) as ReturnType<typeof runChild>;
 }
@@ -108,6 +112,7 @@ async function main(): Promise<void> {
       "big-exports": { type: "string", default: "12" },
       skip: { type: "string", default: "" },
       reuse: { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
     },
   });
   const traces = Number(values.traces);
@@ -149,12 +154,12 @@ async function main(): Promise<void> {
       const request = { body: { name: "bench", filter: {}, form: "transitions", format: "parquet" }, readable: null };
       const row = await prisma().dataset.create({ data: { name: "bench", filterKey: "bench", request } });
       // the build in a process of its own, so that its peak RSS is the snapshot's alone (not the ingest's above)
-      const result = spawnSync(process.execPath, ["--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", "snapshot", "--dataset", String(row.id)], { encoding: "utf8", env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 1 << 24 });
+      const result = spawnSync(process.execPath, [...childFlags(), "--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", "snapshot", "--dataset", String(row.id)], { encoding: "utf8", env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 1 << 24 });
       if (result.status !== 0) throw new Error(`snapshot child failed: ${result.stderr}`);
-      const { seconds, rssMB } = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { seconds: number; rssMB: number };
+      const { seconds, rssMB, cpuSeconds } = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { seconds: number; rssMB: number; cpuSeconds: number };
       const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
       const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number }[] };
-      console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s; snapshot of ${fmt(manifest.counts.rows)} transitions in ${fmt(seconds, 1)} s (${fmt(manifest.counts.rows / seconds)} transitions/s, ${fmt(dbTraces / seconds)} traces/s), ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB, peak RSS of the build ${fmt(rssMB)} MB`);
+      console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s; snapshot of ${fmt(manifest.counts.rows)} transitions in ${fmt(seconds, 1)} s (${fmt(manifest.counts.rows / seconds)} transitions/s, ${fmt(dbTraces / seconds)} traces/s), ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB, peak RSS of the build ${fmt(rssMB)} MB, its CPU time ${fmt(cpuSeconds, 1)} s`);
     }
     if (!skip.has("exports")) {
       const events = Number(values["big-events"]);
