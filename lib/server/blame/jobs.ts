@@ -27,7 +27,8 @@ export async function scheduleBlameRefresh(job: RefreshJob): Promise<void> {
   await b.createQueue(BLAME_QUEUE);
   ensureWorker();
   // one pending refresh per project or filter: later requests join it
-  await b.send(BLAME_QUEUE, job, { singletonKey: JSON.stringify(job), retryLimit: 1 });
+  // an evaluation of a few hundred labelled runs takes minutes of CPU (nested CV): more than pg-boss's default 15 minutes on a busy machine
+  await b.send(BLAME_QUEUE, job, { singletonKey: JSON.stringify(job), retryLimit: 1, expireInSeconds: 3600 });
 }
 
 function ensureWorker(): void {
