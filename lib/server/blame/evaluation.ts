@@ -1,5 +1,7 @@
 import "server-only";
-import { DEFAULT_CV, evaluateMethods, METHODS, nestedCv, orderedEventIds, pickBest, scoreRankings, simulateGuided, transfer, type BlameRanking, type GuidedSimulation, type LabelledTrace, type LearnedMethod, type MethodEvaluation, type NestedResult, type TransferResult } from "@/lib/blame";
+import { DEFAULT_CV, orderedEventIds, type BlameRanking, type GuidedSimulation, type LabelledTrace, type MethodEvaluation, type NestedResult } from "@/lib/blame";
+import type { SystemReport } from "@/lib/blame/report";
+import { attributionReportElsewhere } from "./report-process";
 import { judgeMethodName, judgeRanking, type JudgeMode } from "@/lib/blame/judge";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics";
@@ -25,14 +27,8 @@ export interface BlameEvaluationResponse {
    * Empty with fewer than 2k labelled traces.
    */
   nested: NestedResult[];
-  by_system: {
-    system: string | null;
-    traces: number;
-    best: string | null;
-    methods: MethodEvaluation[];
-    /** every learned method trained on the labelled traces of the other systems (settings and best chosen by CV there), scored on this system's */
-    cross_system: { trained_on: number; methods: TransferResult[] };
-  }[];
+  /** per system, with `cross_system`: every learned method trained on the labelled traces of the other systems (settings and best chosen by CV there), scored on this system's */
+  by_system: SystemReport[];
   /**
    * The guided mode on each labelled run with a truthful annotator (who answers from the decisive error):
    * the best method's ranking (cross-validated) as prior; `plain` is bisection without one
@@ -41,12 +37,6 @@ export interface BlameEvaluationResponse {
   /** SPEC.md section 5: of the traces with >= 2 annotators' decisive errors, the share on which all name the same event (and, apart, the same agent) */
   agreement: { traces: number; same_event: number | null; same_agent: number | null };
   computed_at: string;
-}
-
-function scoreAll(labelled: readonly LabelledTrace[], judged: JudgedRankings): { best: string | null; methods: MethodEvaluation[] } {
-  const methods = evaluateMethods(labelled, DEFAULT_CV);
-  // a judge is scored like the others but never picked as best: best must be able to rank any trace
-  return { best: pickBest(methods), methods: [...methods, ...scoreJudges(labelled, judged)] };
 }
 
 /** Each judge method's stored attributions, by trace index of the labelled traces (null where it has none). */
@@ -69,19 +59,12 @@ async function judgedRankings(labelled: readonly LabelledTrace[], rows: readonly
   return out;
 }
 
-function scoreJudges(labelled: readonly LabelledTrace[], judged: JudgedRankings): MethodEvaluation[] {
-  return [...judged].map(([method, rankings]) => {
-    const scored = labelled.flatMap((t, i) => (rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
-    return { method, learned: false, scores: scored.length > 0 ? scoreRankings(scored) : null, not_applicable: labelled.length - scored.length, cv: null };
-  });
-}
-
 /** The form of a kept evaluation: a kept answer of an older form is recomputed. */
 const EVALUATION_FORM = 2;
 
 const keyOf = (f: LabelledFilter) => JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
 
-/** Cross-validated scores of every method, computed now unless kept in blame_evaluations for the current labels (one to two minutes of CPU for a hundred runs, most of it nested CV). */
+/** Cross-validated scores of every method, computed now unless kept in blame_evaluations for the current labels (minutes of CPU for a hundred runs, most of it nested CV, in a child process: report-process.ts). */
 export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluationResponse> {
   const { result, fresh, rows, fingerprint } = await stored(f);
   if (result && fresh) return result;
@@ -122,29 +105,17 @@ async function computeAndKeep(f: LabelledFilter, rows: readonly LabelledRow[], f
 async function evaluate(f: LabelledFilter, rows: readonly LabelledRow[]): Promise<BlameEvaluationResponse> {
   const labelled = await loadLabelled(rows);
   const judged = await judgedRankings(labelled, rows);
-  const systems = [...new Set(rows.map((r) => r.system))].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
-  const overall = scoreAll(labelled, judged);
-  const bySystem = systems.length < 2 ? [] : systems.map((system) => {
-    const keep = (_: unknown, i: number) => rows[i]!.system === system;
-    const subset = labelled.filter(keep);
-    const others = labelled.filter((_, i) => rows[i]!.system !== system);
-    return {
-      system,
-      traces: subset.length,
-      ...scoreAll(subset, new Map([...judged].map(([m, r]) => [m, r.filter(keep)]))),
-      cross_system: { trained_on: others.length, methods: transfer(others, subset, METHODS.filter((m): m is LearnedMethod => m.learned)) },
-    };
-  });
+  const report = await attributionReportElsewhere({ labelled, traceIds: rows.map((r) => r.trace_id), systems: rows.map((r) => r.system), judged: [...judged] });
   return {
     version: SPEC_VERSION,
     filter: { project: f.project ?? null, system: f.system ?? null },
     traces: rows.length,
     cv: { k: DEFAULT_CV.k, seed: DEFAULT_CV.seed, by: "trace" },
-    best: overall.best,
-    methods: overall.methods,
-    nested: nestedCv(labelled, undefined, DEFAULT_CV),
-    by_system: bySystem,
-    guided: simulateGuided(labelled, rows.map((r) => r.trace_id), overall.best),
+    best: report.best,
+    methods: report.methods,
+    nested: report.nested,
+    by_system: report.by_system,
+    guided: report.guided,
     agreement: await decisiveAgreement(rows.map((r) => r.trace_id)),
     computed_at: new Date().toISOString(),
   };
