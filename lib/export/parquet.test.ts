@@ -55,6 +55,22 @@ describe("Parquet read back with DuckDB", () => {
     expect(read[0]!.prompt_token_ids).toEqual([1, 2, 3]);
   });
 
+  it("JSON columns are typed JSON in the file, the rest as their kind (DuckDB's DESCRIBE)", async () => {
+    const rows = [...transitionRows(prepared, trace.calls!, options)];
+    const file = path.join(dir, "typed.parquet");
+    writeFileSync(file, await parquetBuffer(parquetChunks(rows, formColumns("transitions", rows[0]))));
+    const db = await DuckDBInstance.create(":memory:");
+    const connection = await db.connect();
+    const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${file}')`)).getRowObjectsJson() as { column_name: string; column_type: string }[];
+    connection.closeSync();
+    const typeOf = Object.fromEntries(described.map((d) => [d.column_name, d.column_type]));
+    expect(typeOf.prompt).toBe("JSON");
+    expect(typeOf.response).toBe("JSON");
+    expect(typeOf.agent).toBe("VARCHAR");
+    expect(typeOf.credit).toBe("DOUBLE");
+    expect(typeOf.prompt_token_ids).toBe("INTEGER[]");
+  });
+
   it("event rows, with content", async () => {
     const { expected, read } = await roundTrip("rows", [...exportRows(prepared, { ...options, content: true })]);
     expect(read).toEqual(expected);
