@@ -148,6 +148,31 @@ describe("sorting and paging both ways", () => {
   });
 });
 
+describe("paging across the traces without a value", () => {
+  it("pages of 2 by cost, either direction, forward and back, cross from the priced trace to the unpriced ones as the full list does", async () => {
+    for (const dir of ["asc", "desc"] as const) {
+      const sort = { system: "paper", sort: "cost", dir };
+      const whole = await ids({ ...sort, limit: "500" });
+      // only ex-1 has a price: it comes first either way, the other four follow by id in the page's direction
+      expect(whole).toEqual(dir === "asc" ? ["ex-1", "ex-0", "ex-2", "ex-3", "ex-4"] : ["ex-1", "ex-4", "ex-3", "ex-2", "ex-0"]);
+      const pages: string[][] = [];
+      let page = await listTraces(traceListQuery.parse({ ...sort, limit: "2" }));
+      pages.push(page.traces.map((t) => t.trace_id));
+      while (page.next_cursor) {
+        page = await listTraces(traceListQuery.parse({ ...sort, limit: "2", cursor: page.next_cursor }));
+        pages.push(page.traces.map((t) => t.trace_id));
+      }
+      expect(pages.flat()).toEqual(whole);
+      // and back from the last page to the first, page by page
+      for (let i = pages.length - 2; i >= 0; i--) {
+        page = await listTraces(traceListQuery.parse({ ...sort, limit: "2", before: page.prev_cursor! }));
+        expect(page.traces.map((t) => t.trace_id)).toEqual(pages[i]);
+      }
+      expect(page.prev_cursor).toBeNull();
+    }
+  });
+});
+
 describe("suggestions", () => {
   it("lists the stored systems, tasks and groups", async () => {
     const facets = await traceFacets(null);

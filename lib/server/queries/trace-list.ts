@@ -132,17 +132,25 @@ export function listPageSql(query: TraceListQuery, readable: string[] | null = n
   // a page before the cursor is read in the reverse order, then turned round
   const forward = asc !== backwards;
   const dir = Prisma.raw(forward ? "ASC" : "DESC");
-  const order = column === null
-    ? Prisma.sql`ORDER BY t.id ${dir}`
-    : Prisma.sql`ORDER BY ${column} ${dir} ${Prisma.raw(backwards ? "NULLS FIRST" : "NULLS LAST")}, t.id ${dir}`;
-  return Prisma.sql`
+  const select = (where: Prisma.Sql[], order: Prisma.Sql) => Prisma.sql`
     SELECT t.id, t.trace_id, p.name AS project, t.task_id, t.system, t.topology::text AS topology, t.group_id,
            t.event_count, t.edge_count, t.e1, t.reported_e1, t.verdict::text AS verdict, t.created_at,
            t.total_tokens, t.total_cost, t.makespan, t.metadata->>'clock' AS clock, t.agent_count, t.error_count, t.tainted_events,
            (SELECT d.flags FROM trace_diagnostics d WHERE d.trace_id = t.id) AS flags,
            ${column === null ? Prisma.sql`NULL` : column}::float8 AS sort_value
     FROM traces t JOIN projects p ON p.id = t.project_id ${rankJoin(query)}
-    ${whereOf(conditions)} ${order} LIMIT ${query.limit + 1}`;
+    ${whereOf(where)} ${order} LIMIT ${query.limit + 1}`;
+  if (column === null) return select(conditions, Prisma.sql`ORDER BY t.id ${dir}`);
+  if (query.sort === "match") return select(conditions, Prisma.sql`ORDER BY ${column} ${dir}, t.id ${dir}`);
+  // A stored column, nulls last: the traces that have a value, in the index's order (either direction of
+  // (column, id)), then those without, by id; each part its own index scan under the limit. One ORDER BY
+  // column DESC NULLS LAST is an order no index of the column gives (its reverse is NULLS FIRST): PostgreSQL
+  // would sort every trace (bench:scale, sort by tokens: 659 ms at 601,000 traces).
+  const valued = select([...conditions, Prisma.sql`${column} IS NOT NULL`], Prisma.sql`ORDER BY ${column} ${dir}, t.id ${dir}`);
+  const unvalued = select([...conditions, Prisma.sql`${column} IS NULL`], Prisma.sql`ORDER BY t.id ${dir}`);
+  // read forward, the valued part comes first; read backwards (a page before the cursor), the nulls do
+  return Prisma.sql`SELECT * FROM ((${valued}) UNION ALL (${unvalued})) u
+    ORDER BY (u.sort_value IS NULL) ${Prisma.raw(backwards ? "DESC" : "ASC")}, u.sort_value ${dir}, u.id ${dir} LIMIT ${query.limit + 1}`;
 }
 
 /** One page of the list, in the chosen order, after `cursor` or before `before` (keyset paging both ways). */
