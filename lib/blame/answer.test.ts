@@ -2,36 +2,12 @@ import { describe, expect, it } from "vitest";
 import { makeTrace, type TraceSpec } from "../graph/fixtures";
 import { answerOrigin, answerTokens, rankAnswerOrigin } from "./answer";
 import { eventFeatures } from "./features";
+import { WRONG_PAGE } from "./fixtures";
 import { blameInput } from "./input";
 import { methodByName } from "./registry";
 import type { BlameRanking } from "./types";
 
 const top = (r: BlameRanking) => r.events.filter((e) => e.rank === 1).map((e) => e.id);
-
-/**
- * A web search run: the surfer reads the wrong page and reports 1968, the
- * coordinator repeats it and states it as the final answer. The planted
- * culprit is `read2`, the first event that holds the answer.
- */
-const WRONG_PAGE: TraceSpec = {
-  events: [
-    { id: "task", t: 0, type: "message", agent: "human", role: "user", content: "In which year did the Apollo 8 crew first orbit the Moon? Answer with the year." },
-    { id: "plan", t: 1, type: "orchestrator_decision", agent: "Orchestrator", role: "orchestrator", content: "Plan: ask WebSurfer to search for the Apollo 8 mission." },
-    { id: "search", t: 2, type: "message", agent: "WebSurfer", role: "worker", content: "I typed 'Apollo 8 crew orbit Moon' into the search bar." },
-    { id: "read2", t: 3, type: "message", agent: "WebSurfer", role: "worker", content: "I clicked 'Apollo program'. The page says the first crewed orbit happened in 1968, in December." },
-    { id: "check", t: 4, type: "orchestrator_decision", agent: "Orchestrator", role: "orchestrator", content: "WebSurfer found December 1968. That answers the request." },
-    { id: "final", t: 5, type: "aggregate", agent: "Orchestrator", role: "orchestrator", content: "FINAL ANSWER: 1968 (December)\nTERMINATE" },
-  ],
-  edges: [
-    ["task", "plan"],
-    ["plan", "search", "spawn"],
-    ["search", "read2"],
-    ["read2", "check", "return"],
-    ["check", "final", "aggregate"],
-  ],
-  rewards: { task_success: -1 },
-  metrics: { task_success: 0 },
-};
 
 const run = (spec: TraceSpec = WRONG_PAGE) => blameInput(makeTrace(spec));
 const withContent = (id: string, content: string, base: TraceSpec = WRONG_PAGE): TraceSpec => ({ ...base, events: base.events.map((e) => (e.id === id ? { ...e, content } : e)) });

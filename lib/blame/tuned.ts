@@ -30,6 +30,8 @@ export const STUMP_GRID = [{ rounds: 150, lambda: 10 }] as const;
 export const INNER_K = 3;
 /** Inner CV is repeated with this many fold assignments, pooled: a choice made on one split of a few dozen traces is mostly noise. */
 export const INNER_REPEATS = 3;
+/** How a family's choice is made on a set of training traces (trainTuned, transfer). */
+const INNER_CV: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed, repeats: INNER_REPEATS };
 
 /** A grid point of `learned_events`: its model is an ordinary `learned_events` model (it ranks through that method). */
 export function eventsCandidate(l2: number, features: FeatureSet): LearnedMethod<EventModel> {
@@ -84,7 +86,7 @@ export interface TunedModel extends LearnedModel {
 }
 
 /** The candidate with the best CV'd step accuracy on the examples (pickBest), trained on all of them. */
-export function trainTuned(examples: readonly LabelledTrace[], candidates: readonly BlameMethod[], inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed, repeats: INNER_REPEATS }, name = "tuned"): TunedModel {
+export function trainTuned(examples: readonly LabelledTrace[], candidates: readonly BlameMethod[], inner: CvOptions = INNER_CV, name = "tuned"): TunedModel {
   const chosen = pickBest(evaluateMethods(examples, inner, candidates)) ?? candidates[0]!.name;
   const method = candidates.find((c) => c.name === chosen)!;
   return { method: name, trained_on: examples.length, chosen, model: method.learned ? method.train(examples) : null };
@@ -169,7 +171,7 @@ export interface TransferResult {
  * training traces only. Nothing when there are fewer than 2k training
  * traces or no test trace.
  */
-export function transfer(train: readonly LabelledTrace[], test: readonly LabelledTrace[], methods: readonly LearnedMethod[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), inner: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed, repeats: INNER_REPEATS }): TransferResult[] {
+export function transfer(train: readonly LabelledTrace[], test: readonly LabelledTrace[], methods: readonly LearnedMethod[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), inner: CvOptions = INNER_CV): TransferResult[] {
   if (train.length < 2 * (inner.k ?? INNER_K) || test.length === 0) return [];
   const score = (rank: (input: BlameInput) => BlameRanking) => scoreRankings(test.map((t) => ({ ranking: rank(t.input), decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent })));
   const out: TransferResult[] = methods.map((m) => {

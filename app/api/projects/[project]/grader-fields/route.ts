@@ -9,7 +9,6 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ project: string }> };
 
-
 async function stored(project: string) {
   const row = await prisma().project.findUnique({ where: { name: project }, select: { graderFields: true } });
   if (!row) throw new ApiError(404, "not_found", "no such project");

@@ -8,7 +8,6 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ project: string }> };
 
-
 const body = (project: string, r: Awaited<ReturnType<typeof projectRubrics>>) => ({
   project,
   rubrics: Object.values(r.rubrics).map((x) => ({ ...x, custom: r.custom.includes(x.family) })),
