@@ -101,10 +101,12 @@ export interface LoadedTrace {
   labels: HumanLabels;
   asOf: Date | null;
   hackingFlags: string[];
+  /** the trace's decisive event when already read (a snapshot reads a page's at once); read here when absent */
+  decisiveEvent?: string | null;
 }
 
 /** The export of a loaded trace (exportTraceRecords, or a page of traces loaded at once for a snapshot). */
-export async function exportLoaded({ trace, calls, labels, asOf, hackingFlags }: LoadedTrace, req: ExportRequest): Promise<ExportedTrace> {
+export async function exportLoaded({ trace, calls, labels, asOf, hackingFlags, decisiveEvent: known }: LoadedTrace, req: ExportRequest): Promise<ExportedTrace> {
   const { format, preset } = req;
   const prepared = prepareTrace(trace, labels);
   if (format === "strict") {
@@ -120,7 +122,7 @@ export async function exportLoaded({ trace, calls, labels, asOf, hackingFlags }:
   const group = needsGroup && trace.group_id
     ? await Promise.all((await loadGroup(trace.group_id)).map(async (t) => ({ trace: t, labels: (await humanLabels(t.trace_id, req.credit.judges)).labels })))
     : [];
-  const decisiveEvent = (await decisiveEventsOf([trace.trace_id])).get(trace.trace_id) ?? null;
+  const decisiveEvent = known !== undefined ? known : ((await decisiveEventsOf([trace.trace_id])).get(trace.trace_id) ?? null);
   const opts = { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content, hackingFlags, decisiveEvent };
   // the first row is computed here, so that an unusable group is an error before streaming
   if (format === "transitions" && calls.length > 0) return { form: "transitions", rows: primed(transitionRows(prepared, calls, opts)) };

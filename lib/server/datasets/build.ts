@@ -7,6 +7,7 @@ import { selectionParam } from "@/lib/judges/selection";
 import type { ModelCall } from "@/lib/trace/calls";
 import { loadCallsMany } from "../calls/store";
 import { exportedRecords, exportLoaded, exportTraceRecords, parquetStream, type ExportedTrace } from "../compute/export";
+import { decisiveEventsOf } from "../queries/decisive-errors";
 import { loadTracesById } from "../queries/load-trace";
 import { copyLines, copyValue as v } from "../db/copy";
 import { pool, prisma, transaction } from "../db/client";
@@ -74,17 +75,19 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}):
       });
     }
     const ids = page.traces.map((t) => t.id);
-    const [traces, callsOf, labelsOf, flagsOf] = await Promise.all([
+    const keys = page.traces.map((t) => t.trace_id);
+    const [traces, callsOf, labelsOf, flagsOf, decisiveOf] = await Promise.all([
       loadTracesById(ids),
       request.form === "transitions" ? loadCallsMany(ids) : Promise.resolve(new Map<number, ModelCall[]>()),
-      pageLabels(page.traces.map((t) => t.trace_id), req.credit.judges),
+      pageLabels(keys, req.credit.judges),
       pageFlags(ids),
+      decisiveEventsOf(keys),
     ]);
     return page.traces.map((t) => () => {
       const trace = traces.get(t.id);
       if (!trace) return Promise.resolve<Loaded>({ ok: false, error: new Error(`trace ${t.trace_id} was deleted during the build`) });
       const { labels, asOf } = labelsOf.get(t.trace_id)!;
-      return settle(exportLoaded({ trace, calls: callsOf.get(t.id) ?? [], labels, asOf, hackingFlags: flagsOf.get(t.id) ?? [] }, req));
+      return settle(exportLoaded({ trace, calls: callsOf.get(t.id) ?? [], labels, asOf, hackingFlags: flagsOf.get(t.id) ?? [], decisiveEvent: decisiveOf.get(t.trace_id) ?? null }, req));
     });
   }
 

@@ -7,6 +7,7 @@ import { GET as getFile } from "@/app/api/datasets/[id]/files/[...path]/route";
 import { GET as getOne } from "@/app/api/datasets/[id]/route";
 import { GET as list, POST as create } from "@/app/api/datasets/route";
 import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
+import { DELETE as unnameDecisive, PUT as nameDecisive } from "@/app/api/traces/[id]/decisive-error/route";
 import { POST as ingest } from "@/app/api/traces/route";
 import { adaptOtlpSpans } from "@/lib/adapters/otlp";
 import { readOtlpJson } from "@/lib/adapters/otlp-json";
@@ -138,6 +139,24 @@ describe("POST /api/datasets", () => {
     expect(s.files!.map((f) => f.path).filter((p) => p.startsWith("data/"))).toEqual(["data/train-00000-of-00003.parquet", "data/train-00001-of-00003.parquet", "data/train-00002-of-00003.parquet"]);
     const [count] = await duck(s, (glob) => `SELECT count(*)::INTEGER AS n FROM read_parquet('${glob}')`);
     expect(count!.n).toBe(9);
+  });
+
+  it("event rows carry each trace's decisive error, read for a page of traces at once", async () => {
+    const id = withoutCalls.trace_id as string;
+    const events = withoutCalls.events as { id: string }[];
+    const chosen = events[2]!.id;
+    expect((await nameDecisive(new Request(`http://localhost/api/traces/${id}/decisive-error`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ event_id: chosen, reason: "the wrong plan" }) }), params({ id }))).status).toBe(200);
+    try {
+      const s = await snapshot({ name: "rows", filter: {}, form: "rows", format: "jsonl", method: "ccp", preset: "code_generation" });
+      const text = (await file(s.id, "data/train-00000-of-00001.jsonl")).toString("utf8");
+      const rows = text.trim().split("\n").map((l) => JSON.parse(l) as { traj_uid: string; event_id: string; decisive_error: boolean | null });
+      expect(rows.filter((r) => r.decisive_error === true).map((r) => [r.traj_uid, r.event_id])).toEqual([[id, chosen]]);
+      // the other traces have no decisive error: null, not false
+      expect(rows.filter((r) => r.traj_uid === id).every((r) => r.decisive_error !== null)).toBe(true);
+      expect(rows.filter((r) => r.traj_uid !== id).every((r) => r.decisive_error === null)).toBe(true);
+    } finally {
+      await unnameDecisive(new Request(`http://localhost/api/traces/${id}/decisive-error`, { method: "DELETE" }), params({ id }));
+    }
   });
 
   it("a build that dies leaves no half snapshot listed, and its retry starts from nothing", async () => {
