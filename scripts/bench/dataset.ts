@@ -12,8 +12,10 @@
  *    size: peak RSS must not grow with the dataset. Target: Parquet < 60 s,
  *    peak RSS < 512 MB.
  * 2. Snapshot through PostgreSQL: --db-traces traces stored through the
- *    ingest path, then one snapshot built by the job's code (buildSnapshot):
- *    time, transitions/s, peak RSS of this process.
+ *    ingest path, then the same snapshot built twice: by buildSnapshot in one
+ *    process with its heap uncapped (the baseline), and the job's way
+ *    (buildSnapshotElsewhere: a process of its own, its heap sized to the
+ *    largest trace): time, transitions/s, peak RSS and CPU of the build.
  * 3. Concurrent exports: one --big-events trace stored, then --big-exports
  *    exports of its event rows at once through the export route, drained as
  *    a client would, while small requests go on (dataset/fairness.ts): all
@@ -81,13 +83,20 @@ async function child(kind: string, traces: number, calls: number): Promise<void>
   console.log(JSON.stringify({ kind, traces, rows, seconds, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }));
 }
 
-/** The snapshot build alone (DATABASE_URL from the parent): prints a JSON line. */
-async function snapshotChild(datasetId: number): Promise<void> {
+/**
+ * The snapshot build alone (DATABASE_URL from the parent): prints a JSON line.
+ * `here`: buildSnapshot in this process, its heap uncapped (the baseline);
+ * `elsewhere`: the job's way, buildSnapshotElsewhere, whose own child (heap
+ * sized to the largest trace) reports its time, RSS and CPU on a log line.
+ */
+async function snapshotChild(datasetId: number, how: string): Promise<void> {
   process.env.BATON_DATASET_WORKER = "0";
   const { buildSnapshot } = await import("@/lib/server/datasets/build");
+  const { buildSnapshotElsewhere } = await import("@/lib/server/datasets/build-process");
   const { pool } = await import("@/lib/server/db/client");
   const started = performance.now();
-  await buildSnapshot(datasetId);
+  if (how === "elsewhere") await buildSnapshotElsewhere(datasetId, { child: true });
+  else await buildSnapshot(datasetId);
   const seconds = (performance.now() - started) / 1000;
   await pool().end();
   const usage = process.resourceUsage();
@@ -105,6 +114,7 @@ async function main(): Promise<void> {
     options: {
       child: { type: "string" },
       dataset: { type: "string" },
+      how: { type: "string" },
       traces: { type: "string", default: "100000" },
       calls: { type: "string", default: "10" },
       "db-traces": { type: "string", default: "2000" },
@@ -117,7 +127,7 @@ async function main(): Promise<void> {
   });
   const traces = Number(values.traces);
   const calls = Number(values.calls);
-  if (values.child === "snapshot") return snapshotChild(Number(values.dataset));
+  if (values.child === "snapshot") return snapshotChild(Number(values.dataset), values.how ?? "here");
   if (values.child) return child(values.child, traces, calls);
   const skip = new Set(values.skip.split(",").filter(Boolean));
   console.log(`bench:dataset on ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}, Node ${process.version}`);
@@ -133,6 +143,7 @@ async function main(): Promise<void> {
   }
 
   if (skip.has("db")) return;
+  if (skip.has("snapshot") && skip.has("exports")) return;
   const db = await benchDatabase("bench_dataset", { reuse: values.reuse, embedded: { dataDir: ".baton-bench-dataset/pg", port: Number(process.env.BATON_BENCH_DATASET_PG_PORT ?? 24369) } });
   process.env.DATABASE_URL = db.url;
   process.env.BATON_DATASET_WORKER = "0";
@@ -152,14 +163,31 @@ async function main(): Promise<void> {
       }
       const ingestSeconds = (performance.now() - t0) / 1000;
       const request = { body: { name: "bench", filter: {}, form: "transitions", format: "parquet" }, readable: null };
-      const row = await prisma().dataset.create({ data: { name: "bench", filterKey: "bench", request } });
-      // the build in a process of its own, so that its peak RSS is the snapshot's alone (not the ingest's above)
-      const result = spawnSync(process.execPath, [...childFlags(), "--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", "snapshot", "--dataset", String(row.id)], { encoding: "utf8", env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 1 << 24 });
-      if (result.status !== 0) throw new Error(`snapshot child failed: ${result.stderr}`);
-      const { seconds, rssMB, cpuSeconds } = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { seconds: number; rssMB: number; cpuSeconds: number };
-      const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
-      const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number }[] };
-      console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s; snapshot of ${fmt(manifest.counts.rows)} transitions in ${fmt(seconds, 1)} s (${fmt(manifest.counts.rows / seconds)} transitions/s, ${fmt(dbTraces / seconds)} traces/s), ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB, peak RSS of the build ${fmt(rssMB)} MB, its CPU time ${fmt(cpuSeconds, 1)} s`);
+      console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s`);
+      console.log("| build | transitions | time | transitions/s | files | peak RSS | CPU |\n|---|---|---|---|---|---|---|");
+      const measured: Record<string, number> = {};
+      for (const [how, label] of [["here", "in one process, heap uncapped (baseline)"], ["elsewhere", "the job's way: its own process, heap sized to the largest trace"]] as const) {
+        const row = await prisma().dataset.create({ data: { name: "bench", filterKey: `bench-${how}`, request } });
+        // the build in a process of its own, so that its peak RSS is the snapshot's alone (not the ingest's above)
+        const result = spawnSync(process.execPath, [...childFlags(), "--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", "snapshot", "--dataset", String(row.id), "--how", how], { encoding: "utf8", env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 1 << 24 });
+        if (result.status !== 0) throw new Error(`snapshot child failed: ${result.stderr}`);
+        const own = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { seconds: number; rssMB: number; cpuSeconds: number };
+        const seconds = own.seconds;
+        let { rssMB, cpuSeconds } = own;
+        // the job's own child reports itself on its log line
+        const line = /built in ([\d.]+) s, peak RSS (\d+) MB, CPU ([\d.]+) s/.exec(result.stdout);
+        if (how === "elsewhere") {
+          if (!line) throw new Error(`the build process did not report itself: ${result.stdout}`);
+          rssMB = Number(line[2]);
+          cpuSeconds = Number(line[3]);
+        }
+        const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
+        const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number; sha256: string }[] };
+        measured[how] = seconds;
+        console.log(`| ${label} | ${fmt(manifest.counts.rows)} | ${fmt(seconds, 1)} s | ${fmt(manifest.counts.rows / seconds)} | ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB (${manifest.files[0]!.sha256.slice(0, 12)}) | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
+        await prisma().dataset.delete({ where: { id: row.id } });
+      }
+      console.log(`the job's way / baseline: time ${fmt(measured.elsewhere! / measured.here!, 2)}x (targets: < 60 s, < 512 MB)`);
     }
     if (!skip.has("exports")) {
       const events = Number(values["big-events"]);

@@ -195,7 +195,8 @@ async function jsonlBytes(rows: AsyncIterable<Record<string, unknown>>): Promise
   return Buffer.from(parts.join(""), "utf8");
 }
 
-async function clearPartial(datasetId: number): Promise<void> {
+/** Removes a build's shards and row keys (a failed build's, or before a rerun). */
+export async function clearPartial(datasetId: number): Promise<void> {
   await pool().query("DELETE FROM dataset_files WHERE dataset_id = $1", [datasetId]);
   await pool().query("DELETE FROM dataset_rows WHERE dataset_id = $1", [datasetId]);
 }

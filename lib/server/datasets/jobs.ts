@@ -2,13 +2,14 @@ import "server-only";
 import { onPrimary } from "../db/read";
 import type { Job } from "pg-boss";
 import { boss } from "../judges/boss";
-import { buildSnapshot } from "./build";
+import { buildSnapshotElsewhere } from "./build-process";
 
 /**
  * Snapshot builds as pg-boss jobs (one per snapshot) in the queue the
  * judges' jobs share the schema with. A job whose worker dies expires after
  * an hour (a build of 100,000 traces takes minutes) and is retried, up to
- * twice; buildSnapshot starts a retried build from nothing.
+ * twice; buildSnapshot starts a retried build from nothing. Each build runs
+ * in a child process of its own (build-process.ts).
  */
 export const DATASET_QUEUE = "dataset-snapshot";
 
@@ -41,7 +42,7 @@ export function ensureDatasetWorker(): void {
     await ensureQueue();
     const b = await boss();
     return b.work<SnapshotJob>(DATASET_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, (jobs: Job<SnapshotJob>[]) => onPrimary(async () => {
-      for (const job of jobs) await buildSnapshot(job.data.datasetId);
+      for (const job of jobs) await buildSnapshotElsewhere(job.data.datasetId);
     }));
   })();
   worker.catch((error) => {

@@ -224,6 +224,12 @@ export function countSql(filter: ListFilter, readable: string[] | null = null): 
   return Prisma.sql`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable, { count: true }))}`;
 }
 
+/** The most events of one matching trace (0 when none match): what a snapshot's build process is sized by. */
+export async function largestTraceEvents(filter: ListFilter, readable: string[] | null = null): Promise<number> {
+  const [row] = await (await reader()).prisma.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT coalesce(max(t.event_count), 0)::int AS n FROM traces t ${whereOf(listConditions(filter, readable, { count: true }))}`);
+  return row?.n ?? 0;
+}
+
 /** How many traces match the filter (the list's total). */
 export async function countTraces(filter: ListFilter, readable: string[] | null = null): Promise<number> {
   const [row] = await (await reader()).prisma.$queryRaw<{ n: number }[]>(countSql(filter, readable));
