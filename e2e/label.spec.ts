@@ -81,8 +81,9 @@ test("the whole trace: task, final answer and timeline; task_success is fail/suc
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("trace-label")).toContainText("fail");
   await expect(page.getByTestId("saved-task_success")).toHaveAttribute("data-value", "0");
-  const saved = (await (await request.get(`/api/traces/${traceId}/annotations`)).json()) as { annotations: { event_id: string | null; value: number }[] };
-  expect(saved.annotations).toEqual([expect.objectContaining({ event_id: null, family: "task_success", value: 0 })]);
+  // "saved" shows at once, with a badge while the write is under way: the stored label is waited for
+  const saved = async () => ((await (await request.get(`/api/traces/${traceId}/annotations`)).json()) as { annotations: { event_id: string | null; value: number }[] }).annotations;
+  await expect.poll(saved).toEqual([expect.objectContaining({ event_id: null, family: "task_success", value: 0 })]);
   const metrics = (await (await request.get(`/api/traces/${traceId}/metrics`)).json()) as { e1: number };
   expect(metrics.e1).toBe(0);
 });
