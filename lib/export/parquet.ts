@@ -84,7 +84,8 @@ export async function* parquetChunks<Row extends object>(
   // the writer's flush (drain) is synchronous, so write and finish return no promise; awaited all the same
   const writeGroup = async () => {
     if (size === 0) return;
-    await pw!.write({ columnData: cols!.map((c, j) => ({ name: c.name, data: batch[j] as ColumnSource["data"] })), rowGroupSize: size });
+    // no min / max for JSON cells (nothing prunes on them)
+    await pw!.write({ columnData: cols!.map((c, j) => ({ name: c.name, data: batch[j] as ColumnSource["data"], ...(c.kind === "json" && { statistics: false }) })), rowGroupSize: size });
     batch = cols!.map(() => []);
     size = 0;
     bytes = 0;

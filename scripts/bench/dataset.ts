@@ -12,10 +12,12 @@
  *    size: peak RSS must not grow with the dataset. Target: Parquet < 60 s,
  *    peak RSS < 512 MB.
  * 2. Snapshot through PostgreSQL: --db-traces traces stored through the
- *    ingest path, then the same snapshot built twice: by buildSnapshot in one
- *    process with its heap uncapped (the baseline), and the job's way
- *    (buildSnapshotElsewhere: a process of its own, its heap sized to the
- *    largest trace): time, transitions/s, peak RSS and CPU of the build.
+ *    ingest path, then the same snapshot built three times: by buildSnapshot
+ *    in one process with its heap uncapped (the baseline), and the job's way
+ *    (buildSnapshotElsewhere: shards built by child processes, each heap
+ *    sized to the largest trace) with one child and with the default number
+ *    (BATON_DATASET_PROCESSES, else the cores, at most 4): time,
+ *    transitions/s, peak RSS (of the largest process) and CPU (all of them).
  * 3. Concurrent exports: one --big-events trace stored, then --big-exports
  *    exports of its event rows at once through the export route, drained as
  *    a client would, while small requests go on (dataset/fairness.ts): all
@@ -86,8 +88,8 @@ async function child(kind: string, traces: number, calls: number): Promise<void>
 /**
  * The snapshot build alone (DATABASE_URL from the parent): prints a JSON line.
  * `here`: buildSnapshot in this process, its heap uncapped (the baseline);
- * `elsewhere`: the job's way, buildSnapshotElsewhere, whose own child (heap
- * sized to the largest trace) reports its time, RSS and CPU on a log line.
+ * `elsewhere:N`: the job's way, buildSnapshotElsewhere with N children (0:
+ * the default number), which reports their RSS and CPU on a log line.
  */
 async function snapshotChild(datasetId: number, how: string): Promise<void> {
   process.env.BATON_DATASET_WORKER = "0";
@@ -95,7 +97,7 @@ async function snapshotChild(datasetId: number, how: string): Promise<void> {
   const { buildSnapshotElsewhere } = await import("@/lib/server/datasets/build-process");
   const { pool } = await import("@/lib/server/db/client");
   const started = performance.now();
-  if (how === "elsewhere") await buildSnapshotElsewhere(datasetId, { child: true });
+  if (how.startsWith("elsewhere:")) await buildSnapshotElsewhere(datasetId, { child: true, processes: Number(how.slice("elsewhere:".length)) || undefined });
   else await buildSnapshot(datasetId);
   const seconds = (performance.now() - started) / 1000;
   await pool().end();
@@ -166,7 +168,10 @@ async function main(): Promise<void> {
       console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s`);
       console.log("| build | transitions | time | transitions/s | files | peak RSS | CPU |\n|---|---|---|---|---|---|---|");
       const measured: Record<string, number> = {};
-      for (const [how, label] of [["here", "in one process, heap uncapped (baseline)"], ["elsewhere", "the job's way: its own process, heap sized to the largest trace"]] as const) {
+      const { buildProcesses } = await import("@/lib/server/datasets/build-process");
+      const builds: [string, string][] = [["here", "in one process, heap uncapped (baseline)"], ["elsewhere:1", "the job's way, 1 child process (heap sized to the largest trace)"]];
+      if (buildProcesses() > 1) builds.push(["elsewhere:0", `the job's way, ${buildProcesses()} child processes (the default here)`]);
+      for (const [how, label] of builds) {
         const row = await prisma().dataset.create({ data: { name: "bench", filterKey: `bench-${how}`, request } });
         // the build in a process of its own, so that its peak RSS is the snapshot's alone (not the ingest's above)
         const result = spawnSync(process.execPath, [...childFlags(), "--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", "snapshot", "--dataset", String(row.id), "--how", how], { encoding: "utf8", env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 1 << 24 });
@@ -175,11 +180,11 @@ async function main(): Promise<void> {
         const seconds = own.seconds;
         let { rssMB, cpuSeconds } = own;
         // the job's own child reports itself on its log line
-        const line = /built in ([\d.]+) s, peak RSS (\d+) MB, CPU ([\d.]+) s/.exec(result.stdout);
-        if (how === "elsewhere") {
-          if (!line) throw new Error(`the build process did not report itself: ${result.stdout}`);
-          rssMB = Number(line[2]);
-          cpuSeconds = Number(line[3]);
+        const line = /built in ([\d.]+) s by \d+ processes, \d+ shards, peak RSS (\d+) MB \(each\), CPU ([\d.]+) s/.exec(result.stdout);
+        if (how !== "here") {
+          if (!line) throw new Error(`the build processes did not report themselves: ${result.stdout}`);
+          rssMB = Math.max(Number(line[2]), rssMB);
+          cpuSeconds += Number(line[3]);
         }
         const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
         const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number; sha256: string }[] };
@@ -187,7 +192,8 @@ async function main(): Promise<void> {
         console.log(`| ${label} | ${fmt(manifest.counts.rows)} | ${fmt(seconds, 1)} s | ${fmt(manifest.counts.rows / seconds)} | ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB (${manifest.files[0]!.sha256.slice(0, 12)}) | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
         await prisma().dataset.delete({ where: { id: row.id } });
       }
-      console.log(`the job's way / baseline: time ${fmt(measured.elsewhere! / measured.here!, 2)}x (targets: < 60 s, < 512 MB)`);
+      for (const [how, label] of builds.slice(1)) console.log(`${label} / baseline: time ${fmt(measured[how]! / measured.here!, 2)}x`);
+      console.log("(targets: < 60 s, < 512 MB)");
     }
     if (!skip.has("exports")) {
       const events = Number(values["big-events"]);

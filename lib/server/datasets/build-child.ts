@@ -1,26 +1,52 @@
 /**
- * A snapshot build in a process of its own (spawned by build-process.ts
- * under tsx, with a heap sized to the largest trace): builds the snapshot
- * whose id is the first argument and exits 0, or 1 when the build failed
- * (buildSnapshot has then marked it failed and removed its partial shards).
+ * A process that builds a snapshot's shards (spawned by build-process.ts
+ * under tsx, with a heap sized to the largest trace, and an IPC channel):
+ * reads the snapshot whose id is the first argument, says it is ready, then
+ * builds each shard the parent sends and answers with the shard's result,
+ * until the parent says it is done. A shard that fails is reported as an
+ * error, and the child exits 1.
  */
 import { closeDatabase } from "../db/client";
 import { onPrimary } from "../db/read";
-import { buildSnapshot } from "./build";
+import { buildContext, buildShard } from "./build";
+import type { ChildMessage, ParentMessage } from "./build-process";
 
 const id = Number(process.argv[2]);
-const started = performance.now();
-onPrimary(() => buildSnapshot(id))
+const send = (message: ChildMessage) => new Promise<void>((resolve, reject) => process.send!(message, undefined, undefined, (error) => (error ? reject(error) : resolve())));
+
+async function main(): Promise<void> {
+  const ctx = await buildContext(id);
+  if (ctx === null) throw new Error(`snapshot ${id} is already ready`);
+  // messages are handled one at a time: the parent sends the next shard only after a result
+  let work = Promise.resolve();
+  const finished = new Promise<void>((resolve, reject) => {
+    process.on("message", (message: ParentMessage) => {
+      work = work.then(async () => {
+        if ("done" in message) return resolve();
+        // tests: a shard that fails while the other processes build theirs
+        if (process.env.BATON_DATASET_FAIL_SHARD === String(message.shard.index)) throw new Error(`stopped by the test at shard ${message.shard.index}`);
+        await send({ result: await buildShard(ctx, message.shard) });
+      }).catch(reject);
+    });
+    // the parent went away: nothing more will come
+    process.once("disconnect", () => reject(new Error("the parent process went away")));
+  });
+  await send({ ready: true });
+  await finished;
+}
+
+onPrimary(main)
   .then(() => closeDatabase())
   .then(
-    () => {
+    async () => {
       const usage = process.resourceUsage();
-      const cpu = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
-      console.log(`[baton] snapshot ${id} built in ${((performance.now() - started) / 1000).toFixed(1)} s, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB, CPU ${cpu.toFixed(1)} s`);
+      await send({ usage: { rssMB: usage.maxRSS / 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 } });
       process.exit(0);
     },
-    (error: unknown) => {
-      console.error(`[baton] snapshot ${id}:`, error instanceof Error ? error.message : error);
+    async (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`[baton] snapshot ${id}:`, message);
+      await send({ error: message }).catch(() => {});
       process.exit(1);
     },
   );

@@ -1,26 +1,30 @@
 import "server-only";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
-import { prisma } from "../db/client";
 import { countTraces, largestTraceEvents } from "../queries/trace-list";
-import { buildSnapshot, clearPartial } from "./build";
-import { checkDatasetRequest } from "./request";
+import { buildContext, buildSnapshot, failBuild, finishBuild, planShards, recordProgress, startBuild, type ShardPlan, type ShardResult } from "./build";
 
 /**
- * Runs a snapshot build (build.ts) in a child process: minutes of CPU
- * there do not hold up the requests of the app process, and the child's
- * heap is capped, so its memory is bounded by the largest trace it exports
- * whatever the number of traces (a process that is never told to collect
- * grows its heap to several times what it holds). The child is
- * build-child.ts under tsx, from the directory Baton runs in; a small
- * snapshot, a checkout without that file, or BATON_DATASET_PROCESS=0 builds
- * in this process.
+ * Runs a snapshot build (build.ts) in child processes: this process plans
+ * the shards and finishes the snapshot (a few queries), and
+ * BATON_DATASET_PROCESSES children (default: the cores, at most 4) build
+ * the shards, each asking for the next when it is done. Minutes of CPU
+ * there do not hold up the requests of the app process, the cores share
+ * the work, and each child's heap is capped, so its memory is bounded by
+ * the largest trace it exports whatever the number of traces (a process
+ * that is never told to collect grows its heap to several times what it
+ * holds). A shard's bytes do not depend on which process built it.
+ *
+ * The children are build-child.ts under tsx, from the directory Baton runs
+ * in; a small snapshot, a checkout without that file, or
+ * BATON_DATASET_PROCESS=0 builds in this process.
  */
 // the child runs from the sources, under tsx, not from the build: the bundler is told not to follow the path
 const childPath = () => path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "server", "datasets", "build-child.ts");
 
-/** The child's heap: a base for the pipeline's buffers plus room for the largest trace, loaded whole with its credit. */
+/** A child's heap: a base for the pipeline's buffers plus room for the largest trace, loaded whole with its credit. */
 export function buildHeapMb(largestEvents: number): number {
   const base = Number(process.env.BATON_DATASET_HEAP_MB ?? 320);
   return Math.min(16_384, Math.ceil(base + (largestEvents * HEAP_BYTES_PER_EVENT) / 2 ** 20));
@@ -32,33 +36,112 @@ const HEAP_BYTES_PER_EVENT = 4096;
 /** Fewer matching traces than this are built in this process (a child's start costs a second or two). */
 export const IN_PROCESS_BELOW = 200;
 
-export async function buildSnapshotElsewhere(datasetId: number, opts: { child?: boolean } = {}): Promise<void> {
+/** How many child processes build a snapshot's shards. */
+export function buildProcesses(): number {
+  const set = Number(process.env.BATON_DATASET_PROCESSES);
+  return Number.isInteger(set) && set >= 1 ? set : Math.min(4, availableParallelism());
+}
+
+export interface ElsewhereOptions {
+  /** build in children whatever the number of traces (tests, benchmarks) */
+  child?: boolean;
+  /** child processes (default buildProcesses()) */
+  processes?: number;
+  /** rows per shard (tests) */
+  shardRows?: number;
+}
+
+export async function buildSnapshotElsewhere(datasetId: number, opts: ElsewhereOptions = {}): Promise<void> {
   const child = childPath();
-  if (process.env.BATON_DATASET_PROCESS === "0" || !existsSync(child)) return buildSnapshot(datasetId);
-  const dataset = await prisma().dataset.findUniqueOrThrow({ where: { id: datasetId } });
-  if (dataset.state === "ready") return;
-  const stored = dataset.request as { body: unknown; readable: string[] | null };
-  const { filter } = await checkDatasetRequest(stored.body);
-  if (!(opts.child ?? (await countTraces(filter, stored.readable)) >= IN_PROCESS_BELOW)) return buildSnapshot(datasetId);
-  const heap = buildHeapMb(await largestTraceEvents(filter, stored.readable));
-  let stderr = "";
-  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-    const worker = spawn(process.execPath, [`--max-old-space-size=${heap}`, "--import", "tsx", "--conditions=react-server", child, String(datasetId)], { stdio: ["ignore", "inherit", "pipe"] });
+  if (process.env.BATON_DATASET_PROCESS === "0" || !existsSync(child)) return buildSnapshot(datasetId, { shardRows: opts.shardRows });
+  const ctx = await buildContext(datasetId);
+  if (ctx === null) return;
+  if (!(opts.child ?? (await countTraces(ctx.filter, ctx.readable)) >= IN_PROCESS_BELOW)) return buildSnapshot(datasetId, { shardRows: opts.shardRows });
+  await startBuild(ctx);
+  try {
+    const plans = await planShards(ctx, opts.shardRows);
+    const heap = buildHeapMb(await largestTraceEvents(ctx.filter, ctx.readable));
+    const started = performance.now();
+    const results: ShardResult[] = [];
+    const usage = await inChildren(child, datasetId, plans, Math.min(plans.length, opts.processes ?? buildProcesses()), heap, async (result) => {
+      results.push(result);
+      await recordProgress(datasetId, results);
+    });
+    await finishBuild(ctx, results);
+    console.log(`[baton] snapshot ${datasetId} built in ${((performance.now() - started) / 1000).toFixed(1)} s by ${usage.length} processes, ${plans.length} shards, peak RSS ${Math.max(...usage.map((u) => u.rssMB)).toFixed(0)} MB (each), CPU ${usage.reduce((s, u) => s + u.cpuSeconds, 0).toFixed(1)} s`);
+  } catch (error) {
+    await failBuild(datasetId, error);
+    throw error;
+  }
+}
+
+/** What a child says over its IPC channel. */
+export type ChildMessage = { ready: true } | { result: ShardResult } | { error: string } | { usage: ChildUsage };
+/** What the parent says: a shard to build, or that there are no more. */
+export type ParentMessage = { shard: ShardPlan } | { done: true };
+export interface ChildUsage {
+  rssMB: number;
+  cpuSeconds: number;
+}
+
+/**
+ * Builds the shards in `processes` children, handing each the next shard
+ * when it reports one done. Resolves with each child's resource use once
+ * all exited cleanly; on the first failure (an error a child reports, or a
+ * child that dies) kills the others and waits for them to exit before
+ * rejecting, so that nothing is written after the caller cleans up.
+ */
+async function inChildren(child: string, datasetId: number, plans: readonly ShardPlan[], processes: number, heap: number, onResult: (r: ShardResult) => Promise<void>): Promise<ChildUsage[]> {
+  let nextShard = 0;
+  // the first failure (an object: the closures below set it)
+  const failed: { error: Error | null } = { error: null };
+  const children: ChildProcess[] = [];
+  const fail = (error: Error) => {
+    failed.error ??= error;
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  };
+  const runs = Array.from({ length: processes }, () => new Promise<ChildUsage | null>((resolve) => {
+    let stderr = "";
+    let usage: ChildUsage | null = null;
+    // results are recorded one after another, in the order they arrive
+    let recording = Promise.resolve();
+    const worker = spawn(process.execPath, [`--max-old-space-size=${heap}`, "--import", "tsx", "--conditions=react-server", child, String(datasetId)], { stdio: ["ignore", "inherit", "pipe", "ipc"] });
+    children.push(worker);
+    const give = () => {
+      if (failed.error !== null) return;
+      const shard = plans[nextShard++];
+      try {
+        worker.send(shard ? ({ shard } satisfies ParentMessage) : ({ done: true } satisfies ParentMessage));
+      } catch {
+        // the child is gone: its exit says why
+      }
+    };
     // passed on as it comes; its end kept to say why the child died
-    worker.stderr.on("data", (chunk: Buffer) => {
+    worker.stderr!.on("data", (chunk: Buffer) => {
       process.stderr.write(chunk);
       stderr = (stderr + chunk.toString("utf8")).slice(-4096);
     });
-    worker.once("error", reject);
-    worker.once("exit", (c, s) => resolve({ code: c, signal: s }));
-  });
-  if (code === 0) return;
-  const row = await prisma().dataset.findUniqueOrThrow({ where: { id: datasetId } });
-  // the child marked it failed itself: the build's own error
-  if (row.state === "failed") throw new Error(`snapshot ${datasetId} failed: ${row.error ?? "unknown error"}`);
-  // it died (out of memory, killed): nothing of it is listed; say why, so that the job's retry or a person can act
-  await clearPartial(datasetId);
-  const why = /heap out of memory/i.test(stderr) ? "its process ran out of memory" : signal ? `its process was stopped (${signal})` : `its process exited with code ${code}`;
-  await prisma().dataset.update({ where: { id: datasetId }, data: { state: "failed", error: `${why}; with a heap of ${heap} MB (BATON_DATASET_HEAP_MB raises its base)` } });
-  throw new Error(`snapshot ${datasetId}: ${why}`);
+    worker.on("message", (message: ChildMessage) => {
+      if ("ready" in message) give();
+      else if ("result" in message) {
+        recording = recording.then(() => onResult(message.result)).catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error))));
+        give();
+      } else if ("error" in message) fail(new Error(message.error));
+      else usage = message.usage;
+    });
+    worker.once("error", (error) => fail(error));
+    // after its last message and its stderr
+    worker.once("close", (code, signal) => {
+      void recording.then(() => {
+        if (code !== 0 && failed.error === null) {
+          const why = /heap out of memory/i.test(stderr) ? "its process ran out of memory" : signal ? `its process was stopped (${signal})` : `its process exited with code ${code}`;
+          fail(new Error(`${why}; with a heap of ${heap} MB (BATON_DATASET_HEAP_MB raises its base)`));
+        }
+        resolve(usage);
+      });
+    });
+  }));
+  const usage = await Promise.all(runs);
+  if (failed.error !== null) throw failed.error;
+  return usage.filter((u): u is ChildUsage => u !== null);
 }

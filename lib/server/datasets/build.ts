@@ -1,33 +1,47 @@
 import "server-only";
 import type pg from "pg";
+import type { TraceListQuery } from "@/lib/api/filters";
 import { GroupTooSmallError } from "@/lib/credit";
 import { datasetCard, rowKey, sha256, shardPath, SHARD_ROWS, type Manifest, type ManifestFile } from "@/lib/datasets/layout";
+import type { DatasetRequest } from "@/lib/datasets/request";
+import type { TabularForm } from "@/lib/export/parquet-forms";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics/types";
 import { selectionParam } from "@/lib/judges/selection";
 import type { ModelCall } from "@/lib/trace/calls";
 import { loadCallsMany } from "../calls/store";
-import { exportedRecords, exportLoaded, exportTraceRecords, parquetStream, type ExportedTrace } from "../compute/export";
+import { exportedRecords, exportLoaded, exportTraceRecords, parquetStream, type ExportedTrace, type ExportRequest } from "../compute/export";
 import { decisiveEventsOf } from "../queries/decisive-errors";
 import { loadTracesById } from "../queries/load-trace";
-import { copyLines, copyValue as v } from "../db/copy";
 import { pool, prisma, transaction } from "../db/client";
-import { listTraces } from "../queries/traces";
 import { countTraces } from "../queries/trace-list";
+import { listConditions, whereOf } from "../queries/trace-search";
 import { pageFlags, pageLabels } from "./page-labels";
 import { checkDatasetRequest } from "./request";
 
 /**
- * Builds a snapshot (the pg-boss job's work): every matching trace, a trace
- * at a time, exported in the requested form, cut into shards of SHARD_ROWS
- * rows, each shard written to dataset_files (under a provisional path) with
- * its rows' keys and hashes in dataset_rows as soon as it is full. Only at
- * the end, in one transaction, the shards get their final names, the card
- * and manifest are added and the snapshot becomes `ready`; until then it is
- * listed by no one. A rerun (pg-boss retries a job whose worker died)
- * starts from nothing.
+ * Builds a snapshot (the pg-boss job's work) in three steps:
+ *
+ * 1. plan: one query cuts the matching traces, in creation order, into
+ *    shards of about SHARD_ROWS rows each, from the number of rows each
+ *    trace will give (its model calls, its events, or one); a shard starts
+ *    at a trace and a row within it, so a large trace may span shards;
+ * 2. shards: each shard is exported on its own (its traces read a page at a
+ *    time, credit computed, encoded) and written to dataset_files under a
+ *    provisional path, with its rows' keys and hashes in dataset_row_sets. A
+ *    shard depends only on the plan, so shards can be built in any order by
+ *    any number of processes (build-process.ts) and the files are the same;
+ * 3. finish, in one transaction: the shards get their final names, the card
+ *    and manifest are added and the snapshot becomes `ready`; until then it
+ *    is listed by no one.
+ *
+ * A rerun (pg-boss retries a job whose worker died) starts from nothing.
  */
-/** Traces loaded ahead of the one being written (each load waits on a few database round trips). */
+
+/** Traces loaded ahead of the one being written, for the trace forms (each load waits on a few database round trips). */
 const LOAD_AHEAD = 8;
+/** Traces read per page of a shard. */
+const PAGE_TRACES = 100;
 
 export interface BuildOptions {
   /** tests: fail after this many shards, as a killed worker would stop */
@@ -36,140 +50,252 @@ export interface BuildOptions {
   shardRows?: number;
 }
 
-export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}): Promise<void> {
+/** Where a shard starts: the trace (its row id) and the row within that trace's rows. */
+export interface ShardStart {
+  id: number;
+  offset: number;
+}
+
+/** One shard of the plan: from its start up to the next shard's (null: to the end). */
+export interface ShardPlan {
+  index: number;
+  from: ShardStart;
+  to: ShardStart | null;
+}
+
+export interface Counts {
+  traces: number;
+  rows: number;
+  traces_without_calls: number;
+  traces_skipped_no_group: number;
+}
+
+/** A built shard, written under its provisional path. */
+export interface ShardResult {
+  index: number;
+  file: ManifestFile;
+  counts: Counts;
+  annotationsAsOf: string | null;
+}
+
+/** What every step of a build reads from the stored request. */
+export interface BuildContext {
+  datasetId: number;
+  filterKey: string;
+  request: DatasetRequest;
+  filter: TraceListQuery;
+  req: ExportRequest;
+  readable: string[] | null;
+  /** the Parquet schema's form */
+  form: TabularForm;
+}
+
+const zeroCounts = (): Counts => ({ traces: 0, rows: 0, traces_without_calls: 0, traces_skipped_no_group: 0 });
+
+/** The build's context, or null when the snapshot is already ready. */
+export async function buildContext(datasetId: number): Promise<BuildContext | null> {
   const dataset = await prisma().dataset.findUniqueOrThrow({ where: { id: datasetId } });
-  if (dataset.state === "ready") return;
-  await clearPartial(datasetId);
+  if (dataset.state === "ready") return null;
   const stored = dataset.request as { body: unknown; readable: string[] | null };
   const { request, filter, export: req } = await checkDatasetRequest(stored.body);
-  const readable = stored.readable;
   const form = request.form === "strict" || request.form === "extended" ? "traces" : request.form;
-  const total = await countTraces(filter, readable);
-  await prisma().dataset.update({ where: { id: datasetId }, data: { state: "building", tracesTotal: total, tracesDone: 0 } });
+  return { datasetId, filterKey: dataset.filterKey, request, filter, req, readable: stored.readable, form };
+}
 
-  const counts = { traces: 0, rows: 0, traces_without_calls: 0, traces_skipped_no_group: 0 };
-  let annotationsAsOf: string | null = null;
-  let tracesDone = 0;
+/** Removes what an earlier attempt left and marks the snapshot building. */
+export async function startBuild(ctx: BuildContext): Promise<void> {
+  await clearPartial(ctx.datasetId);
+  const total = await countTraces(ctx.filter, ctx.readable);
+  await prisma().dataset.update({ where: { id: ctx.datasetId }, data: { state: "building", tracesTotal: total, tracesDone: 0, error: null } });
+}
 
-  type Loaded = { ok: true; exported: ExportedTrace } | { ok: false; error: unknown };
-  type Page = Awaited<ReturnType<typeof listTraces>>;
-  const settle = (p: Promise<ExportedTrace>): Promise<Loaded> => p.then((exported): Loaded => ({ ok: true, exported }), (error: unknown): Loaded => ({ ok: false, error }));
-  // rows and transitions: a page of traces is read with a few queries for all of it (loadTracesById, loadCallsMany, pageLabels, pageFlags)
-  const batched = request.form === "rows" || request.form === "transitions";
-
-  /** Each trace of a page, in the page's order, settled (never an unhandled rejection while it waits its turn). */
-  async function loadPage(page: Page): Promise<(() => Promise<Loaded>)[]> {
-    if (!batched) {
-      // one trace at a time, LOAD_AHEAD traces ahead of the rows being written
-      const inFlight = new Map<number, Promise<Loaded>>();
-      const start = (i: number) => {
-        const t = page.traces[i];
-        if (t) inFlight.set(i, settle(exportTraceRecords(t.trace_id, req)));
-      };
-      for (let i = 0; i < LOAD_AHEAD; i++) start(i);
-      return page.traces.map((_, i) => async () => {
-        const loaded = await inFlight.get(i)!;
-        inFlight.delete(i);
-        start(i + LOAD_AHEAD);
-        return loaded;
-      });
-    }
-    const ids = page.traces.map((t) => t.id);
-    const keys = page.traces.map((t) => t.trace_id);
-    const [traces, callsOf, labelsOf, flagsOf, decisiveOf] = await Promise.all([
-      loadTracesById(ids),
-      request.form === "transitions" ? loadCallsMany(ids) : Promise.resolve(new Map<number, ModelCall[]>()),
-      pageLabels(keys, req.credit.judges),
-      pageFlags(ids),
-      decisiveEventsOf(keys),
-    ]);
-    return page.traces.map((t) => () => {
-      const trace = traces.get(t.id);
-      if (!trace) return Promise.resolve<Loaded>({ ok: false, error: new Error(`trace ${t.trace_id} was deleted during the build`) });
-      const { labels, asOf } = labelsOf.get(t.trace_id)!;
-      return settle(exportLoaded({ trace, calls: callsOf.get(t.id) ?? [], labels, asOf, hackingFlags: flagsOf.get(t.id) ?? [], decisiveEvent: decisiveOf.get(t.trace_id) ?? null }, req));
-    });
-  }
-
-  async function* traceRecords(): AsyncGenerator<Record<string, unknown>> {
-    let page: Page | null = await listTraces(filter, readable);
-    let loads = settleAll(loadPage(page));
-    while (page !== null) {
-      const cursor = page.next_cursor ?? undefined;
-      // the next page is read while this one's rows are computed and written
-      const nextPage: Promise<Page | null> = cursor !== undefined ? listTraces({ ...filter, cursor }, readable) : Promise.resolve(null);
-      const current = await loads;
-      if (!current.ok) throw current.error;
-      const next = nextPage.then((p) => (p === null ? null : { page: p, loads: settleAll(loadPage(p)) }));
-      next.catch(() => {});
-      for (const load of current.value) {
-        const loaded = await load();
-        if (!loaded.ok && !(loaded.error instanceof GroupTooSmallError)) throw loaded.error;
-        const exported = loaded.ok ? loaded.exported : null;
-        if (exported === null) counts.traces_skipped_no_group++;
-        else if (request.form === "transitions" && exported.form !== "transitions") counts.traces_without_calls++;
-        else {
-          counts.traces++;
-          yield* exportedRecords(exported) as Iterable<Record<string, unknown>>;
-        }
-        tracesDone++;
-      }
-      await prisma().dataset.update({ where: { id: datasetId }, data: { tracesDone } });
-      const upcoming = await next;
-      page = upcoming?.page ?? null;
-      if (upcoming) loads = upcoming.loads;
-    }
-  }
-
+export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}): Promise<void> {
+  const ctx = await buildContext(datasetId);
+  if (ctx === null) return;
+  await startBuild(ctx);
   try {
-    const source = traceRecords()[Symbol.asyncIterator]();
-    const shards: ManifestFile[] = [];
-    let exhausted = false;
-    while (!exhausted || shards.length === 0) {
-      // the shard's row keys and hashes (rows themselves are not kept: only the encoder's row group is in memory)
-      const taken: (readonly [string, string])[] = [];
-      // one shard's rows, pulled from the shared source (never closing it)
-      const shardRows = async function* (): AsyncGenerator<Record<string, unknown>> {
-        while (taken.length < (opts.shardRows ?? SHARD_ROWS)) {
-          const next = await source.next();
-          if (next.done) {
-            exhausted = true;
-            return;
-          }
-          const row = next.value;
-          taken.push([rowKey(request.form, row), rowHash(row)]);
-          const asOf = typeof row.annotations_as_of === "string" ? row.annotations_as_of : null;
-          if (asOf !== null && (annotationsAsOf === null || asOf > annotationsAsOf)) annotationsAsOf = asOf;
-          yield row;
-        }
-      };
-      const bytes = request.format === "parquet" ? await collect(parquetStream(form, shardRows())) : await jsonlBytes(shardRows());
-      if (taken.length === 0 && shards.length > 0) break;
-      const file = { path: `partial/${String(shards.length).padStart(5, "0")}`, sha256: sha256(bytes), bytes: bytes.length, rows: taken.length };
-      await writeShard(datasetId, file, bytes, taken);
-      counts.rows += taken.length;
-      shards.push(file);
-      if (opts.failAfterShards !== undefined && shards.length >= opts.failAfterShards) throw new Error("stopped by the test after a shard");
-      if (exhausted) break;
+    const plans = await planShards(ctx, opts.shardRows);
+    const results: ShardResult[] = [];
+    for (const plan of plans) {
+      results.push(await buildShard(ctx, plan));
+      await recordProgress(datasetId, results);
+      if (opts.failAfterShards !== undefined && results.length >= opts.failAfterShards) throw new Error("stopped by the test after a shard");
     }
-    const files = shards.map((s, i) => ({ ...s, from: s.path, path: shardPath(i, shards.length, request.format) }));
-    const manifest: Manifest = {
-      version: SPEC_VERSION,
-      name: request.name,
-      form: request.form,
-      format: request.format,
-      filter: Object.fromEntries(Object.entries(request.filter).sort(([a], [b]) => (a < b ? -1 : 1))),
-      credit: { method: req.credit.method, preset: req.preset.name, weights: { ...req.preset.weights }, normalize: req.credit.normalize, judges: selectionParam(req.credit.judges) || "none" },
-      counts,
-      annotations_as_of: annotationsAsOf,
-      files: files.map(({ path, sha256, bytes, rows }) => ({ path, sha256, bytes, rows })),
-    };
-    await finish(datasetId, dataset.filterKey, files, manifest);
+    await finishBuild(ctx, results);
   } catch (error) {
-    await clearPartial(datasetId);
-    await prisma().dataset.update({ where: { id: datasetId }, data: { state: "failed", error: error instanceof Error ? error.message.slice(0, 1000) : String(error) } });
+    await failBuild(datasetId, error);
     throw error;
   }
+}
+
+/** A failed build: nothing of it kept, the reason on the row. */
+export async function failBuild(datasetId: number, error: unknown): Promise<void> {
+  await clearPartial(datasetId);
+  await prisma().dataset.update({ where: { id: datasetId }, data: { state: "failed", error: error instanceof Error ? error.message.slice(0, 1000) : String(error) } });
+}
+
+/** Traces done: those whose first row lies in a built shard. */
+export async function recordProgress(datasetId: number, results: readonly ShardResult[]): Promise<void> {
+  const tracesDone = results.reduce((n, r) => n + r.counts.traces + r.counts.traces_without_calls + r.counts.traces_skipped_no_group, 0);
+  await prisma().dataset.update({ where: { id: datasetId }, data: { tracesDone } });
+}
+
+/**
+ * The shards: the matching traces in creation order, each counted for the
+ * rows it will give (model calls for transitions, events for event rows,
+ * one for the trace forms), cut every `shardRows` rows. The database
+ * answers with the shard boundaries only, so the plan of any number of
+ * traces is a few numbers per shard. A trace that gives fewer rows than
+ * counted (a skipped group, say) only makes its shard shorter.
+ */
+export async function planShards(ctx: BuildContext, shardRows = SHARD_ROWS): Promise<ShardPlan[]> {
+  const rowsOf = ctx.request.form === "transitions" ? Prisma.sql`(SELECT count(*) FROM model_calls m WHERE m.trace_id = t.id)` : ctx.request.form === "rows" ? Prisma.sql`t.event_count` : Prisma.sql`1`;
+  const boundaries = await prisma().$queryRaw<{ id: number; offset: number }[]>(Prisma.sql`
+    WITH x AS (SELECT t.id, ${rowsOf}::bigint AS n FROM traces t ${whereOf(listConditions(ctx.filter, ctx.readable, { count: true }))}),
+    c AS (SELECT id, n, coalesce(sum(n) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS s FROM x WHERE n > 0)
+    SELECT c.id, (k * ${shardRows} - c.s)::int AS "offset"
+    FROM c CROSS JOIN LATERAL generate_series(greatest(1, ceil(c.s::numeric / ${shardRows}))::bigint, floor((c.s + c.n - 1)::numeric / ${shardRows})::bigint) AS k
+    ORDER BY k`);
+  const starts: ShardStart[] = [{ id: 0, offset: 0 }, ...boundaries.map((b) => ({ id: b.id, offset: b.offset }))];
+  return starts.map((from, index) => ({ index, from, to: starts[index + 1] ?? null }));
+}
+
+type TraceRef = { id: number; trace_id: string };
+
+/** A page of a shard's traces after `after` (a trace whose rows all belong to the next shard is not in it). */
+async function shardPage(ctx: BuildContext, plan: ShardPlan, after: number): Promise<TraceRef[]> {
+  const c = listConditions(ctx.filter, ctx.readable);
+  c.push(Prisma.sql`t.id >= ${plan.from.id}`, Prisma.sql`t.id > ${after}`);
+  if (plan.to !== null) c.push(plan.to.offset === 0 ? Prisma.sql`t.id < ${plan.to.id}` : Prisma.sql`t.id <= ${plan.to.id}`);
+  return prisma().$queryRaw<TraceRef[]>(Prisma.sql`SELECT t.id, t.trace_id FROM traces t ${whereOf(c)} ORDER BY t.id LIMIT ${PAGE_TRACES}`);
+}
+
+type Loaded = { ok: true; exported: ExportedTrace } | { ok: false; error: unknown };
+const settle = (p: Promise<ExportedTrace>): Promise<Loaded> => p.then((exported): Loaded => ({ ok: true, exported }), (error: unknown): Loaded => ({ ok: false, error }));
+
+/** Each trace of a page, in the page's order, settled (never an unhandled rejection while it waits its turn). */
+async function loadPage(ctx: BuildContext, page: readonly TraceRef[]): Promise<(() => Promise<Loaded>)[]> {
+  const { request, req } = ctx;
+  if (request.form !== "rows" && request.form !== "transitions") {
+    // the trace forms: one trace at a time, LOAD_AHEAD traces ahead of the rows being written
+    const inFlight = new Map<number, Promise<Loaded>>();
+    const start = (i: number) => {
+      const t = page[i];
+      if (t) inFlight.set(i, settle(exportTraceRecords(t.trace_id, req)));
+    };
+    for (let i = 0; i < LOAD_AHEAD; i++) start(i);
+    return page.map((_, i) => async () => {
+      const loaded = await inFlight.get(i)!;
+      inFlight.delete(i);
+      start(i + LOAD_AHEAD);
+      return loaded;
+    });
+  }
+  // rows and transitions: a page of traces is read with a few queries for all of it
+  const ids = page.map((t) => t.id);
+  const keys = page.map((t) => t.trace_id);
+  const [traces, callsOf, labelsOf, flagsOf, decisiveOf] = await Promise.all([
+    loadTracesById(ids),
+    request.form === "transitions" ? loadCallsMany(ids) : Promise.resolve(new Map<number, ModelCall[]>()),
+    pageLabels(keys, req.credit.judges),
+    pageFlags(ids),
+    decisiveEventsOf(keys),
+  ]);
+  return page.map((t) => () => {
+    const trace = traces.get(t.id);
+    if (!trace) return Promise.resolve<Loaded>({ ok: false, error: new Error(`trace ${t.trace_id} was deleted during the build`) });
+    const { labels, asOf } = labelsOf.get(t.trace_id)!;
+    return settle(exportLoaded({ trace, calls: callsOf.get(t.id) ?? [], labels, asOf, hackingFlags: flagsOf.get(t.id) ?? [], decisiveEvent: decisiveOf.get(t.trace_id) ?? null }, req));
+  });
+}
+
+/**
+ * A shard's rows: its traces a page at a time (the next page read while
+ * this one's rows are computed), each trace's rows from the shard's start
+ * to the next shard's. A trace is counted by the shard that holds its
+ * first row.
+ */
+async function* shardRecords(ctx: BuildContext, plan: ShardPlan, counts: Counts): AsyncGenerator<Record<string, unknown>> {
+  let page = await shardPage(ctx, plan, plan.from.id - 1);
+  let loads = settleAll(loadPage(ctx, page));
+  while (page.length > 0) {
+    const nextPage = page.length === PAGE_TRACES ? shardPage(ctx, plan, page.at(-1)!.id) : Promise.resolve([]);
+    const current = await loads;
+    if (!current.ok) throw current.error;
+    const next = nextPage.then((p) => ({ page: p, loads: settleAll(loadPage(ctx, p)) }));
+    next.catch(() => {});
+    for (const [i, load] of current.value.entries()) {
+      const t = page[i]!;
+      const from = t.id === plan.from.id ? plan.from.offset : 0;
+      const to = plan.to !== null && t.id === plan.to.id ? plan.to.offset : Infinity;
+      const loaded = await load();
+      if (!loaded.ok && !(loaded.error instanceof GroupTooSmallError)) throw loaded.error;
+      const exported = loaded.ok ? loaded.exported : null;
+      const counted = from === 0;
+      if (exported === null) {
+        if (counted) counts.traces_skipped_no_group++;
+      } else if (ctx.request.form === "transitions" && exported.form !== "transitions") {
+        if (counted) counts.traces_without_calls++;
+      } else {
+        if (counted) counts.traces++;
+        let n = 0;
+        for (const row of exportedRecords(exported) as Iterable<Record<string, unknown>>) {
+          if (n >= to) break;
+          if (n >= from) yield row;
+          n++;
+        }
+      }
+    }
+    ({ page, loads } = await next);
+  }
+}
+
+/** Exports one shard and writes it under its provisional path, with its rows' keys and hashes. */
+export async function buildShard(ctx: BuildContext, plan: ShardPlan): Promise<ShardResult> {
+  const counts = zeroCounts();
+  let annotationsAsOf: string | null = null;
+  // the shard's row keys and hashes (rows themselves are not kept: only the encoder's row group is in memory)
+  const taken: (readonly [string, string])[] = [];
+  const rows = async function* (): AsyncGenerator<Record<string, unknown>> {
+    for await (const row of shardRecords(ctx, plan, counts)) {
+      taken.push([rowKey(ctx.request.form, row), rowHash(row)]);
+      const asOf = typeof row.annotations_as_of === "string" ? row.annotations_as_of : null;
+      if (asOf !== null && (annotationsAsOf === null || asOf > annotationsAsOf)) annotationsAsOf = asOf;
+      yield row;
+    }
+  };
+  const bytes = ctx.request.format === "parquet" ? await collect(parquetStream(ctx.form, rows())) : await jsonlBytes(rows());
+  counts.rows = taken.length;
+  const file = { path: `partial/${String(plan.index).padStart(5, "0")}`, sha256: sha256(bytes), bytes: bytes.length, rows: taken.length };
+  await writeShard(ctx.datasetId, plan.index, file, bytes, taken);
+  return { index: plan.index, file, counts, annotationsAsOf };
+}
+
+/** The built shards, in plan order, become the snapshot (shards the plan counted rows for but that came out empty are dropped). */
+export async function finishBuild(ctx: BuildContext, built: readonly ShardResult[]): Promise<void> {
+  const all = [...built].sort((a, b) => a.index - b.index);
+  const kept = all.filter((s, i) => s.file.rows > 0 || (i === 0 && all.every((o) => o.file.rows === 0)));
+  const dropped = all.filter((s) => !kept.includes(s)).map((s) => s.file.path);
+  const counts = zeroCounts();
+  let annotationsAsOf: string | null = null;
+  for (const s of all) {
+    for (const k of Object.keys(counts) as (keyof Counts)[]) counts[k] += s.counts[k];
+    if (s.annotationsAsOf !== null && (annotationsAsOf === null || s.annotationsAsOf > annotationsAsOf)) annotationsAsOf = s.annotationsAsOf;
+  }
+  const { request, req } = ctx;
+  const files = kept.map((s, i) => ({ ...s.file, from: s.file.path, path: shardPath(i, kept.length, request.format) }));
+  const manifest: Manifest = {
+    version: SPEC_VERSION,
+    name: request.name,
+    form: request.form,
+    format: request.format,
+    filter: Object.fromEntries(Object.entries(request.filter).sort(([a], [b]) => (a < b ? -1 : 1))),
+    credit: { method: req.credit.method, preset: req.preset.name, weights: { ...req.preset.weights }, normalize: req.credit.normalize, judges: selectionParam(req.credit.judges) || "none" },
+    counts,
+    annotations_as_of: annotationsAsOf,
+    files: files.map(({ path, sha256, bytes, rows }) => ({ path, sha256, bytes, rows })),
+  };
+  await finish(ctx.datasetId, ctx.filterKey, files, dropped, manifest);
 }
 
 /** What a diff compares: the row without `annotations_as_of` (bookkeeping: every row of a relabelled trace would differ by it). */
@@ -198,24 +324,23 @@ async function jsonlBytes(rows: AsyncIterable<Record<string, unknown>>): Promise
 /** Removes a build's shards and row keys (a failed build's, or before a rerun). */
 export async function clearPartial(datasetId: number): Promise<void> {
   await pool().query("DELETE FROM dataset_files WHERE dataset_id = $1", [datasetId]);
-  await pool().query("DELETE FROM dataset_rows WHERE dataset_id = $1", [datasetId]);
+  await pool().query("DELETE FROM dataset_row_sets WHERE dataset_id = $1", [datasetId]);
 }
 
-async function writeShard(datasetId: number, file: ManifestFile, bytes: Buffer, rows: readonly (readonly [string, string])[]): Promise<void> {
+async function writeShard(datasetId: number, shard: number, file: ManifestFile, bytes: Buffer, rows: readonly (readonly [string, string])[]): Promise<void> {
   await transaction(async (client) => {
     await client.query("INSERT INTO dataset_files (dataset_id, path, bytes, sha256, size) VALUES ($1, $2, $3, $4, $5)", [datasetId, file.path, bytes, file.sha256, file.bytes]);
     // keys are unique: trace ids are, and event and call ids within a trace
-    await copyLines(client, "dataset_rows", ["dataset_id", "key", "hash"], (function* () {
-      for (const [key, hash] of rows) yield `${datasetId}\t${v(key)}\t${hash}\n`;
-    })());
+    await client.query("INSERT INTO dataset_row_sets (dataset_id, shard, keys, hashes) VALUES ($1, $2, $3::text[], $4::text[])", [datasetId, shard, rows.map((r) => r[0]), rows.map((r) => r[1])]);
   });
 }
 
 /** Final names, card and manifest, the diff against the previous ready snapshot of the same filter, `ready`: one transaction. */
-async function finish(datasetId: number, key: string, files: readonly (ManifestFile & { from: string })[], manifest: Manifest): Promise<void> {
+async function finish(datasetId: number, key: string, files: readonly (ManifestFile & { from: string })[], dropped: readonly string[], manifest: Manifest): Promise<void> {
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
   const card = datasetCard(manifest);
   await transaction(async (client) => {
+    if (dropped.length > 0) await client.query("DELETE FROM dataset_files WHERE dataset_id = $1 AND path = ANY($2::text[])", [datasetId, dropped]);
     for (const f of files) await client.query("UPDATE dataset_files SET path = $3 WHERE dataset_id = $1 AND path = $2", [datasetId, f.from, f.path]);
     for (const [path, text] of [["manifest.json", manifestText], ["README.md", card]] as const) {
       const bytes = Buffer.from(text, "utf8");
@@ -243,8 +368,8 @@ async function diffSnapshots(client: pg.PoolClient, previous: number, current: n
   const { rows } = await client.query<{ kind: "added" | "removed" | "changed"; n: number; keys: string[] }>(
     `WITH d AS (
        SELECT CASE WHEN o.key IS NULL THEN 'added' WHEN n.key IS NULL THEN 'removed' ELSE 'changed' END AS kind, coalesce(n.key, o.key) AS key
-       FROM (SELECT key, hash FROM dataset_rows WHERE dataset_id = $2) n
-       FULL JOIN (SELECT key, hash FROM dataset_rows WHERE dataset_id = $1) o ON o.key = n.key
+       FROM (SELECT r.key, r.hash FROM dataset_row_sets s, unnest(s.keys, s.hashes) AS r(key, hash) WHERE s.dataset_id = $2) n
+       FULL JOIN (SELECT r.key, r.hash FROM dataset_row_sets s, unnest(s.keys, s.hashes) AS r(key, hash) WHERE s.dataset_id = $1) o ON o.key = n.key
        WHERE o.key IS NULL OR n.key IS NULL OR o.hash <> n.hash)
      SELECT kind, count(*)::int AS n, (array_agg(key ORDER BY key))[1:$3] AS keys FROM d GROUP BY kind`,
     [previous, current, DIFF_LIST_LIMIT],

@@ -165,7 +165,7 @@ describe("POST /api/datasets", () => {
     const row = await prisma().dataset.create({ data: { name: "killed", filterKey: "killed", request: base.request as object } });
     await expect(buildSnapshot(row.id, { shardRows: 2, failAfterShards: 2 })).rejects.toThrow(/stopped/);
     expect(await prisma().datasetFile.count({ where: { datasetId: row.id } })).toBe(0);
-    expect(await prisma().datasetRow.count({ where: { datasetId: row.id } })).toBe(0);
+    expect(await prisma().datasetRowSet.count({ where: { datasetId: row.id } })).toBe(0);
     // a worker killed mid-build: its shards are there, the row still says building
     await prisma().dataset.update({ where: { id: row.id }, data: { state: "building" } });
     await pool().query("INSERT INTO dataset_files (dataset_id, path, bytes, sha256, size) VALUES ($1, 'partial/00000', '\\x00', 'x', 1)", [row.id]);
