@@ -6,7 +6,7 @@ import { currentSession } from "@/lib/server/auth/current";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { listReceivingTraces } from "@/lib/server/otel/receiving";
 import { searchSnippets } from "@/lib/server/queries/search-snippets";
-import { countTraces, MAX_RANKED } from "@/lib/server/queries/trace-list";
+import { listTotal, MAX_RANKED, scanSearch } from "@/lib/server/queries/trace-list";
 import { listTraces, traceFacets } from "@/lib/server/queries/traces";
 import { ReceivingTraces } from "./_components/receiving-traces";
 import { SelectionProvider } from "./_components/selection";
@@ -24,12 +24,14 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
   const parsed = traceListQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : traceListQuery.parse({});
   const readable = await pageReadableProjects("/");
-  // the total first when a search is ranked: past MAX_RANKED matches the page is in creation order instead
+  // the search's terms first (both reads use them), and the total first when a search is ranked: with a common term or past
+  // MAX_RANKED matches the page is in creation order instead
   const ranked = query.sort === "match" && query.text !== undefined;
-  const counted = ranked ? await countTraces(query, readable) : undefined;
-  const [page, total, facets, receiving, session] = await Promise.all([
-    listTraces(query, readable, counted),
-    counted ?? countTraces(query, readable),
+  const scans = await scanSearch(query);
+  const counted = ranked ? await listTotal(query, readable, scans) : undefined;
+  const [page, { n: total, at_least: atLeast }, facets, receiving, session] = await Promise.all([
+    listTraces(query, readable, { scans, total: counted }),
+    counted ?? listTotal(query, readable, scans),
     traceFacets(readable),
     // OTLP traces go to the default project
     readable === null || readable.includes("default") ? listReceivingTraces() : [],
@@ -70,11 +72,11 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
       <SelectionProvider>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-sm text-slate-700" data-testid="trace-total">
-            {total.toLocaleString("en")} {total === 1 ? "trace" : "traces"}{terms.length > 0 && <> matching {terms.map((t) => `“${t}”`).join(" and ")}{ranked && (page.order === "match"
+            {atLeast && "at least "}{total.toLocaleString("en")} {total === 1 && !atLeast ? "trace" : "traces"}{terms.length > 0 && <> matching {terms.map((t) => `“${t}”`).join(" and ")}{ranked && (page.order === "match"
               ? <span className="text-slate-500" data-testid="ranked-note"> · whole words and phrases first</span>
-              : <span className="text-slate-500" data-testid="ranked-note"> · too many to rank (over {MAX_RANKED.toLocaleString("en")}): newest first; add a word or quote a phrase</span>)}</>}
+              : <span className="text-slate-500" data-testid="ranked-note"> · too many to rank ({atLeast ? "a term in too many events to count them all" : `over ${MAX_RANKED.toLocaleString("en")}`}): newest first; add a word or quote a phrase</span>)}</>}
           </p>
-          <SelectionBar canDelete={canDelete} total={parsed.success ? total : 0} filters={filters} />
+          <SelectionBar canDelete={canDelete} total={parsed.success ? total : 0} atLeast={atLeast} filters={filters} />
         </div>
         <TraceTable traces={page.traces} values={raw} sort={query.sort} dir={query.dir} receiving={new Set(receiving.map((r) => r.trace_id))} hits={hits} terms={terms} />
       </SelectionProvider>

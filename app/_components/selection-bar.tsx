@@ -23,9 +23,10 @@ export const MAX_SELECTION = 500;
  * What to do with the ticked traces: export them, queue them for labeling,
  * compare two, delete (project admins); and export every trace the list's
  * filters match (`filters`: the list's filter parameters as a query string,
- * `total`: how many match), streamed by `GET /api/export` whatever the size.
+ * `total`: how many match, or at least match when `atLeast`), streamed by
+ * `GET /api/export` whatever the size.
  */
-export function SelectionBar({ canDelete, total, filters }: { canDelete: boolean; total: number; filters: string }) {
+export function SelectionBar({ canDelete, total, atLeast = false, filters }: { canDelete: boolean; total: number; atLeast?: boolean; filters: string }) {
   const { selected, clear } = useSelection();
   const router = useRouter();
   const [format, setFormat] = useState<string>(EXPORTS[0][0]);
@@ -63,7 +64,7 @@ export function SelectionBar({ canDelete, total, filters }: { canDelete: boolean
         : <a className={link} href={`/api/export?${format}&ids=${list}`} data-testid="export-selection">Export {ids.length}</a>}
       {total > 0 && (
         <a className={link} href={`/api/export?${format}${filters ? `&${filters}` : ""}`} data-testid="export-all">
-          Export all {total.toLocaleString("en")} that match
+          Export all {atLeast ? "" : `${total.toLocaleString("en")} `}that match
         </a>
       )}
       {disabled ? <span className="text-slate-500">Add to queue</span> : <Link className={link} href={`/queues/new?trace_ids=${list}`}>Add to queue</Link>}

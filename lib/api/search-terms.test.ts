@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { containsPattern, hasWholeWord, highlightParts, searchTerms, wholeWordRegex } from "./search-terms";
+import { containsPattern, hasWholeWord, highlightParts, searchTerms, wholeWordRegex, wordPrefilter } from "./search-terms";
 
 describe("searchTerms", () => {
   it("reads words and quoted phrases, without duplicates", () => {
@@ -60,5 +60,41 @@ describe("whole words", () => {
     fc.assert(fc.property(fc.string(), fc.string({ minLength: 1 }), (text, term) => {
       if (hasWholeWord(text, term)) expect(text.toLowerCase().includes(term.toLowerCase())).toBe(true);
     }));
+  });
+});
+
+describe("wordPrefilter", () => {
+  it("keeps the words a separator starts: whole where one also ends them, a prefix at the end of the term", () => {
+    // "https" may end a longer word ("xhttps"); "news" and "example" stand whole; "4697" may go on ("46971")
+    expect(wordPrefilter("https://news.example/4697")).toBe("('news' & 'example' & '4697':*) | 'long-content'");
+    expect(wordPrefilter("carbon pricing")).toBe("('pricing':*) | 'long-content'");
+    expect(wordPrefilter(" timeout ")).toBe("('timeout') | 'long-content'");
+  });
+
+  it("says nothing of a term with no word a separator starts", () => {
+    expect(wordPrefilter("timeout")).toBeNull();
+    expect(wordPrefilter("HAT136")).toBeNull();
+    expect(wordPrefilter("…")).toBeNull();
+    expect(wordPrefilter("")).toBeNull();
+  });
+
+  it("takes a non-ASCII neighbour as a possible letter: the word may go on through it", () => {
+    expect(wordPrefilter("x caf\u00e9 y")).toBe("('caf':* & 'y':*) | 'long-content'");
+    expect(wordPrefilter("x \u00e9t\u00e9 y")).toBe("('y':*) | 'long-content'");
+  });
+
+  it("cuts a long word to the 200 characters the index keeps, as a prefix", () => {
+    const long = "a".repeat(250);
+    expect(wordPrefilter(` ${long} `)).toBe(`('${"a".repeat(200)}':*) | 'long-content'`);
+  });
+
+  it("only ever quotes letters and digits (a term cannot inject tsquery syntax)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (term) => {
+        const q = wordPrefilter(term);
+        if (q === null) return;
+        expect(q).toMatch(/^\((?:'[A-Za-z0-9]+'(?::\*)?)(?: & '[A-Za-z0-9]+'(?::\*)?)*\) \| 'long-content'$/);
+      }),
+    );
   });
 });

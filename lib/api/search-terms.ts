@@ -66,3 +66,34 @@ export function hasWholeWord(text: string, term: string): boolean {
   }
   return false;
 }
+
+/** Whether `ch` is a character PostgreSQL's [:alnum:] excludes in every locale: ASCII other than letters and digits. */
+const isSeparator = (ch: string): boolean => ch.charCodeAt(0) < 0x80 && !/[A-Za-z0-9]/.test(ch);
+/** Longest word the content index keeps whole (baton_words cuts longer ones to this length). */
+const INDEXED_WORD = 200;
+
+/**
+ * A tsquery over `baton_words(content)` (migration content_words) that
+ * every content containing `term` case-insensitively satisfies, or null
+ * when the term has no word it can rely on. A run of ASCII letters and
+ * digits that a separator (ASCII, not a letter or digit) precedes within the
+ * term starts a word of any text that contains the term: it is that whole
+ * word when a separator also follows it within the term, else (the term
+ * ends, or a character that may be a letter in the database's locale
+ * follows) the word's beginning, a prefix (`:*`). A run at the start of the
+ * term may end a longer word and says nothing. Content too long to be split
+ * carries 'long-content', accepted by every query. The words are lower-cased
+ * by the database (`lower()`, as ILIKE compares), not here.
+ */
+export function wordPrefilter(term: string): string | null {
+  const words: string[] = [];
+  for (const m of term.matchAll(/[A-Za-z0-9]+/g)) {
+    const before = term[m.index - 1];
+    const after = term[m.index + m[0].length];
+    if (before === undefined || !isSeparator(before)) continue;
+    const whole = after !== undefined && isSeparator(after);
+    words.push(whole && m[0].length <= INDEXED_WORD ? `'${m[0]}'` : `'${m[0].slice(0, INDEXED_WORD)}':*`);
+  }
+  if (words.length === 0) return null;
+  return `(${[...new Set(words)].join(" & ")}) | 'long-content'`;
+}

@@ -8,7 +8,9 @@
  * (the same code as `next start` minus its HTTP layer, called in this process):
  * - the trace list: default sort, a filter (system), sorted by tokens; each
  *   first page of 50 and the page's total (GET /api/traces + the count the list page shows);
- * - content search: a rare phrase (a URL of one template event) and a common one (a topic in ~10% of events);
+ * - content search: a rare phrase (a URL of one template event) and a common one (a topic in ~10% of events),
+ *   as the list page reads them (terms scanned, the page and its total), and both again as the page read
+ *   them before (the trigram index alone, the exact total of every match, then the page: the baseline);
  * - GET /api/metrics, GET /api/dashboard, GET /api/decisions (all traces);
  * - label writes under load: --clients concurrent writers for --seconds through
  *   POST /api/traces/{id}/annotations (p50, p99, writes/s);
@@ -33,8 +35,9 @@ import { GET as dashboardRoute } from "@/app/api/dashboard/route";
 import { GET as decisionsRoute } from "@/app/api/decisions/route";
 import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
 import { traceListQuery } from "@/lib/api/filters";
-import { closeDatabase } from "@/lib/server/db/client";
-import { countTraces } from "@/lib/server/queries/trace-list";
+import { closeDatabase, prisma } from "@/lib/server/db/client";
+import { countTraces, listPageSql, listTotal, listTraces, MAX_RANKED, scanSearch } from "@/lib/server/queries/trace-list";
+import { setWordPrefilter } from "@/lib/server/queries/trace-search";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { medianAsyncMs } from "./compute/measure";
@@ -96,6 +99,8 @@ const READS: { name: string; goal?: number }[] = [
   { name: "list, sort by tokens", goal: 300 },
   { name: "search, rare phrase", goal: 1000 },
   { name: "search, common phrase", goal: 1000 },
+  { name: "search, rare phrase, as before: trigram index alone, exact total (baseline)" },
+  { name: "search, common phrase, as before: trigram index alone, exact total (baseline)" },
   { name: "GET /api/metrics" },
   { name: "GET /api/dashboard" },
   { name: "GET /api/decisions" },
@@ -106,11 +111,37 @@ async function ok(response: Response): Promise<unknown> {
   return response.json();
 }
 
+/** `run` with the search's word prefilter off: the trigram index alone. */
+async function withoutWords(run: () => Promise<void>): Promise<void> {
+  setWordPrefilter(false);
+  try {
+    await run();
+  } finally {
+    setWordPrefilter(true);
+  }
+}
+
 /** The list page: its first page (the API) and its total, as app/page.tsx asks for them (in parallel). */
 async function listPage(search: string): Promise<void> {
   const query = traceListQuery.parse(Object.fromEntries(new URLSearchParams(search)));
-  const { sort: _s, dir: _d, cursor: _c, before: _b, limit: _l, ...filter } = query;
-  await Promise.all([ok(await listRoute(getRequest(`/api/traces?${search}`), params({}))), countTraces(filter)]);
+  const scans = await scanSearch(query);
+  const ranked = query.sort === "match" && query.text !== undefined;
+  const counted = ranked ? await listTotal(query, null, scans) : undefined;
+  await Promise.all([listTraces(query, null, { scans, total: counted }), counted ?? listTotal(query, null, scans)]);
+  // the route answers with the same page
+  if (!ranked) await ok(await listRoute(getRequest(`/api/traces?${search}`), params({})));
+}
+
+/**
+ * The list page as it read a search before term scans (the baseline): the
+ * exact total of every matching trace first, then the page, each reading
+ * every matching event (the word prefilter is switched off by the caller).
+ */
+async function listPageExact(search: string): Promise<void> {
+  const query = traceListQuery.parse(Object.fromEntries(new URLSearchParams(search)));
+  const total = await countTraces(query);
+  const paged = total > MAX_RANKED ? { ...query, sort: "created" as const } : query;
+  await prisma().$queryRaw(listPageSql(paged));
 }
 
 function timeMs(run: () => Promise<unknown>): Promise<number> {
@@ -174,9 +205,11 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     [READS[2]!.name, () => listPage("sort=tokens&dir=desc&limit=50")],
     [READS[3]!.name, () => listPage(searches[0]!)],
     [READS[4]!.name, () => listPage(searches[1]!)],
-    [READS[5]!.name, async () => ok(await metricsRoute(getRequest("/api/metrics"), params({})))],
-    [READS[6]!.name, async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({})))],
-    [READS[7]!.name, async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
+    [READS[5]!.name, () => withoutWords(() => listPageExact(searches[0]!))],
+    [READS[6]!.name, () => withoutWords(() => listPageExact(searches[1]!))],
+    [READS[7]!.name, async () => ok(await metricsRoute(getRequest("/api/metrics"), params({})))],
+    [READS[8]!.name, async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({})))],
+    [READS[9]!.name, async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
   ];
   for (const [name, run] of runs) {
     ms[name] = await timeMs(run);

@@ -5,7 +5,7 @@ import { prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { searchSnippets } from "./search-snippets";
-import { countTraces, listTraces, MAX_RANKED } from "./trace-list";
+import { countTraces, listTotal, listTraces, MAX_RANKED, scanSearch } from "./trace-list";
 import { traceFacets } from "./traces";
 
 /*
@@ -83,9 +83,45 @@ describe("ranked content search", () => {
   it("past MAX_RANKED matches the page is in creation order and says so", async () => {
     const query = traceListQuery.parse({ text: "cat", limit: "500" });
     expect((await listTraces(query)).order).toBe("match");
-    const many = await listTraces(query, null, MAX_RANKED + 1);
+    const many = await listTraces(query, null, { total: { n: MAX_RANKED + 1, at_least: false } });
     expect(many.order).toBe("created");
     expect(many.traces.map((t) => t.trace_id)).toEqual(await ids({ text: "cat", limit: "500", sort: "created" }));
+  });
+
+  it("a common term: the page found by walking the list is the same, pages and all; the total says at least how many; no ranking", async () => {
+    // "cat" and a phrase: read up to 3 matching rows per source, both are common here, as a word in a tenth of 30 M events is
+    for (const text of ["cat", '"the reservation"']) {
+      const exact = await countTraces({ text });
+      expect(exact).toBeGreaterThan(10);
+      const common = await scanSearch({ text }, 3);
+      expect(common!.every((s) => !s.complete)).toBe(true);
+      const whole = await scanSearch({ text });
+      expect(whole!.every((s) => s.complete)).toBe(true);
+      expect(await listTotal({ text }, null, whole)).toEqual({ n: exact, at_least: false });
+      const bound = await listTotal({ text }, null, common);
+      expect(bound.at_least).toBe(true);
+      expect(bound.n).toBeGreaterThan(0);
+      expect(bound.n).toBeLessThanOrEqual(exact);
+      // pages of 4, newest first, forward then back: the same traces either way
+      const walk = async (scans: Awaited<ReturnType<typeof scanSearch>>) => {
+        const seen: string[][] = [];
+        let page = await listTraces(traceListQuery.parse({ text, sort: "created", limit: "4" }), null, { scans });
+        seen.push(page.traces.map((t) => t.trace_id));
+        while (page.next_cursor) {
+          page = await listTraces(traceListQuery.parse({ text, sort: "created", limit: "4", cursor: page.next_cursor }), null, { scans });
+          seen.push(page.traces.map((t) => t.trace_id));
+        }
+        const back = await listTraces(traceListQuery.parse({ text, sort: "created", limit: "4", before: page.prev_cursor! }), null, { scans });
+        return { seen, back: back.traces.map((t) => t.trace_id) };
+      };
+      const a = await walk(common);
+      expect(a).toEqual(await walk(whole));
+      expect(a.seen.flat()).toHaveLength(exact);
+      // asked to rank, a common term is listed newest first, and says so
+      const ranked = await listTraces(traceListQuery.parse({ text, limit: "500" }), null, { scans: common });
+      expect(ranked.order).toBe("created");
+      expect(ranked.traces.map((t) => t.trace_id)).toEqual(a.seen.flat());
+    }
   });
 
   it("says for each snippet whether a term matched as a word or inside one", async () => {

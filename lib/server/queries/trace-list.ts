@@ -3,7 +3,7 @@ import { reader } from "@/lib/server/db/read";
 import type { ListSort, TraceListQuery } from "@/lib/api/filters";
 import { decodeListCursor, encodeListCursor, type ListCursor } from "@/lib/api/list-cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { listConditions, whereOf, type ListFilter } from "./trace-search";
+import { contentEvents, listConditions, scanTerms, whereOf, type ListFilter, type TermScan } from "./trace-search";
 import { searchTerms, wholeWordRegex } from "@/lib/api/search-terms";
 
 /** A row of the trace list (`GET /api/traces`). */
@@ -89,7 +89,7 @@ function rankJoin(query: TraceListQuery): Prisma.Sql {
   if (terms.length === 0) return Prisma.empty;
   const perTerm = terms.map((term, i) => {
     const word = wholeWordRegex(term);
-    return Prisma.sql`SELECT c.trace_id, ${i}::int AS term FROM event_content c WHERE c.content ~* ${word}
+    return Prisma.sql`${contentEvents(term, (content) => Prisma.sql`${content} ~* ${word}`, Prisma.sql`, ${i}::int AS term`)}
       UNION SELECT e.trace_id, ${i}::int FROM events e WHERE e.agent ~* ${word} OR e.tool ~* ${word}
       UNION SELECT m.id, ${i}::int FROM traces m WHERE m.metadata::text ~* ${word}`;
   });
@@ -121,13 +121,13 @@ interface Row {
   sort_value: number | null;
 }
 
-/** The SQL of one page (bench:explore runs it as is, with and without the indexes). */
-export function listPageSql(query: TraceListQuery, readable: string[] | null = null): Prisma.Sql {
+/** The SQL of one page (bench:explore runs it as is, with and without the indexes); `scans`: the search terms' (scanSearch). */
+export function listPageSql(query: TraceListQuery, readable: string[] | null = null, scans?: readonly TermScan[]): Prisma.Sql {
   const column = sortValue(query);
   const asc = query.dir === "asc";
   const backwards = query.before !== undefined;
   const at = query.before ?? query.cursor;
-  const conditions = listConditions(query, readable);
+  const conditions = listConditions(query, readable, { scans });
   if (at !== undefined) conditions.push(keyset(column, asc, decodeListCursor(at), backwards));
   // a page before the cursor is read in the reverse order, then turned round
   const forward = asc !== backwards;
@@ -153,14 +153,53 @@ export function listPageSql(query: TraceListQuery, readable: string[] | null = n
     ORDER BY (u.sort_value IS NULL) ${Prisma.raw(backwards ? "DESC" : "ASC")}, u.sort_value ${dir}, u.id ${dir} LIMIT ${query.limit + 1}`;
 }
 
-/** One page of the list, in the chosen order, after `cursor` or before `before` (keyset paging both ways). */
-export async function listTraces(given: TraceListQuery, readable: string[] | null = null, total?: number): Promise<TraceListPage> {
+/** The search's terms scanned (scanTerms), or undefined when the filter has no text. */
+export async function scanSearch(filter: ListFilter, commonAfter?: number): Promise<TermScan[] | undefined> {
+  const terms = filter.text ? searchTerms(filter.text) : [];
+  return terms.length > 0 ? scanTerms(terms, commonAfter) : undefined;
+}
+
+/** The list's total: exact, or (`at_least`) a lower bound when a search term is common. */
+export interface ListTotal {
+  n: number;
+  at_least: boolean;
+}
+
+/**
+ * How many traces the list holds. With a common search term, how many of
+ * the traces its first matching rows belong to pass every filter: at
+ * least that many match (counting them all would read every matching event).
+ */
+export async function listTotal(filter: ListFilter, readable: string[] | null = null, scans?: readonly TermScan[]): Promise<ListTotal> {
+  const common = scans?.some((s) => !s.complete) ?? false;
+  const sampled = scans?.map((s) => ({ ...s, complete: true }));
+  const [row] = await (await reader()).prisma.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable, { count: true, scans: sampled }))}`);
+  return { n: row?.n ?? 0, at_least: common };
+}
+
+/** What a caller already read for this list (the page reads them first), so that they are not read twice. */
+export interface ListKnown {
+  scans?: TermScan[];
+  total?: ListTotal;
+}
+
+/**
+ * One page of the list, in the chosen order, after `cursor` or before
+ * `before` (keyset paging both ways). A search is ranked (sort `match`)
+ * only when each term is not common and at most MAX_RANKED traces match;
+ * else the page is in creation order, and `order` says so.
+ */
+export async function listTraces(given: TraceListQuery, readable: string[] | null = null, known: ListKnown = {}): Promise<TraceListPage> {
   let query = given;
-  if (rankTerms(query).length > 0 && (total ?? (await countTraces(query, readable))) > MAX_RANKED) query = { ...query, sort: "created" };
+  const scans = known.scans ?? (await scanSearch(query));
+  if (rankTerms(query).length > 0) {
+    const total = known.total ?? (await listTotal(query, readable, scans));
+    if (total.at_least || total.n > MAX_RANKED) query = { ...query, sort: "created" };
+  }
   const column = query.sort === "created" ? null : query.sort;
   const backwards = query.before !== undefined;
   const at = query.before ?? query.cursor;
-  const rows = await (await reader()).prisma.$queryRaw<Row[]>(listPageSql(query, readable));
+  const rows = await (await reader()).prisma.$queryRaw<Row[]>(listPageSql(query, readable, scans));
   const more = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (backwards) page.reverse();
