@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale [-- --sizes 1000000,10000000,30000000 --runs 5 --templates 2000 --keep]`
+ * `npm run bench:scale [-- --sizes 1000000,10000000,30000000 --runs 5 --templates 2000 --keep --reuse --grow]`
  *
  * Growth, measured: fills one database (its own embedded PostgreSQL in
  * .baton-bench/scale, port BATON_BENCH_PG_PORT or 24371; DATABASE_URL to use
@@ -21,7 +21,8 @@
  * growth exponent (log-log slope between consecutive sizes) and its projection
  * to 100 M and 1 B events from the last slope. Before each fill it checks the
  * disk: it stops at the last size whose projected database leaves --spare-gb free.
- * The data directory is deleted at the end unless --keep; `--reuse` measures
+ * The data directory is deleted at the end unless --keep; `--grow` grows a kept
+ * database to the sizes above its own (e.g. 10 M kept, then 30 M); `--reuse` measures
  * a kept database again at its current size (e.g. after adding an index).
  * Heavy: never part of npm test.
  */
@@ -55,6 +56,7 @@ const { values } = parseArgs({
     "spare-gb": { type: "string", default: "25" },
     keep: { type: "boolean", default: false },
     reuse: { type: "boolean", default: false },
+    grow: { type: "boolean", default: false },
     explain: { type: "boolean", default: false },
   },
 });
@@ -262,9 +264,10 @@ async function openDatabase(reuse: boolean) {
 
 async function main(): Promise<void> {
   console.log(`bench:scale — sizes ${SIZES.map((s) => fmt(s)).join(", ")} events; median of ${RUNS} runs; ${CLIENTS} label writers for ${SECONDS} s; ingest of ${INGEST} traces`);
-  let { db, client } = await openDatabase(values.reuse);
+  const keep = values.reuse || values.grow;
+  let { db, client } = await openDatabase(keep);
   // a kept database gets the migrations added since it was filled (new indexes), so before/after is one fill
-  if (values.reuse) await applyMigrations(db.url);
+  if (keep) await applyMigrations(db.url);
   // settings that need a restart: applied, then the server restarted (embedded only)
   const current = (await client.query<{ v: string }>("SHOW shared_buffers")).rows[0]!.v;
   for (const [k, v] of Object.entries(SETTINGS)) await client.query(`ALTER SYSTEM SET ${k} = '${v}'`);
@@ -288,7 +291,7 @@ async function main(): Promise<void> {
       log(`${fmt(TEMPLATES)} templates (${fmt(events)} events) through the ingest path and ${fmt(labels)} labels through the label route in ${fmt((performance.now() - started) / 1000)} s`);
     }
     const templateEvents = Number((await client.query<{ n: string }>("SELECT sum(event_count) AS n FROM traces WHERE trace_id LIKE 'scale-%' AND trace_id NOT LIKE '%.c%'")).rows[0]!.n);
-    if (values.reuse && stored > 0) {
+    if (values.reuse && !values.grow && stored > 0) {
       results.push(await measure(client, 0));
     } else {
       for (const size of SIZES) {
