@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { wordPrefilter } from "@/lib/api/search-terms";
+import { containsPattern, wordPrefilter } from "@/lib/api/search-terms";
 import { pool } from "@/lib/server/db/client";
 
 /*
@@ -22,11 +22,16 @@ const piece = fc.oneof(
 const content = fc.oneof({ weight: 20, arbitrary: fc.array(piece, { maxLength: 30 }).map((p) => p.join("")) }, { weight: 1, arbitrary: fc.constant(`${"lorem ipsum ".repeat(8500)}needle in the haystack`) });
 
 async function passes(pairs: readonly { content: string; query: string }[]): Promise<boolean[]> {
-  const { rows } = await pool().query<{ ok: boolean }>(
-    "SELECT baton_words(c) @@ lower(q)::tsquery AS ok FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(c, q, i) ORDER BY i",
-    [pairs.map((p) => p.content), pairs.map((p) => p.query)],
+  return (await check(pairs.map((p) => ({ ...p, term: "" })))).map((r) => r.passes);
+}
+
+/** For each pair: whether the content passes the prefilter, and whether it contains the term as the search's ILIKE sees it (the database's own case rules). */
+async function check(pairs: readonly { content: string; term: string; query: string }[]): Promise<{ passes: boolean; contains: boolean }[]> {
+  const { rows } = await pool().query<{ passes: boolean; contains: boolean }>(
+    "SELECT baton_words(c) @@ lower(q)::tsquery AS passes, c ILIKE p AS contains FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(c, q, p, i) ORDER BY i",
+    [pairs.map((p) => p.content), pairs.map((p) => p.query), pairs.map((p) => containsPattern(p.term))],
   );
-  return rows.map((r) => r.ok);
+  return rows;
 }
 
 describe("the content words prefilter", () => {
@@ -39,13 +44,14 @@ describe("the content words prefilter", () => {
     for (const [c, a, b, upper] of cases) {
       const cut = c.slice(Math.min(a, b), Math.max(a, b));
       const term = upper ? cut.toUpperCase() : cut;
-      // only pieces that are still in the content case-insensitively as ILIKE sees them, and that the prefilter narrows
+      // only terms the prefilter narrows
       const query = wordPrefilter(term);
-      if (query !== null && c.toLowerCase().includes(term.toLowerCase())) pairs.push({ content: c, term, query });
+      if (query !== null) pairs.push({ content: c, term, query });
     }
-    expect(pairs.length).toBeGreaterThan(RUNS / 10);
-    const ok = await passes(pairs);
-    const dropped = pairs.filter((_, i) => !ok[i]);
+    const checked = await check(pairs);
+    // the pieces still in their content as ILIKE sees them (a case change can take one out, in some locales)
+    expect(checked.filter((r) => r.contains).length).toBeGreaterThan(RUNS / 10);
+    const dropped = pairs.filter((_, i) => checked[i]!.contains && !checked[i]!.passes);
     expect(dropped.slice(0, 3)).toEqual([]);
   });
 
