@@ -56,7 +56,8 @@ export async function buildSnapshotElsewhere(datasetId: number, opts: ElsewhereO
   if (process.env.BATON_DATASET_PROCESS === "0" || !existsSync(child)) return buildSnapshot(datasetId, { shardRows: opts.shardRows });
   const ctx = await buildContext(datasetId);
   if (ctx === null) return;
-  if (!(opts.child ?? (await countTraces(ctx.filter, ctx.readable)) >= IN_PROCESS_BELOW)) return buildSnapshot(datasetId, { shardRows: opts.shardRows });
+  // the context already read is passed on, not read again
+  if (!(opts.child ?? (await countTraces(ctx.filter, ctx.readable)) >= IN_PROCESS_BELOW)) return buildSnapshot(datasetId, { shardRows: opts.shardRows }, ctx);
   await startBuild(ctx);
   try {
     const plans = await planShards(ctx, opts.shardRows);

@@ -109,8 +109,8 @@ export async function startBuild(ctx: BuildContext): Promise<void> {
   await prisma().dataset.update({ where: { id: ctx.datasetId }, data: { state: "building", tracesTotal: total, tracesDone: 0, error: null } });
 }
 
-export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}): Promise<void> {
-  const ctx = await buildContext(datasetId);
+export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}, known?: BuildContext): Promise<void> {
+  const ctx = known ?? (await buildContext(datasetId));
   if (ctx === null) return;
   await startBuild(ctx);
   try {

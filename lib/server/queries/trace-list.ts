@@ -173,7 +173,7 @@ export interface ListTotal {
 export async function listTotal(filter: ListFilter, readable: string[] | null = null, scans?: readonly TermScan[]): Promise<ListTotal> {
   const common = scans?.some((s) => !s.complete) ?? false;
   const sampled = scans?.map((s) => ({ ...s, complete: true }));
-  const [row] = await (await reader()).prisma.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable, { count: true, scans: sampled }))}`);
+  const [row] = await (await reader()).prisma.$queryRaw<{ n: number }[]>(countSql(filter, readable, sampled));
   return { n: row?.n ?? 0, at_least: common };
 }
 
@@ -259,8 +259,8 @@ function item(r: Row): TraceListItem {
   };
 }
 
-export function countSql(filter: ListFilter, readable: string[] | null = null): Prisma.Sql {
-  return Prisma.sql`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable, { count: true }))}`;
+export function countSql(filter: ListFilter, readable: string[] | null = null, scans?: readonly TermScan[]): Prisma.Sql {
+  return Prisma.sql`SELECT count(*)::int AS n FROM traces t ${whereOf(listConditions(filter, readable, { count: true, scans }))}`;
 }
 
 /** The most events of one matching trace (0 when none match): what a snapshot's build process is sized by. */
