@@ -1,5 +1,5 @@
 /**
- * `npm run bench:annotate [-- --seconds 60 --connections 50 --pool 20 --processes 1,2,4 --event-only --signed-in | --api-key]`
+ * `npm run bench:annotate [-- --seconds 60 --connections 50 --pool 20 --processes 1,2,4 --via as-configured,tcp --event-only --signed-in | --api-key]`
  *
  * Starts Baton (production build) on a fresh database holding 2,000 small
  * generated traces, once for each number of app processes in `--processes`
@@ -10,6 +10,12 @@
  * so every one must be found afterwards). Prints p50/p99 latency and
  * throughput, counts the rows, and compares with a read baseline
  * (`GET /api/traces/{id}/annotations`) run against the same server.
+ * Where the CPU of the writes went is read from /proc (scripts/bench/cpu.ts):
+ * per write, the app's processes, PostgreSQL's and the clients' (all on this
+ * machine), and from one process's figures the most writes/s this machine's
+ * cores could give. `--via as-configured,tcp` measures each process count
+ * twice: the app reaching PostgreSQL as configured (the embedded server's
+ * Unix socket) and forced to loopback TCP.
  * Both routes are first warmed up for 3 s each (not measured: a fresh
  * server compiles each route on its first request). One write in 25 is a
  * trace-level task_success label (0/1), the kind that recomputes the most
@@ -30,6 +36,7 @@
  * then on the standby (2 app processes; `--readers`, default 5 clients).
  */
 import type { ChildProcess } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { syntheticTraces } from "@/lib/demo";
@@ -43,8 +50,9 @@ import { createSession } from "@/lib/server/auth/sessions";
 import { createUser } from "@/lib/server/auth/users";
 import { benchDatabase, fmt } from "./db";
 import { startBenchServer } from "./server";
+import { cpuSince, cpuSnapshot, type CpuSplit } from "./cpu";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" }, "event-only": { type: "boolean", default: false }, "signed-in": { type: "boolean", default: false }, "api-key": { type: "boolean", default: false }, processes: { type: "string", default: "1,2,4" }, readers: { type: "string", default: "5" } } });
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" }, "event-only": { type: "boolean", default: false }, "signed-in": { type: "boolean", default: false }, "api-key": { type: "boolean", default: false }, processes: { type: "string", default: "1,2,4" }, via: { type: "string", default: "as-configured" }, readers: { type: "string", default: "5" } } });
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const PORT = Number(values.port);
@@ -52,14 +60,18 @@ const TRACES = 2000;
 const WARMUP = 3;
 const EVENTS = 25;
 const PROCESSES = values.processes.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+// how the app reaches PostgreSQL: as configured (the embedded server's Unix socket when it has one), or forced to loopback TCP
+const VIA = values.via.split(",").filter((v): v is "as-configured" | "tcp" => v === "as-configured" || v === "tcp");
 
 interface Measured {
   processes: number;
+  via: string;
   writes: autocannon.Result;
   reads: autocannon.Result;
   confirmed: number;
   missing: number;
   errors: number;
+  cpu: CpuSplit;
 }
 
 async function main() {
@@ -86,22 +98,34 @@ async function main() {
   const measured: Measured[] = [];
   try {
     for (const processes of PROCESSES) {
-      console.log(`\n--- ${processes} app process${processes === 1 ? "" : "es"}`);
-      const server = await startServer(db.url, processes);
-      try {
-        measured.push(await measure(processes));
-      } finally {
-        await stopServer(server);
+      for (const via of VIA) {
+        const url = via === "tcp" ? tcpOnly(db.url) : db.url;
+        console.log(`\n--- ${processes} app process${processes === 1 ? "" : "es"}, PostgreSQL through ${describeVia(url)}`);
+        const server = await startServer(url, processes);
+        try {
+          measured.push({ ...(await measure(processes, server.pid)), via: describeVia(url) });
+        } finally {
+          await stopServer(server);
+        }
       }
     }
   } finally {
     await db.close();
   }
   const one = measured.find((m) => m.processes === 1);
+  const oneVia = (m: Measured) => measured.find((o) => o.processes === 1 && o.via === m.via) ?? one;
   console.log(`\n${CONNECTIONS} clients, ${SECONDS} s of writes, then ${Math.min(SECONDS, 15)} s of reads, per row`);
-  console.log("processes | writes/s | write p50 | write p99 | read p50 | read p99 | write/read p50 | writes/s vs 1 process | missing");
+  console.log("processes | PostgreSQL through | writes/s | write p50 | write p99 | read p50 | read p99 | write/read p50 | writes/s vs 1 process | missing | CPU ms per write: app / PostgreSQL / clients | cores busy");
   for (const m of measured) {
-    console.log(`${m.processes} | ${fmt(m.writes.requests.average)} | ${m.writes.latency.p50} ms | ${m.writes.latency.p99} ms | ${m.reads.latency.p50} ms | ${m.reads.latency.p99} ms | ${fmt(m.writes.latency.p50 / Math.max(m.reads.latency.p50, 0.001), 2)} | ${one ? `${fmt(m.writes.requests.average / Math.max(one.writes.requests.average, 1), 2)}x` : "-"} | ${m.missing}`);
+    const per = (ms: number) => fmt(ms / Math.max(m.writes.requests.total, 1), 2);
+    const base = oneVia(m);
+    console.log(`${m.processes} | ${m.via} | ${fmt(m.writes.requests.average)} | ${m.writes.latency.p50} ms | ${m.writes.latency.p99} ms | ${m.reads.latency.p50} ms | ${m.reads.latency.p99} ms | ${fmt(m.writes.latency.p50 / Math.max(m.reads.latency.p50, 0.001), 2)} | ${base ? `${fmt(m.writes.requests.average / Math.max(base.writes.requests.average, 1), 2)}x` : "-"} | ${m.missing} | ${per(m.cpu.app)} / ${per(m.cpu.postgres)} / ${per(m.cpu.bench)} | ${fmt(m.cpu.machineBusy / (m.cpu.seconds * 1000), 2)}`);
+  }
+  for (const base of measured.filter((m) => m.processes === 1)) {
+    // the most one machine's cores can give: every core busy at the CPU one write costs in one process's run
+    const perWrite = (base.cpu.app + base.cpu.postgres + base.cpu.bench) / Math.max(base.writes.requests.total, 1);
+    const ceiling = (availableParallelism() * 1000) / Math.max(perWrite, 0.001);
+    console.log(`ceiling on this machine (PostgreSQL through ${base.via}) at one process's CPU per write (${fmt(perWrite, 2)} ms, all ${availableParallelism()} cores busy): ${fmt(ceiling)} writes/s = ${fmt(ceiling / Math.max(base.writes.requests.average, 1), 2)}x one process`);
   }
   if (measured.some((m) => m.errors > 0 || m.missing > 0)) process.exitCode = 1;
   if (process.env.DATABASE_READ_URL) await replicaRoom();
@@ -147,7 +171,7 @@ async function main() {
     };
   }
 
-  async function measure(processes: number): Promise<Measured> {
+  async function measure(processes: number, appPid: number | undefined): Promise<Omit<Measured, "via">> {
     let confirmed: number[] = []; // units whose write was answered 201
     let recomputeMs = 0;
     let recomputes = 0;
@@ -183,7 +207,9 @@ async function main() {
     confirmed = [];
     recomputeMs = 0;
     recomputes = 0;
+    const cpuBefore = cpuSnapshot(appPid);
     const writes = await run("write", writeRequests);
+    const cpu = cpuSince(cpuBefore, cpuSnapshot(appPid));
     const reads = await run("read baseline", readRequests, Math.min(SECONDS, 15));
 
     // every confirmed write must be a row with exactly the value written (a later run may overwrite none of them: units are not reused)
@@ -203,7 +229,9 @@ async function main() {
     const traceLevel = confirmed.filter((k) => units[k]!.event === null).length;
     const writeMs = writes.latency.mean * writes.requests.total;
     console.log(`recompute: ${fmt(recomputes)} of ${fmt(confirmed.length)} writes recomputed stored metrics (${fmt(traceLevel)} trace-level task_success labels), ${fmt(recomputeMs)} ms in all = ${fmt((100 * recomputeMs) / Math.max(writeMs, 1), 2)}% of the write time`);
-    return { processes, writes, reads, confirmed: confirmed.length, missing: missing.length, errors };
+    const perWrite = (ms: number) => fmt(ms / Math.max(writes.requests.total, 1), 2);
+    console.log(`CPU per write: app ${perWrite(cpu.app)} ms, PostgreSQL ${perWrite(cpu.postgres)} ms, the bench's clients ${perWrite(cpu.bench)} ms, the rest of the machine ${perWrite(cpu.machineBusy - cpu.app - cpu.postgres - cpu.bench)} ms; ${fmt(cpu.machineBusy / (cpu.seconds * 1000), 2)} of ${availableParallelism()} cores busy`);
+    return { processes, writes, reads, confirmed: confirmed.length, missing: missing.length, errors, cpu };
   }
 }
 
@@ -221,6 +249,18 @@ function run(title: string, opts: Partial<autocannon.Options>, seconds = SECONDS
   return autocannon({ url: `http://127.0.0.1:${PORT}`, connections: CONNECTIONS, duration: seconds, ...opts });
 }
 
+
+/** The same server through loopback TCP: without node-postgres's and libpq's `host` parameter (a socket directory). */
+function tcpOnly(url: string): string {
+  const u = new URL(url);
+  u.searchParams.delete("host");
+  return u.toString();
+}
+
+function describeVia(url: string): string {
+  const socket = new URL(url).searchParams.get("host");
+  return socket?.startsWith("/") ? `a Unix socket (${socket})` : "TCP";
+}
 
 function startServer(url: string, processes: number): Promise<ChildProcess> {
   return startBenchServer(PORT, { DATABASE_URL: url, DATABASE_READ_URL: "", BATON_DB_POOL: values.pool, BATON_PROCESSES: String(processes) });

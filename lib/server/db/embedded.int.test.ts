@@ -17,6 +17,14 @@ async function selectOne(url: string): Promise<number> {
   return result.rows[0]!.one;
 }
 
+async function serverAddress(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const result = await client.query<{ addr: string | null }>("SELECT inet_server_addr()::text AS addr");
+  await client.end();
+  return result.rows[0]!.addr;
+}
+
 /** A listening socket on a port the OS chose (a fixed port can be any other connection's ephemeral port). */
 async function listen(host = "127.0.0.1"): Promise<net.Server> {
   const server = net.createServer();
@@ -56,6 +64,8 @@ describe("embedded PostgreSQL", () => {
     expect(server.reused).toBe(true);
     expect(server.url).toContain(`:${port}/`); // the old server's port, not the one asked for
     expect(await selectOne(server.url)).toBe(1);
+    // connections go through the server's Unix socket (a socket connection has no server address), not loopback TCP
+    if (process.platform !== "win32") expect(await serverAddress(server.url)).toBeNull();
     await server.stop();
     expect(existsSync(path.join(dataDir, "pg", "postmaster.pid"))).toBe(false);
     await expect(selectOne(server.url)).rejects.toThrow();
