@@ -50,7 +50,7 @@ import { createSession } from "@/lib/server/auth/sessions";
 import { createUser } from "@/lib/server/auth/users";
 import { benchDatabase, fmt } from "./db";
 import { startBenchServer } from "./server";
-import { cpuSince, cpuSnapshot, type CpuSplit } from "./cpu";
+import { cpuPer, cpuSince, cpuSnapshot, type CpuSplit } from "./cpu";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3500" }, pool: { type: "string", default: "20" }, "event-only": { type: "boolean", default: false }, "signed-in": { type: "boolean", default: false }, "api-key": { type: "boolean", default: false }, processes: { type: "string", default: "1,2,4" }, via: { type: "string", default: "as-configured" }, readers: { type: "string", default: "5" } } });
 const SECONDS = Number(values.seconds);
@@ -117,13 +117,13 @@ async function main() {
   console.log(`\n${CONNECTIONS} clients, ${SECONDS} s of writes, then ${Math.min(SECONDS, 15)} s of reads, per row`);
   console.log("processes | PostgreSQL through | writes/s | write p50 | write p99 | read p50 | read p99 | write/read p50 | writes/s vs 1 process | missing | CPU ms per write: app / PostgreSQL / clients | cores busy");
   for (const m of measured) {
-    const per = (ms: number) => fmt(ms / Math.max(m.writes.requests.total, 1), 2);
+    const per = cpuPer(m.cpu, m.writes.requests.total);
     const base = oneVia(m);
-    console.log(`${m.processes} | ${m.via} | ${fmt(m.writes.requests.average)} | ${m.writes.latency.p50} ms | ${m.writes.latency.p99} ms | ${m.reads.latency.p50} ms | ${m.reads.latency.p99} ms | ${fmt(m.writes.latency.p50 / Math.max(m.reads.latency.p50, 0.001), 2)} | ${base ? `${fmt(m.writes.requests.average / Math.max(base.writes.requests.average, 1), 2)}x` : "-"} | ${m.missing} | ${per(m.cpu.app)} / ${per(m.cpu.postgres)} / ${per(m.cpu.bench)} | ${fmt(m.cpu.machineBusy / (m.cpu.seconds * 1000), 2)}`);
+    console.log(`${m.processes} | ${m.via} | ${fmt(m.writes.requests.average)} | ${m.writes.latency.p50} ms | ${m.writes.latency.p99} ms | ${m.reads.latency.p50} ms | ${m.reads.latency.p99} ms | ${fmt(m.writes.latency.p50 / Math.max(m.reads.latency.p50, 0.001), 2)} | ${base ? `${fmt(m.writes.requests.average / Math.max(base.writes.requests.average, 1), 2)}x` : "-"} | ${m.missing} | ${fmt(per.app, 2)} / ${fmt(per.postgres, 2)} / ${fmt(per.bench, 2)} | ${fmt(m.cpu.machineBusy / (m.cpu.seconds * 1000), 2)}`);
   }
   for (const base of measured.filter((m) => m.processes === 1)) {
     // the most one machine's cores can give: every core busy at the CPU one write costs in one process's run
-    const perWrite = (base.cpu.app + base.cpu.postgres + base.cpu.bench) / Math.max(base.writes.requests.total, 1);
+    const perWrite = cpuPer(base.cpu, base.writes.requests.total).all;
     const ceiling = (availableParallelism() * 1000) / Math.max(perWrite, 0.001);
     console.log(`ceiling on this machine (PostgreSQL through ${base.via}) at one process's CPU per write (${fmt(perWrite, 2)} ms, all ${availableParallelism()} cores busy): ${fmt(ceiling)} writes/s = ${fmt(ceiling / Math.max(base.writes.requests.average, 1), 2)}x one process`);
   }
@@ -229,8 +229,9 @@ async function main() {
     const traceLevel = confirmed.filter((k) => units[k]!.event === null).length;
     const writeMs = writes.latency.mean * writes.requests.total;
     console.log(`recompute: ${fmt(recomputes)} of ${fmt(confirmed.length)} writes recomputed stored metrics (${fmt(traceLevel)} trace-level task_success labels), ${fmt(recomputeMs)} ms in all = ${fmt((100 * recomputeMs) / Math.max(writeMs, 1), 2)}% of the write time`);
-    const perWrite = (ms: number) => fmt(ms / Math.max(writes.requests.total, 1), 2);
-    console.log(`CPU per write: app ${perWrite(cpu.app)} ms, PostgreSQL ${perWrite(cpu.postgres)} ms, the bench's clients ${perWrite(cpu.bench)} ms, the rest of the machine ${perWrite(cpu.machineBusy - cpu.app - cpu.postgres - cpu.bench)} ms; ${fmt(cpu.machineBusy / (cpu.seconds * 1000), 2)} of ${availableParallelism()} cores busy`);
+    const per = cpuPer(cpu, writes.requests.total);
+    const rest = (cpu.machineBusy - cpu.app - cpu.postgres - cpu.bench) / Math.max(writes.requests.total, 1);
+    console.log(`CPU per write: app ${fmt(per.app, 2)} ms, PostgreSQL ${fmt(per.postgres, 2)} ms, the bench's clients ${fmt(per.bench, 2)} ms, the rest of the machine ${fmt(rest, 2)} ms; ${fmt(cpu.machineBusy / (cpu.seconds * 1000), 2)} of ${availableParallelism()} cores busy`);
     return { processes, writes, reads, confirmed: confirmed.length, missing: missing.length, errors, cpu };
   }
 }

@@ -55,15 +55,19 @@ function processes(): Proc[] {
 
 export function cpuSnapshot(appPid: number | undefined): CpuSnapshot {
   const all = processes();
-  const children = new Map<number, number[]>();
-  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const children = new Map<number, Proc[]>();
+  for (const p of all) {
+    const siblings = children.get(p.ppid);
+    if (siblings) siblings.push(p);
+    else children.set(p.ppid, [p]);
+  }
   const app = new Set<number>();
   const stack = appPid === undefined ? [] : [appPid];
   while (stack.length > 0) {
     const pid = stack.pop()!;
     if (app.has(pid)) continue;
     app.add(pid);
-    stack.push(...(children.get(pid) ?? []));
+    for (const child of children.get(pid) ?? []) stack.push(child.pid);
   }
   let appMs = 0;
   let pgMs = 0;
@@ -82,6 +86,12 @@ export function cpuSnapshot(appPid: number | undefined): CpuSnapshot {
     // not Linux
   }
   return { app: appMs, postgres: pgMs, bench: (usage.user + usage.system) / 1000, machineBusy, machineAll, at: performance.now() };
+}
+
+/** CPU milliseconds per request of the app, PostgreSQL and the clients, and all three together. */
+export function cpuPer(split: CpuSplit, requests: number): { app: number; postgres: number; bench: number; all: number } {
+  const n = Math.max(requests, 1);
+  return { app: split.app / n, postgres: split.postgres / n, bench: split.bench / n, all: (split.app + split.postgres + split.bench) / n };
 }
 
 export function cpuSince(before: CpuSnapshot, after: CpuSnapshot): CpuSplit {
