@@ -55,7 +55,7 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
           </section>
           {report.by_system.map((s) => (
             <section key={s.system ?? ""} className="space-y-2" data-testid="system-section" data-system={s.system ?? ""}>
-              <h2 className="text-lg font-medium">{s.system ?? "(no system)"} <span className="text-sm font-normal text-slate-600">— {s.traces} runs{s.best ? `, best ${s.best}` : ""}</span></h2>
+              <h2 className="text-lg font-medium">{s.system ?? "(no system)"} <span className="text-sm font-normal text-slate-600">— {s.traces} runs{s.best ? <>, best: <span className="font-mono">{s.best}</span> (what <span className="font-mono">method=best</span> uses for these runs)</> : ", too few for a choice of their own: the best of all runs applies"}</span></h2>
               <MethodTable methods={s.methods} best={s.best} testId={`methods-${s.system ?? "none"}`} />
             </section>
           ))}

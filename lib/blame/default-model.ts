@@ -30,7 +30,7 @@ export interface DefaultModelFile {
 export const DEFAULT_MODEL = file as unknown as DefaultModelFile;
 
 /** A project needs at least this many labelled traces (other than the one ranked) before `best` learns from its own. */
-export const OWN_LABELS_NEEDED = 10;
+export { OWN_LABELS_NEEDED } from "./evaluate";
 
 /** One trace ranked by the shipped model. */
 export function rankWithDefaultModel(input: BlameInput): BlameRanking {

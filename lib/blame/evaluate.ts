@@ -37,24 +37,27 @@ export function evaluateMethod(method: BlameMethod, labelled: readonly LabelledT
   const k = cv.k ?? DEFAULT_CV.k;
   const seed = cv.seed ?? DEFAULT_CV.seed;
   const repeats = method.learned ? Math.max(1, cv.repeats ?? 1) : 1;
-  const scored = [];
-  let notApplicable = 0;
-  for (let r = 0; r < repeats; r++) {
-    const rankings = rankingsOf(method, labelled, { k, seed: seed + r });
-    for (const [i, t] of labelled.entries()) {
-      const ranking = rankings[i];
-      if (ranking) scored.push({ ranking, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent });
-      else if (r === 0) notApplicable++;
-    }
-  }
+  const runs = Array.from({ length: repeats }, (_, r) => rankingsOf(method, labelled, { k, seed: seed + r }));
+  return evaluationOf(method, labelled, runs, method.learned ? { k, seed } : null);
+}
+
+/**
+ * A method's evaluation from rankings already made: one array per CV repeat
+ * (aligned with `labelled`, pooled), over the traces `keep` selects.
+ */
+export function evaluationOf(method: BlameMethod, labelled: readonly LabelledTrace[], runs: readonly (readonly (BlameRanking | null)[])[], cv: MethodEvaluation["cv"], keep: (i: number) => boolean = () => true): MethodEvaluation {
+  const scored = runs.flatMap((rankings) => labelled.flatMap((t, i) => (keep(i) && rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : [])));
   return {
     method: method.name,
     learned: method.learned,
     scores: scored.length > 0 ? scoreRankings(scored) : null,
-    not_applicable: notApplicable,
-    cv: method.learned ? { k, seed } : null,
+    not_applicable: labelled.filter((_, i) => keep(i) && !runs[0]![i]).length,
+    cv,
   };
 }
+
+/** A set of labelled traces (a project's, or one system's in it) needs this many before a choice of method is made on it alone. */
+export const OWN_LABELS_NEEDED = 10;
 
 /** Every registered method (or the given ones) on the labelled traces. */
 export function evaluateMethods(labelled: readonly LabelledTrace[], cv: CvOptions = {}, methods: readonly BlameMethod[] = METHODS): MethodEvaluation[] {

@@ -5,12 +5,12 @@
  * for a few hundred runs; the server runs it in a process of its own.
  */
 import { DEFAULT_CV } from "./cv";
-import { evaluateMethods, pickBest, type MethodEvaluation } from "./evaluate";
+import { evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
 import type { LearnedMethod } from "./methods";
 import { METHODS } from "./registry";
 import { scoreRankings } from "./scores";
-import { simulateGuided, type GuidedSimulation } from "./simulate";
-import { nestedCv, transfer, type NestedResult, type TransferResult } from "./tuned";
+import { simulateGuidedWith, type GuidedSimulation } from "./simulate";
+import { nestedRankings, transfer, type NestedResult, type TransferResult } from "./tuned";
 import type { BlameRanking, LabelledTrace } from "./types";
 
 export interface ReportInput {
@@ -26,8 +26,15 @@ export interface ReportInput {
 export interface SystemReport {
   system: string | null;
   traces: number;
+  /**
+   * What `method=best` stands for on this system's traces: the best CV'd step accuracy over them
+   * (null with fewer than OWN_LABELS_NEEDED of them: the overall best applies)
+   */
   best: string | null;
+  /** scored on this system's traces; a learned method trained (under CV) on every labelled trace, as the project's model is */
   methods: MethodEvaluation[];
+  /** the nested CV of every labelled trace, scored on this system's */
+  nested: NestedResult[];
   cross_system: { trained_on: number; methods: TransferResult[] };
 }
 
@@ -39,39 +46,56 @@ export interface Report {
   guided: GuidedSimulation;
 }
 
-function scoreAll(labelled: readonly LabelledTrace[], judged: ReportInput["judged"]): { best: string | null; methods: MethodEvaluation[] } {
-  const methods = evaluateMethods(labelled, DEFAULT_CV);
-  // a judge is scored like the others but never picked as best: best must be able to rank any trace
-  return { best: pickBest(methods), methods: [...methods, ...scoreJudges(labelled, judged)] };
-}
-
-function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["judged"]): MethodEvaluation[] {
+function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["judged"], keep: (i: number) => boolean): MethodEvaluation[] {
   return judged.map(([method, rankings]) => {
-    const scored = labelled.flatMap((t, i) => (rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
-    return { method, learned: false, scores: scored.length > 0 ? scoreRankings(scored) : null, not_applicable: labelled.length - scored.length, cv: null };
+    const scored = labelled.flatMap((t, i) => (keep(i) && rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
+    const n = labelled.filter((_, i) => keep(i)).length;
+    return { method, learned: false, scores: scored.length > 0 ? scoreRankings(scored) : null, not_applicable: n - scored.length, cv: null };
   });
 }
 
 export function attributionReport({ labelled, traceIds, systems, judged }: ReportInput): Report {
   const distinct = [...new Set(systems)].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
-  const overall = scoreAll(labelled, judged);
+  const several = distinct.length >= 2;
+  // every method ranks every trace once (a learned one under CV over all of them); systems are scored from the same rankings
+  const ranked = METHODS.map((method) => ({ method, rankings: rankingsOf(method, labelled, DEFAULT_CV) }));
+  const cv = { k: DEFAULT_CV.k, seed: DEFAULT_CV.seed };
+  // a judge is scored like the others but never picked as best: best must be able to rank any trace
+  const scoreAll = (keep: (i: number) => boolean) => {
+    const methods = ranked.map(({ method, rankings }) => evaluationOf(method, labelled, [rankings], method.learned ? cv : null, keep));
+    return { best: pickBest(methods), methods: [...methods, ...scoreJudges(labelled, judged, keep)] };
+  };
+  const overall = scoreAll(() => true);
+  const nested = nestedRankings(labelled, undefined, DEFAULT_CV, several ? systems : undefined);
+  const nestedOf = (keep: (i: number) => boolean) =>
+    nested.map(({ family, rankings, chosen }) => ({
+      family,
+      scores: scoreRankings(labelled.flatMap((t, i) => (keep(i) ? [{ ranking: rankings[i]!, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []))),
+      chosen,
+    }));
   const learned = METHODS.filter((m): m is LearnedMethod => m.learned);
-  const bySystem = distinct.length < 2 ? [] : distinct.map((system): SystemReport => {
-    const keep = (_: unknown, i: number) => systems[i] === system;
-    const subset = labelled.filter(keep);
-    const others = labelled.filter((_, i) => systems[i] !== system);
+  const bySystem = !several ? [] : distinct.map((system): SystemReport => {
+    const keep = (i: number) => systems[i] === system;
+    const subset = labelled.filter((_, i) => keep(i));
+    const others = labelled.filter((_, i) => !keep(i));
+    const scored = scoreAll(keep);
     return {
       system,
       traces: subset.length,
-      ...scoreAll(subset, judged.map(([m, r]) => [m, r.filter(keep)] as const)),
+      best: subset.length >= OWN_LABELS_NEEDED ? scored.best : null,
+      methods: scored.methods,
+      nested: nestedOf(keep),
       cross_system: { trained_on: others.length, methods: transfer(others, subset, learned) },
     };
   });
+  // the guided mode's prior for a run: the best method of its system, else the overall best
+  const bestOf = (i: number) => bySystem.find((s) => s.system === systems[i])?.best ?? overall.best;
+  const priors = labelled.map((_, i) => ranked.find((r) => r.method.name === bestOf(i))?.rankings[i] ?? null);
   return {
     best: overall.best,
     methods: overall.methods,
-    nested: nestedCv(labelled, undefined, DEFAULT_CV),
+    nested: nestedOf(() => true),
     by_system: bySystem,
-    guided: simulateGuided(labelled, traceIds, overall.best),
+    guided: simulateGuidedWith(labelled, traceIds, priors, bySystem.some((s) => s.best && s.best !== overall.best) ? bySystem.map((s) => `${s.system ?? "(no system)"}: ${s.best ?? overall.best}`).join(", ") : overall.best),
   };
 }

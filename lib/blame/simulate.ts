@@ -8,7 +8,7 @@ import { rankingsOf } from "./evaluate";
 import { orderedEventIds } from "./input";
 import { runGuided } from "./guided";
 import { methodByName } from "./registry";
-import type { LabelledTrace } from "./types";
+import type { BlameRanking, LabelledTrace } from "./types";
 
 export interface GuidedRun {
   trace_id: string;
@@ -29,7 +29,12 @@ export interface GuidedSimulation {
 
 export function simulateGuided(labelled: readonly LabelledTrace[], traceIds: readonly string[], best: string | null, cv: CvOptions = DEFAULT_CV): GuidedSimulation {
   const method = best === null ? undefined : methodByName(best);
-  const priors = method ? rankingsOf(method, labelled, cv) : labelled.map(() => null);
+  return simulateGuidedWith(labelled, traceIds, method ? rankingsOf(method, labelled, cv) : labelled.map(() => null), best);
+}
+
+/** The same with each run's prior ranking given (aligned with `labelled`; null: plain bisection); `method` names the prior. */
+export function simulateGuidedWith(labelled: readonly LabelledTrace[], traceIds: readonly string[], priors: readonly (BlameRanking | null)[], method: string | null): GuidedSimulation {
+  const best = method;
   const runs = labelled.map((t, i): GuidedRun => {
     const ids = orderedEventIds(t.input);
     const d = ids.indexOf(t.decisive_event_id);

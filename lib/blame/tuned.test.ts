@@ -9,7 +9,7 @@ import { methodByName } from "./registry";
 import { scoreRankings } from "./scores";
 import { eventsCandidate, LEARNED_GRID, nestedCv, nestedRankings, trainTuned, rankTuned, transfer } from "./tuned";
 import type { BlameMethod, HeuristicMethod, LearnedMethod } from "./methods";
-import type { LabelledTrace } from "./types";
+import type { BlameRanking, LabelledTrace } from "./types";
 
 /**
  * A coder's code fails at a varying position among turns that look the
@@ -57,6 +57,27 @@ describe("nested cross-validation", () => {
     const moved = runs.map((t, i) => (i % 5 === 0 ? t : { ...t, decisive_event_id: "end", decisive_agent: "writer" }));
     expect(nestedCv(moved, { heuristics }, { k: 5, seed: 2 })[0]!.chosen).toEqual(["last_event", "last_event", "last_event", "last_event", "last_event"]);
   }, 120_000);
+
+  it("with systems, ranks each system's traces by the pick its own training traces score best; a system with too few takes the pick of all", () => {
+    // A: the failing code turn is decisive (errors); B, larger: the final answer (last_event); C: like A but only 3 runs
+    const a = Array.from({ length: 15 }, (_, i) => run(i));
+    const b = Array.from({ length: 30 }, (_, i) => run(100 + i, "end"));
+    const c = Array.from({ length: 3 }, (_, i) => run(200 + i));
+    const union = [...a, ...b, ...c];
+    const systems = [...a.map(() => "A"), ...b.map(() => "B"), ...c.map(() => "C")];
+    const stepOn = (rankings: readonly BlameRanking[], system: string) =>
+      scoreRankings(union.flatMap((t, i) => (systems[i] === system ? [{ ranking: rankings[i]!, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []))).step.top1.value;
+    // one pick for all: B's method, which never finds A's culprit
+    const pooled = nestedRankings(union, { heuristics }, { k: 5, seed: 1 })[0]!;
+    expect(pooled.chosen).toEqual(["last_event", "last_event", "last_event", "last_event", "last_event"]);
+    expect(stepOn(pooled.rankings, "A")).toBe(0);
+    const perSystem = nestedRankings(union, { heuristics }, { k: 5, seed: 1 }, systems)[0]!;
+    expect(perSystem.chosen).toHaveLength(15);
+    for (const chosen of perSystem.chosen) expect(["A: errors", "B: last_event", "C: last_event"]).toContain(chosen);
+    expect(stepOn(perSystem.rankings, "A")).toBe(1);
+    expect(stepOn(perSystem.rankings, "B")).toBe(1);
+    expect(stepOn(perSystem.rankings, "C")).toBe(0);
+  });
 
   it("gives nothing with fewer than 2k traces (too few for inner folds)", () => {
     expect(nestedCv(runs.slice(0, 9), { heuristics }, { k: 5 })).toEqual([]);

@@ -13,7 +13,7 @@
  */
 import { learnedStumps, rankWithStumps, STUMPS, trainStumps, type StumpModel } from "./boosted";
 import { kFolds, DEFAULT_CV, type CvOptions } from "./cv";
-import { evaluateMethod, evaluateMethods, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
+import { evaluateMethods, evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf } from "./evaluate";
 import type { FeatureSet } from "./features";
 import { EVENT_LOGIT, learnedEvents, rankWithEventModel, trainEventModel, type EventModel } from "./learned";
 import type { BlameMethod, LearnedMethod, LearnedModel } from "./methods";
@@ -120,8 +120,15 @@ export function nestedCv(labelled: readonly LabelledTrace[], families: Record<st
   }));
 }
 
-/** nestedCv's rankings of every trace (aligned with `labelled`), per family. */
-export function nestedRankings(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), outer: CvOptions = DEFAULT_CV): { family: string; rankings: BlameRanking[]; chosen: string[] }[] {
+/**
+ * nestedCv's rankings of every trace (aligned with `labelled`), per family.
+ * With `systems` (aligned with `labelled`), the models are still trained on
+ * every training trace, but each system's traces are ranked by the pick its
+ * own training traces score best (inner CV rankings scored on them alone),
+ * as `method=best` does in a project holding several systems; a system
+ * with fewer than OWN_LABELS_NEEDED training traces takes the pick of all of them.
+ */
+export function nestedRankings(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), outer: CvOptions = DEFAULT_CV, systems?: readonly (string | null)[]): { family: string; rankings: BlameRanking[]; chosen: string[] }[] {
   const k = outer.k ?? DEFAULT_CV.k;
   const seed = outer.seed ?? DEFAULT_CV.seed;
   if (labelled.length < 2 * k) return [];
@@ -132,30 +139,32 @@ export function nestedRankings(labelled: readonly LabelledTrace[], families: Rec
   const names = Object.keys(families);
   const rankings = new Map(names.map((n) => [n, new Array<BlameRanking>(labelled.length)]));
   const chosen = new Map(names.map((n) => [n, [] as string[]]));
+  const systemOf = (i: number) => systems?.[i] ?? null;
   for (const f of [...new Set(fold)].sort((a, b) => a - b)) {
     const index = labelled.flatMap((_, i) => (fold[i] !== f ? [i] : []));
     const train = index.map((i) => labelled[i]!);
     const innerCv = { k: INNER_K, seed: innerSeed(seed, f), repeats: INNER_REPEATS };
-    const inner = all.map((m) => (m.learned ? evaluateMethod(m, train, innerCv) : evaluationOf(m.name, train, index.map((i) => fixed.get(m.name)![i]!))));
+    // every candidate's inner rankings of the training part (repeats for learned ones), aligned with `train`
+    const inner = all.map((m) => ({ method: m, runs: m.learned ? Array.from({ length: INNER_REPEATS }, (_, r) => rankingsOf(m, train, { k: INNER_K, seed: innerCv.seed + r })) : [index.map((i) => fixed.get(m.name)![i]!)] }));
+    const pickFor = (members: Set<string>, keep: (j: number) => boolean) => pickBest(inner.filter((c) => members.has(c.method.name)).map((c) => evaluationOf(c.method, train, c.runs, null, keep)))!;
     const trained = new Map<string, LearnedModel | null>();
+    const groups = systems ? [...new Set(labelled.map((_, i) => systemOf(i)))] : [null];
     for (const family of names) {
       const members = new Set(families[family]!.map((m) => m.name));
-      const pick = pickBest(inner.filter((e) => members.has(e.method)))!;
-      chosen.get(family)!.push(pick);
-      const method = all.find((m) => m.name === pick)!;
-      if (method.learned && !trained.has(pick)) trained.set(pick, method.train(train));
-      labelled.forEach((t, i) => {
-        if (fold[i] === f) rankings.get(family)![i] = method.learned ? method.rank(trained.get(pick)!, t.input) : fixed.get(pick)![i]!;
-      });
+      const overall = pickFor(members, () => true);
+      for (const system of groups) {
+        const own = (j: number) => !systems || systemOf(index[j]!) === system;
+        const pick = systems && train.filter((_, j) => own(j)).length >= OWN_LABELS_NEEDED ? pickFor(members, own) : overall;
+        chosen.get(family)!.push(systems ? `${system ?? "(none)"}: ${pick}` : pick);
+        const method = all.find((m) => m.name === pick)!;
+        if (method.learned && !trained.has(pick)) trained.set(pick, method.train(train));
+        labelled.forEach((t, i) => {
+          if (fold[i] === f && (!systems || systemOf(i) === system)) rankings.get(family)![i] = method.learned ? method.rank(trained.get(pick)!, t.input) : fixed.get(pick)![i]!;
+        });
+      }
     }
   }
   return names.map((family) => ({ family, rankings: rankings.get(family)!, chosen: chosen.get(family)! }));
-}
-
-/** A heuristic's evaluation from rankings already made (null where not applicable). */
-function evaluationOf(method: string, labelled: readonly LabelledTrace[], rankings: readonly (BlameRanking | null)[]): MethodEvaluation {
-  const scored = labelled.flatMap((t, i) => (rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
-  return { method, learned: false, scores: scored.length > 0 ? scoreRankings(scored) : null, not_applicable: labelled.length - scored.length, cv: null };
 }
 
 export interface TransferResult {

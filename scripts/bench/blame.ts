@@ -8,11 +8,13 @@
  * (lib/blame blameInput), and every method is scored per subset: step and
  * agent accuracy top-1, top-3 and MRR with Wilson 95 % intervals. Learned
  * methods are scored under k-fold cross-validation by trace; the counting
- * priors are also shown in-sample. No database needed.
+ * priors are also shown in-sample. Then nested CV per subset, both subsets as
+ * one project (the pick made once, and per system), and across systems. No
+ * database needed.
  */
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { evaluateMethods, INNER_K, METHODS, nestedCv, pickBest, scoreRankings, simulateGuided, transfer, type BlameScores, type LabelledTrace, type LearnedMethod, type MethodEvaluation } from "@/lib/blame";
+import { evaluateMethods, INNER_K, METHODS, nestedCv, nestedRankings, pickBest, scoreRankings, simulateGuided, transfer, type BlameScores, type LabelledTrace, type LearnedMethod, type MethodEvaluation } from "@/lib/blame";
 import { loadWhoAndWhen, WHO_AND_WHEN_SUBSETS } from "../lib/who-and-when";
 
 const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" } } });
@@ -50,7 +52,7 @@ function tally(chosen: readonly string[]): string {
 }
 
 async function main(): Promise<void> {
-  const report: Record<string, unknown> = { cv: CV, anchors: ANCHORS, subsets: {}, nested: {}, cross_system: {} };
+  const report: Record<string, unknown> = { cv: CV, anchors: ANCHORS, subsets: {}, nested: {}, pooled: {}, cross_system: {} };
   const data = new Map<string, LabelledTrace[]>();
   for (const subset of SUBSETS) data.set(subset, await loadWhoAndWhen(subset));
   for (const subset of SUBSETS) {
@@ -83,6 +85,30 @@ async function main(): Promise<void> {
     console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
     (report.nested as Record<string, unknown>)[subset] = nested;
   }
+  // one project holding both subsets, as `method=best` and the project's models see it: trained on the union, scored per subset;
+  // the pick made once for the project, and made per system on its own training traces (what method=best does)
+  const union = SUBSETS.flatMap((s) => data.get(s)!);
+  const subsetOf = SUBSETS.flatMap((s) => data.get(s)!.map(() => s));
+  const pooled: Record<string, unknown> = {};
+  for (const [label, systems] of [["one pick for the project", undefined], ["a pick per system", subsetOf]] as const) {
+    const started = performance.now();
+    const ranked = nestedRankings(union, undefined, CV, systems);
+    console.log(`\nboth subsets as one project (${union.length} runs), ${label}: nested CV (outer ${CV.k} folds, seed ${CV.seed}; settings and the best pick chosen by inner ${INNER_K}-fold CV on the outer training part), scored per subset`);
+    const out: Record<string, unknown> = {};
+    for (const subset of SUBSETS) {
+      console.log(`${subset}:`);
+      console.log(HEADER);
+      out[subset] = ranked.map(({ family, rankings, chosen }) => {
+        const scores = scoreRankings(union.flatMap((t, i) => (subsetOf[i] === subset ? [{ ranking: rankings[i]!, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : [])));
+        const kept = systems ? chosen.filter((c) => c.startsWith(`${subset}: `)).map((c) => c.slice(subset.length + 2)) : chosen;
+        console.log(row(family, scores, `kept: ${tally(kept)}`));
+        return { family, scores, chosen: kept };
+      });
+    }
+    console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    pooled[label] = out;
+  }
+  report.pooled = pooled;
   const learned = METHODS.filter((m): m is LearnedMethod => m.learned);
   const heuristics = METHODS.filter((m) => !m.learned && !m.needs_group && ["random", "first_step", "last_event", "most_active_agent", "errors", "neg_credit_ccp"].includes(m.name));
   for (const [from, to] of [[SUBSETS[1], SUBSETS[0]], [SUBSETS[0], SUBSETS[1]]] as const) {

@@ -23,11 +23,17 @@ export interface BlameEvaluationResponse {
   /**
    * Scores with nothing tuned on the traces scored: outer k-fold CV by trace, and on each outer training part
    * every setting of the learned methods (L2, boosting rounds and leaf penalty, feature set) and the best pick
-   * itself (`best (nested)`: what method=best does) chosen by inner k-fold CV; `chosen` is what each outer fold kept.
+   * itself (`best (nested)`: what method=best does) chosen by inner k-fold CV; `chosen` is what each outer fold kept
+   * (with several systems, per system: "<system>: <candidate>", each system's pick made on its own training traces).
    * Empty with fewer than 2k labelled traces.
    */
   nested: NestedResult[];
-  /** per system, with `cross_system`: every learned method trained on the labelled traces of the other systems (settings and best chosen by CV there), scored on this system's */
+  /**
+   * per system (when the filter holds several): every method scored on the system's traces (learned ones trained under CV on
+   * all the filter's, as the project's model is), its own `best` (what method=best uses for its traces; null below 10 traces),
+   * nested CV scored on them, and `cross_system`: every learned method trained on the labelled traces of the other systems
+   * (settings and best chosen by CV there), scored on this system's
+   */
   by_system: SystemReport[];
   /**
    * The guided mode on each labelled run with a truthful annotator (who answers from the decisive error):
@@ -60,7 +66,7 @@ async function judgedRankings(labelled: readonly LabelledTrace[], rows: readonly
 }
 
 /** The form of a kept evaluation: a kept answer of an older form is recomputed. */
-const EVALUATION_FORM = 2;
+const EVALUATION_FORM = 3;
 
 const keyOf = (f: LabelledFilter) => JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
 
@@ -133,8 +139,14 @@ export async function decisiveAgreement(traceKeys: readonly string[]): Promise<B
   return { traces: r.traces, same_event: r.traces > 0 ? r.same_event / r.traces : null, same_agent: r.traces > 0 ? r.same_agent / r.traces : null };
 }
 
-/** `method=best` for a project: the kept evaluation's best method (scheduling a rescore when the labels changed), null when never scored or no trace is labelled. */
-export async function bestMethodOf(project: string): Promise<{ method: string; as_of: string; fresh: boolean } | null> {
+/**
+ * `method=best` for a trace of `system` in a project: the kept evaluation's best method for the system's labelled
+ * traces when the project holds several systems and this one has enough of them (`bySystem`), else the project's
+ * (scheduling a rescore when the labels changed); null when never scored or no trace is labelled.
+ */
+export async function bestMethodOf(project: string, system: string | null): Promise<{ method: string; as_of: string; fresh: boolean; bySystem: boolean } | null> {
   const { result, fresh } = await keptBlameEvaluation({ project });
-  return result?.best ? { method: result.best, as_of: result.computed_at, fresh } : null;
+  const own = result?.by_system.find((s) => s.system === system)?.best;
+  if (own) return { method: own, as_of: result.computed_at, fresh, bySystem: true };
+  return result?.best ? { method: result.best, as_of: result.computed_at, fresh, bySystem: false } : null;
 }

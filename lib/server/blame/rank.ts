@@ -14,7 +14,7 @@ export interface BlameResponse {
   version: typeof SPEC_VERSION;
   method: string;
   /** for method=best: how the method was chosen */
-  chosen?: { by: "cross-validated step accuracy"; project: string; as_of: string; note?: string } | { by: "default"; reason: string };
+  chosen?: { by: "cross-validated step accuracy"; project: string; system?: string | null; as_of: string; note?: string } | { by: "default"; reason: string };
   /**
    * learned methods: on how many labelled traces, when; `held_out` when this trace has a decisive error, which was left out;
    * `source` "project" (the project's own labelled traces) or "default" (the model shipped with Baton, lib/blame/default-model.json)
@@ -31,6 +31,7 @@ interface TraceRef {
   groupId: string | null;
   projectId: number;
   project: string;
+  system: string | null;
 }
 
 /** One trace ranked by one method; a learned method ranks a labelled trace with a model that never saw its label. */
@@ -40,7 +41,7 @@ export async function blameOf(trace: TraceRef, requested: string): Promise<Blame
   if (requested === BEST) {
     // the trace's own label never counts towards "enough": its ranking is the same with or without it
     const own = (await labelledRows({ projectId: trace.projectId })).filter((r) => r.trace_id !== trace.traceId).length;
-    const best = own >= OWN_LABELS_NEEDED ? await bestMethodOf(trace.project) : null;
+    const best = own >= OWN_LABELS_NEEDED ? await bestMethodOf(trace.project, trace.system) : null;
     if (!best) {
       const reason =
         own < OWN_LABELS_NEEDED
@@ -49,7 +50,7 @@ export async function blameOf(trace: TraceRef, requested: string): Promise<Blame
       return byDefaultModel(trace, reason);
     }
     name = best.method;
-    chosen = { by: "cross-validated step accuracy", project: trace.project, as_of: best.as_of, ...(!best.fresh && { note: "labels changed since: being rescored" }) };
+    chosen = { by: "cross-validated step accuracy", project: trace.project, ...(best.bySystem && { system: trace.system }), as_of: best.as_of, ...(!best.fresh && { note: "labels changed since: being rescored" }) };
   }
   if (name.startsWith("judge:")) return judged(trace, name);
   const method = methodByName(name);

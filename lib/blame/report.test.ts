@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { makeTrace } from "../graph/fixtures";
+import { FAILED_TOOL } from "./fixtures";
+import { blameInput } from "./input";
+import { attributionReport } from "./report";
+import type { LabelledTrace } from "./types";
+
+/** A run whose failing code turn (`bad`) or final answer (`end`) is the decisive step, at a varying position. */
+function run(i: number, culprit: "bad" | "end"): LabelledTrace {
+  const fillers = i % 4;
+  const events = [
+    { id: "task", t: 0, type: "message" as const, agent: "human", role: "user", content: "Task." },
+    ...Array.from({ length: fillers }, (_, j) => ({ id: `ok${j}`, t: 1 + j, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(2)\n```" })),
+    { id: "bad", t: 1 + fillers, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(1/0)\n```" },
+    { id: "fail", t: 2 + fillers, type: "tool_result" as const, agent: "terminal", role: "code_executor", tool: "code_execution", status: "error", content: "exitcode: 1" },
+    { id: "end", t: 3 + fillers, type: "aggregate" as const, agent: "writer", role: "expert", content: "Done. TERMINATE" },
+  ];
+  const ids = events.map((e) => e.id);
+  const trace = makeTrace({ ...FAILED_TOOL, trace_id: `run-${i}`, events, edges: ids.slice(1).map((id, j) => [ids[j]!, id] as [string, string]) });
+  return { input: blameInput(trace), decisive_event_id: culprit, decisive_agent: culprit === "bad" ? "coder" : "writer" };
+}
+
+describe("the attribution report of a project holding several systems", () => {
+  // system A breaks at the failing code turn, the larger system B at the final answer; C has too few runs for a choice of its own
+  const a = Array.from({ length: 12 }, (_, i) => run(i, "bad"));
+  const b = Array.from({ length: 24 }, (_, i) => run(100 + i, "end"));
+  const c = Array.from({ length: 4 }, (_, i) => run(200 + i, "bad"));
+  const labelled = [...a, ...b, ...c];
+  const systems = [...a.map(() => "A"), ...b.map(() => "B"), ...c.map(() => "C")];
+  const report = attributionReport({ labelled, traceIds: labelled.map((t) => t.input.trace.trace_id), systems, judged: [] });
+  const system = (name: string) => report.by_system.find((s) => s.system === name)!;
+  const step = (s: { methods: { method: string; scores: { step: { top1: { value: number } } } | null }[] }, method: string) => s.methods.find((m) => m.method === method)!.scores!.step.top1.value;
+
+  it("each system with enough runs gets the best method on its own runs; a smaller one gets none (the overall best applies)", () => {
+    expect(system("A").traces).toBe(12);
+    const bestOnA = Math.max(...system("A").methods.flatMap((m) => (m.scores && m.not_applicable === 0 ? [m.scores.step.top1.value] : [])));
+    expect(bestOnA).toBe(1);
+    expect(step(system("A"), system("A").best!)).toBe(1);
+    expect(step(system("B"), system("B").best!)).toBe(1);
+    // the overall pick serves B, the larger system, and misses every run of A
+    expect(step(system("A"), report.best!)).toBeLessThan(1);
+    expect(system("C").best).toBeNull();
+  }, 120_000);
+
+  it("scores a system from the same cross-validated rankings as the whole (a learned method trained on every system's runs)", () => {
+    for (const method of ["errors", "last_event", "learned_events"]) {
+      const n = (s: string) => system(s).methods.find((m) => m.method === method)!.scores!.n;
+      const overall = report.methods.find((m) => m.method === method)!.scores!;
+      expect(n("A") + n("B") + n("C")).toBe(overall.n);
+      const sum = ["A", "B", "C"].reduce((total, s) => total + step(system(s), method) * n(s), 0);
+      expect(sum).toBeCloseTo(overall.step.top1.value * overall.n, 9);
+    }
+    // nested CV per system: the same rankings, split
+    for (const [i, family] of report.nested.entries()) {
+      const parts = ["A", "B", "C"].map((s) => system(s).nested[i]!);
+      expect(parts.every((p) => p.family === family.family)).toBe(true);
+      expect(parts.reduce((t, p) => t + p.scores.step.top1.value * p.scores.n, 0)).toBeCloseTo(family.scores.step.top1.value * family.scores.n, 9);
+    }
+  });
+
+  it("the guided simulation takes each run's prior from its system's best method", () => {
+    expect(report.guided.runs).toHaveLength(labelled.length);
+    expect(report.guided.runs.every((r) => r.found)).toBe(true);
+    expect(system("A").best).not.toBe(report.best);
+    expect(report.guided.method).toContain(`A: ${system("A").best}`);
+    expect(report.guided.method).toContain(`C: ${report.best}`);
+  });
+});
