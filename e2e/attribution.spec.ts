@@ -83,7 +83,12 @@ test("name a decisive error, find one with guided questions, read the Attributio
   await expect(page).toHaveURL(new RegExp(`/graph\\?${expected.map((e) => `sel=${e}`).join("&")}$`));
 
   // the Attribution page shows what the API computes (the API waits for the scores; the page shows the kept ones)
-  const api = (await (await request.get(`/api/blame/evaluation?system=${encodeURIComponent(SYSTEM)}`)).json()) as { traces: number; best: string; methods: { method: string; scores: { step: { top1: { value: number } } } | null }[] };
+  const api = (await (await request.get(`/api/blame/evaluation?system=${encodeURIComponent(SYSTEM)}`)).json()) as {
+    traces: number;
+    best: string;
+    methods: { method: string; scores: { step: { top1: { value: number } } } | null }[];
+    nested: { family: string; scores: { step: { top1: { value: number } }; agent: { top1: { value: number } } } }[];
+  };
   await page.goto(`/attribution?system=${encodeURIComponent(SYSTEM)}`);
   await expect(page.getByTestId("attribution-scoring")).toHaveCount(0);
   expect(api.traces).toBeGreaterThanOrEqual(RUNS.length);
@@ -92,6 +97,12 @@ test("name a decisive error, find one with guided questions, read the Attributio
   await expect(best).toContainText("best");
   const learned = api.methods.find((m) => m.method === "learned_events")!;
   await expect(page.locator('[data-testid=methods-all] [data-testid=method-row][data-method="learned_events"] [data-value]').first()).toHaveAttribute("data-value", String(learned.scores!.step.top1.value));
+  // nested CV: every family, the best pick's step and agent figures as the API has them
+  await expect(page.locator("[data-testid=nested-all] [data-testid=nested-row]")).toHaveCount(api.nested.length);
+  const nestedBest = api.nested.find((r) => r.family === "best (nested)")!;
+  const nestedRow = page.locator('[data-testid=nested-all] [data-testid=nested-row][data-family="best (nested)"] [data-value]');
+  await expect(nestedRow.nth(0)).toHaveAttribute("data-value", String(nestedBest.scores.step.top1.value));
+  await expect(nestedRow.nth(1)).toHaveAttribute("data-value", String(nestedBest.scores.agent.top1.value));
   await expect(page.getByTestId("guided-run")).toHaveCount(api.traces);
   await expect(page.getByTestId("guided-mean")).not.toBeEmpty();
 });

@@ -1,7 +1,7 @@
 import { RefreshEvery } from "@/components/refresh-every";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MethodTable } from "@/components/attribution/method-table";
+import { MethodTable, NestedTable } from "@/components/attribution/method-table";
 import { formatPercent } from "@/lib/format";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { keptBlameEvaluation } from "@/lib/server/blame/evaluation";
@@ -53,6 +53,15 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
             <h2 className="text-lg font-medium">All {report.traces} runs {report.best && <span className="text-sm font-normal text-slate-600">— best: <span className="font-mono">{report.best}</span> (what <span className="font-mono">method=best</span> uses)</span>}</h2>
             <MethodTable methods={report.methods} best={report.best} testId="methods-all" />
           </section>
+          {report.nested.length > 0 && (
+            <section className="space-y-2" data-testid="nested-section">
+              <h2 className="text-lg font-medium">With nothing tuned on the runs scored <span className="text-sm font-normal text-slate-600">— nested cross-validation</span></h2>
+              <p className="text-sm text-slate-600">
+                The scores above choose among methods on the same runs they score, so the best of them is flattered. Here each outer fold&apos;s choice (settings, and for <span className="font-mono">best (nested)</span> the method, as <span className="font-mono">method=best</span> makes it) is made on the other folds alone: what to expect on runs not labelled yet.
+              </p>
+              <NestedTable nested={report.nested} testId="nested-all" />
+            </section>
+          )}
           {report.by_system.map((s) => (
             <section key={s.system ?? ""} className="space-y-2" data-testid="system-section" data-system={s.system ?? ""}>
               <h2 className="text-lg font-medium">{s.system ?? "(no system)"} <span className="text-sm font-normal text-slate-600">— {s.traces} runs{s.best ? <>, best: <span className="font-mono">{s.best}</span> (what <span className="font-mono">method=best</span> uses for these runs)</> : ", too few for a choice of their own: the best of all runs applies"}</span></h2>

@@ -1,4 +1,4 @@
-import type { MethodEvaluation, Score } from "@/lib/blame";
+import type { MethodEvaluation, NestedResult, Score } from "@/lib/blame";
 import { formatPercent } from "@/lib/format";
 
 /**
@@ -43,6 +43,43 @@ export function MethodTable({ methods, best, testId }: { methods: readonly Metho
       </tbody>
     </table>
   );
+}
+
+/**
+ * The nested cross-validation: each family's scores when its settings and
+ * (for `best (nested)`) the choice of method are made without the runs
+ * scored, and what the outer folds kept.
+ */
+export function NestedTable({ nested, testId }: { nested: readonly NestedResult[]; testId: string }) {
+  return (
+    <table className="w-full text-left text-sm" data-testid={testId}>
+      <thead className="text-xs text-slate-500">
+        <tr>
+          <th className="py-1 pr-3 font-medium">family</th>
+          <th className="py-1 pr-3 font-medium">step found (top-1)</th>
+          <th className="py-1 pr-3 font-medium">agent found (top-1)</th>
+          <th className="py-1 font-medium">kept by the outer folds</th>
+        </tr>
+      </thead>
+      <tbody>
+        {nested.map((r) => (
+          <tr key={r.family} className="border-t border-slate-100" data-testid="nested-row" data-family={r.family}>
+            <td className="py-1 pr-3 font-mono">{r.family}</td>
+            <td className="py-1 pr-3"><Bar score={r.scores.step.top1} /></td>
+            <td className="py-1 pr-3"><Bar score={r.scores.agent.top1} /></td>
+            <td className="py-1 font-mono text-xs text-slate-600">{tally(r.chosen)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** "a x3, b x2" in the order first kept. */
+function tally(chosen: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const c of chosen) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return [...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c)).join(", ");
 }
 
 /** A share as a bar with its 95 % interval as a lighter band behind it. */
