@@ -160,3 +160,24 @@ describe("the background refresh after a decisive-error change", () => {
     expect(await keptBlameEvaluation({ system: "CaptainAgent (AG2)" })).toEqual({ result: null, fresh: false });
   }, 300_000);
 });
+
+describe("method=best in a project holding two systems", () => {
+  it("ranks each trace with the best method of its own system once that system has 10 labelled traces", async () => {
+    // ten Magentic-One runs (the shortest of Hand-Crafted: 5-17 steps) join the twelve CaptainAgent runs of the project
+    for (const n of [24, 34, 48, 6, 33, 32, 29, 43, 49, 4]) expect((await ingestFormatted(`../shared/data/who_and_when/Hand-Crafted/${n}.json`, { format: "auto", upsert: true })).ok).toBe(true);
+    const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()) as BlameEvaluationResponse;
+    expect(scores.traces).toBe(22);
+    expect(scores.by_system.map((s) => [s.system, s.traces])).toEqual([["CaptainAgent (AG2)", 12], ["Magentic-One", 10]]);
+    for (const system of scores.by_system) {
+      expect(system.best).not.toBeNull();
+      // nested CV scored on this system's traces
+      expect(system.nested.map((r) => r.scores.n)).toEqual(scores.nested.map(() => system.traces));
+    }
+    for (const [id, system] of [[ID(2), "CaptainAgent (AG2)"], ["whowhen-hand-crafted-4", "Magentic-One"]] as const) {
+      const { status, body } = await ask(id, "best");
+      expect(status).toBe(200);
+      expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default", system, as_of: scores.computed_at });
+      expect(body.method).toBe(scores.by_system.find((s) => s.system === system)!.best);
+    }
+  }, 600_000);
+});
