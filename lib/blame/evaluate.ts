@@ -6,7 +6,7 @@
 import { crossValidatedRankings, DEFAULT_CV, type CvOptions } from "./cv";
 import type { BlameMethod } from "./methods";
 import { METHODS } from "./registry";
-import { scoreRankings, type BlameScores } from "./scores";
+import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
 import { BlameNotApplicableError, type BlameRanking, type LabelledTrace } from "./types";
 
 export interface MethodEvaluation {
@@ -46,7 +46,7 @@ export function evaluateMethod(method: BlameMethod, labelled: readonly LabelledT
  * (aligned with `labelled`, pooled), over the traces `keep` selects.
  */
 export function evaluationOf(method: BlameMethod, labelled: readonly LabelledTrace[], runs: readonly (readonly (BlameRanking | null)[])[], cv: MethodEvaluation["cv"], keep: (i: number) => boolean = () => true): MethodEvaluation {
-  const scored = runs.flatMap((rankings) => labelled.flatMap((t, i) => (keep(i) && rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : [])));
+  const scored = runs.flatMap((rankings) => scoredTraces(labelled, rankings, keep));
   return {
     method: method.name,
     learned: method.learned,

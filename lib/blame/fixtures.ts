@@ -1,6 +1,8 @@
 /** Small hand-built traces for the methods' tests: each plants one culprit. */
 import { makeTrace, type TraceSpec } from "../graph/fixtures";
 import type { Trace } from "../trace/types";
+import { blameInput } from "./input";
+import type { LabelledTrace } from "./types";
 
 /**
  * A failed run: task -> planner -> coder writes code -> the terminal fails ->
@@ -64,3 +66,22 @@ export function withLabels(trace: Trace, eventId: string, agent: string): Trace 
 }
 
 export const failedTool = (): Trace => makeTrace(FAILED_TOOL);
+
+/**
+ * A labelled run in which a coder's code fails at a varying position (i % 4
+ * steps that look the same come first): the decisive step is the failing
+ * code turn (`bad`), or, with `culprit: "end"`, the final answer by `endAgent`.
+ */
+export function codeFailureRun(i: number, culprit: "bad" | "end" = "bad", endAgent = "writer"): LabelledTrace {
+  const fillers = i % 4;
+  const events = [
+    { id: "task", t: 0, type: "message" as const, agent: "human", role: "user", content: "Task." },
+    ...Array.from({ length: fillers }, (_, j) => ({ id: `ok${j}`, t: 1 + j, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(2)\n```" })),
+    { id: "bad", t: 1 + fillers, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(1/0)\n```" },
+    { id: "fail", t: 2 + fillers, type: "tool_result" as const, agent: "terminal", role: "code_executor", tool: "code_execution", status: "error", content: "exitcode: 1" },
+    { id: "end", t: 3 + fillers, type: "aggregate" as const, agent: endAgent, role: "expert", content: "Done. TERMINATE" },
+  ];
+  const ids = events.map((e) => e.id);
+  const trace = makeTrace({ ...FAILED_TOOL, trace_id: `run-${i}`, events, edges: ids.slice(1).map((id, j) => [ids[j]!, id] as [string, string]) });
+  return { input: blameInput(trace), decisive_event_id: culprit, decisive_agent: culprit === "bad" ? "coder" : endAgent };
+}

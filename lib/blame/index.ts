@@ -17,7 +17,7 @@ import type { LearnedModel } from "./methods";
 
 export * from "./types";
 export { blameInput, orderedEventIds, stripTrace } from "./input";
-export { scoreRankings, topK, reciprocalRank, type BlameScores, type LevelScores, type Score } from "./scores";
+export { scoredTraces, scoreRankings, topK, reciprocalRank, type BlameScores, type LevelScores, type Score } from "./scores";
 export { evaluateMethods, evaluateMethod, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
 export { kFolds, crossValidatedRankings, rankUnderCv, DEFAULT_CV, type CvOptions } from "./cv";
 export { METHODS, methodByName } from "./registry";

@@ -1,34 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { makeTrace } from "../graph/fixtures";
 import { learnedCombined } from "./combined";
 import { stumpProbabilities } from "./boosted";
 import { crossValidatedRankings, kFolds, rankUnderCv } from "./cv";
 import { learnedMix } from "./ensemble";
 import { evaluateMethod } from "./evaluate";
-import { FAILED_TOOL } from "./fixtures";
-import { blameInput } from "./input";
+import { codeFailureRun } from "./fixtures";
 import { eventProbabilities, learnedEvents, trainEventModel } from "./learned";
-import type { LabelledTrace } from "./types";
 
-/**
- * Runs in which a coder's code fails at a varying position, among other
- * steps that look the same except for the failure that follows: the
- * decisive step is always the failing code turn.
- */
-function run(i: number): LabelledTrace {
-  const fillers = i % 4;
-  const events = [
-    { id: "task", t: 0, type: "message" as const, agent: "human", role: "user", content: "Task." },
-    ...Array.from({ length: fillers }, (_, j) => ({ id: `ok${j}`, t: 1 + j, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(2)\n```" })),
-    { id: "bad", t: 1 + fillers, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(1/0)\n```" },
-    { id: "fail", t: 2 + fillers, type: "tool_result" as const, agent: "terminal", role: "code_executor", tool: "code_execution", status: "error", content: "exitcode: 1" },
-    { id: "end", t: 3 + fillers, type: "aggregate" as const, agent: i % 2 ? "writer" : "checker", role: "expert", content: "Done. TERMINATE" },
-  ];
-  const ids = events.map((e) => e.id);
-  const edges = ids.slice(1).map((id, j) => [ids[j]!, id] as [string, string]);
-  const trace = makeTrace({ ...FAILED_TOOL, trace_id: `run-${i}`, events, edges });
-  return { input: blameInput(trace), decisive_event_id: "bad", decisive_agent: "coder" };
-}
+/** Runs in which the failing code turn is always decisive, at a varying position; the final answer's agent alternates. */
+const run = (i: number) => codeFailureRun(i, "bad", i % 2 ? "writer" : "checker");
 
 const runs = Array.from({ length: 12 }, (_, i) => run(i));
 

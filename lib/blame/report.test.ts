@@ -1,24 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { makeTrace } from "../graph/fixtures";
-import { FAILED_TOOL } from "./fixtures";
-import { blameInput } from "./input";
+import { codeFailureRun as run } from "./fixtures";
 import { attributionReport } from "./report";
-import type { LabelledTrace } from "./types";
 
-/** A run whose failing code turn (`bad`) or final answer (`end`) is the decisive step, at a varying position. */
-function run(i: number, culprit: "bad" | "end"): LabelledTrace {
-  const fillers = i % 4;
-  const events = [
-    { id: "task", t: 0, type: "message" as const, agent: "human", role: "user", content: "Task." },
-    ...Array.from({ length: fillers }, (_, j) => ({ id: `ok${j}`, t: 1 + j, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(2)\n```" })),
-    { id: "bad", t: 1 + fillers, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(1/0)\n```" },
-    { id: "fail", t: 2 + fillers, type: "tool_result" as const, agent: "terminal", role: "code_executor", tool: "code_execution", status: "error", content: "exitcode: 1" },
-    { id: "end", t: 3 + fillers, type: "aggregate" as const, agent: "writer", role: "expert", content: "Done. TERMINATE" },
-  ];
-  const ids = events.map((e) => e.id);
-  const trace = makeTrace({ ...FAILED_TOOL, trace_id: `run-${i}`, events, edges: ids.slice(1).map((id, j) => [ids[j]!, id] as [string, string]) });
-  return { input: blameInput(trace), decisive_event_id: culprit, decisive_agent: culprit === "bad" ? "coder" : "writer" };
-}
 
 describe("the attribution report of a project holding several systems", () => {
   // system A breaks at the failing code turn, the larger system B at the final answer; C has too few runs for a choice of its own

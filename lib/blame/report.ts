@@ -8,7 +8,7 @@ import { DEFAULT_CV } from "./cv";
 import { evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
 import type { LearnedMethod } from "./methods";
 import { METHODS } from "./registry";
-import { scoreRankings } from "./scores";
+import { scoredTraces, scoreRankings } from "./scores";
 import { simulateGuidedWith, type GuidedSimulation } from "./simulate";
 import { nestedRankings, transfer, type NestedResult, type TransferResult } from "./tuned";
 import type { BlameRanking, LabelledTrace } from "./types";
@@ -48,7 +48,7 @@ export interface Report {
 
 function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["judged"], keep: (i: number) => boolean): MethodEvaluation[] {
   return judged.map(([method, rankings]) => {
-    const scored = labelled.flatMap((t, i) => (keep(i) && rankings[i] ? [{ ranking: rankings[i], decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []));
+    const scored = scoredTraces(labelled, rankings, keep);
     const n = labelled.filter((_, i) => keep(i)).length;
     return { method, learned: false, scores: scored.length > 0 ? scoreRankings(scored) : null, not_applicable: n - scored.length, cv: null };
   });
@@ -70,7 +70,7 @@ export function attributionReport({ labelled, traceIds, systems, judged }: Repor
   const nestedOf = (keep: (i: number) => boolean) =>
     nested.map(({ family, rankings, chosen }) => ({
       family,
-      scores: scoreRankings(labelled.flatMap((t, i) => (keep(i) ? [{ ranking: rankings[i]!, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : []))),
+      scores: scoreRankings(scoredTraces(labelled, rankings, keep)),
       chosen,
     }));
   const learned = METHODS.filter((m): m is LearnedMethod => m.learned);

@@ -5,7 +5,7 @@
  */
 import { wilsonInterval } from "../stats/wilson";
 import { agentKey } from "./rank";
-import type { BlameRanking } from "./types";
+import type { BlameRanking, LabelledTrace } from "./types";
 
 /** Where the answer sits in a ranking: its rank and how many items share that rank (0 tied when absent). */
 export interface AnswerPlace {
@@ -74,6 +74,14 @@ function score(values: readonly number[]): Score {
 
 function levelScores(places: readonly (AnswerPlace | null)[]): LevelScores {
   return { top1: score(places.map((p) => topK(p, 1))), top3: score(places.map((p) => topK(p, 3))), mrr: score(places.map(reciprocalRank)) };
+}
+
+/** Rankings aligned with `labelled` paired with their answers, over the traces `keep` selects that have a ranking. */
+export function scoredTraces(labelled: readonly LabelledTrace[], rankings: readonly (BlameRanking | null | undefined)[], keep: (i: number) => boolean = () => true): ScoredTrace[] {
+  return labelled.flatMap((t, i) => {
+    const ranking = rankings[i];
+    return keep(i) && ranking ? [{ ranking, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : [];
+  });
 }
 
 /** Step and agent scores of a set of rankings against their decisive events. */

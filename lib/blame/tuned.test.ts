@@ -1,34 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { makeTrace } from "../graph/fixtures";
 import { kFolds } from "./cv";
 import { evaluateMethods } from "./evaluate";
 import { agentKind, isPortableFeature } from "./features";
-import { FAILED_TOOL } from "./fixtures";
-import { blameInput } from "./input";
+import { codeFailureRun as run } from "./fixtures";
 import { methodByName } from "./registry";
 import { scoreRankings } from "./scores";
 import { eventsCandidate, LEARNED_GRID, nestedCv, nestedRankings, trainTuned, rankTuned, transfer } from "./tuned";
 import type { BlameMethod, HeuristicMethod, LearnedMethod } from "./methods";
-import type { BlameRanking, LabelledTrace } from "./types";
+import type { BlameRanking } from "./types";
 
-/**
- * A coder's code fails at a varying position among turns that look the
- * same; the decisive step is the failing code turn (`bad`), or, with
- * `culprit: "end"`, the final answer.
- */
-function run(i: number, culprit: "bad" | "end" = "bad"): LabelledTrace {
-  const fillers = i % 4;
-  const events = [
-    { id: "task", t: 0, type: "message" as const, agent: "human", role: "user", content: "Task." },
-    ...Array.from({ length: fillers }, (_, j) => ({ id: `ok${j}`, t: 1 + j, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(2)\n```" })),
-    { id: "bad", t: 1 + fillers, type: "tool_call" as const, agent: "coder", role: "expert", tool: "code_execution", content: "```python\nprint(1/0)\n```" },
-    { id: "fail", t: 2 + fillers, type: "tool_result" as const, agent: "terminal", role: "code_executor", tool: "code_execution", status: "error", content: "exitcode: 1" },
-    { id: "end", t: 3 + fillers, type: "aggregate" as const, agent: "writer", role: "expert", content: "Done. TERMINATE" },
-  ];
-  const ids = events.map((e) => e.id);
-  const trace = makeTrace({ ...FAILED_TOOL, trace_id: `run-${i}`, events, edges: ids.slice(1).map((id, j) => [ids[j]!, id] as [string, string]) });
-  return { input: blameInput(trace), decisive_event_id: culprit, decisive_agent: culprit === "bad" ? "coder" : "writer" };
-}
 
 const runs = Array.from({ length: 15 }, (_, i) => run(i));
 const heuristics: BlameMethod[] = [methodByName("last_event")!, methodByName("errors")!];

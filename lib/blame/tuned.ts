@@ -18,7 +18,7 @@ import type { FeatureSet } from "./features";
 import { EVENT_LOGIT, learnedEvents, rankWithEventModel, trainEventModel, type EventModel } from "./learned";
 import type { BlameMethod, LearnedMethod, LearnedModel } from "./methods";
 import { METHODS } from "./registry";
-import { scoreRankings, type BlameScores } from "./scores";
+import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
 import { BlameNotApplicableError, type BlameInput, type BlameRanking, type LabelledTrace } from "./types";
 
 const FEATURE_SETS: readonly FeatureSet[] = ["all", "portable"];
@@ -115,7 +115,7 @@ export interface NestedResult {
 export function nestedCv(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), outer: CvOptions = DEFAULT_CV): NestedResult[] {
   return nestedRankings(labelled, families, outer).map(({ family, rankings, chosen }) => ({
     family,
-    scores: scoreRankings(labelled.map((t, i) => ({ ranking: rankings[i]!, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }))),
+    scores: scoreRankings(scoredTraces(labelled, rankings)),
     chosen,
   }));
 }

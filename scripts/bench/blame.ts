@@ -14,7 +14,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { evaluateMethods, INNER_K, METHODS, nestedCv, nestedRankings, pickBest, scoreRankings, simulateGuided, transfer, type BlameScores, type LabelledTrace, type LearnedMethod, type MethodEvaluation } from "@/lib/blame";
+import { evaluateMethods, INNER_K, METHODS, nestedCv, nestedRankings, pickBest, scoredTraces, scoreRankings, simulateGuided, transfer, type BlameScores, type LabelledTrace, type LearnedMethod, type MethodEvaluation } from "@/lib/blame";
 import { loadWhoAndWhen, WHO_AND_WHEN_SUBSETS } from "../lib/who-and-when";
 
 const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" } } });
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
       console.log(`${subset}:`);
       console.log(HEADER);
       out[subset] = ranked.map(({ family, rankings, chosen }) => {
-        const scores = scoreRankings(union.flatMap((t, i) => (subsetOf[i] === subset ? [{ ranking: rankings[i]!, decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent }] : [])));
+        const scores = scoreRankings(scoredTraces(union, rankings, (i) => subsetOf[i] === subset));
         const kept = systems ? chosen.filter((c) => c.startsWith(`${subset}: `)).map((c) => c.slice(subset.length + 2)) : chosen;
         console.log(row(family, scores, `kept: ${tally(kept)}`));
         return { family, scores, chosen: kept };
