@@ -71,6 +71,48 @@ describe("model calls", () => {
     expect((JSON.parse((await exported("calls-chain", "format=extended")).text) as { calls: unknown[] }).calls).toHaveLength(1);
   });
 
+  it("a call as the model saw it (tool calls without text, tool ids, tools, params, logprobs) round-trips exactly", async () => {
+    const seen = {
+      id: "c2", agent: "w", t: 2, t_end: 2.25, model: "m-w",
+      input: [
+        { role: "system", content: "Find facts." },
+        { role: "user", content: "What is known?" },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", name: "search", arguments: "{\"q\":\"facts\"}" }] },
+        { role: "tool", tool_call_id: "call_1", content: "facts" },
+      ],
+      output: { role: "assistant", content: null, tool_calls: [{ id: "call_2", name: "finish", arguments: "{}" }, { id: "call_3", name: "note", arguments: "{\"x\":1}" }] },
+      tools: [{ type: "function", function: { name: "search", parameters: { type: "object", properties: { q: { type: "string" } } } } }],
+      params: { temperature: 0.7, top_p: 1, max_tokens: 256, tool_choice: "auto", parallel_tool_calls: true },
+      finish_reason: "tool_calls",
+      input_tokens: 31, output_tokens: 3,
+      prompt_token_ids: [5, 6, 7], response_token_ids: [8, 9, 10],
+      response_logprobs: [-0.25, -1.5e-7, -12.000000000000002],
+      token_source: "server",
+      response_id: "chatcmpl-9",
+      source: "gateway",
+      events: ["r"],
+    };
+    const doc = { ...withCalls, calls: withCalls.calls.map((c) => (c.id === "c2" ? seen : c)) };
+    expect((await post(doc, "?upsert=1")).status).toBe(201);
+    const first = (await exported("calls-chain", "format=extended")).text;
+    const stored = (JSON.parse(first) as { calls: Record<string, unknown>[] }).calls.find((c) => c.id === "c2");
+    expect(stored).toEqual(seen);
+    // the keys in the documented order, nothing invented
+    expect(Object.keys(stored!)).toEqual(["id", "agent", "t", "t_end", "model", "input", "output", "tools", "params", "finish_reason", "input_tokens", "output_tokens", "prompt_token_ids", "response_token_ids", "response_logprobs", "token_source", "response_id", "source", "events"]);
+    await prisma().trace.deleteMany();
+    expect((await post(JSON.parse(first))).status).toBe(201);
+    expect((await exported("calls-chain", "format=extended")).text).toBe(first);
+  });
+
+  it("logprobs that do not match the response tokens, or a token source without ids, are 400s with their paths", async () => {
+    const c2 = withCalls.calls.find((c) => c.id === "c2")!;
+    const bad = { ...withCalls, trace_id: "bad-logprobs", calls: [{ ...c2, response_token_ids: [1, 2], response_logprobs: [-1] }, { ...c2, id: "c4", events: [], token_source: "server" }] };
+    const response = await post(bad);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { details: { path: string }[] } };
+    expect(body.error.details.map((d) => d.path)).toEqual(["$.calls[0].response_logprobs", "$.calls[1].token_source"]);
+  });
+
   it("the strict form drops them", async () => {
     expect(JSON.parse((await exported("calls-chain", "format=strict")).text)).not.toHaveProperty("calls");
   });

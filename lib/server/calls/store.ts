@@ -13,11 +13,12 @@ import { pool } from "../db/client";
 const CALL_COLUMNS = [
   "trace_id", "seq", "call_id", "agent", "t", "t_end", "model", "input", "output",
   "input_tokens", "output_tokens", "prompt_token_ids", "response_token_ids", "response_id", "event_ids",
+  "tools", "params", "finish_reason", "response_logprobs", "token_source", "source",
 ] as const;
 
-/** int4[] in COPY text form; null when unknown. */
-function intArray(ids: readonly number[] | undefined): string | null {
-  return ids === undefined ? null : `{${ids.join(",")}}`;
+/** int4[] or float8[] in COPY text form; null when unknown (JavaScript's shortest round-trip decimals, read back exactly). */
+function numberArray(values: readonly number[] | undefined): string | null {
+  return values === undefined ? null : `{${values.join(",")}}`;
 }
 
 export function* callLines(items: readonly StoreItem[], ids: Map<string, number>): Generator<string> {
@@ -27,7 +28,7 @@ export function* callLines(items: readonly StoreItem[], ids: Map<string, number>
     // validateTrace keeps calls in call order: seq is the index
     for (let seq = 0; seq < calls.length; seq++) {
       const c = calls[seq]!;
-      yield `${traceId}\t${seq}\t${v(c.id)}\t${v(c.agent)}\t${c.t}\t${v(c.t_end)}\t${v(c.model)}\t${v(jsonText(c.input))}\t${v(jsonText(c.output))}\t${v(c.input_tokens)}\t${v(c.output_tokens)}\t${v(intArray(c.prompt_token_ids))}\t${v(intArray(c.response_token_ids))}\t${v(c.response_id)}\t${v(jsonText(c.events))}\n`;
+      yield `${traceId}\t${seq}\t${v(c.id)}\t${v(c.agent)}\t${c.t}\t${v(c.t_end)}\t${v(c.model)}\t${v(jsonText(c.input))}\t${v(jsonText(c.output))}\t${v(c.input_tokens)}\t${v(c.output_tokens)}\t${v(numberArray(c.prompt_token_ids))}\t${v(numberArray(c.response_token_ids))}\t${v(c.response_id)}\t${v(jsonText(c.events))}\t${v(jsonText(c.tools))}\t${v(jsonText(c.params))}\t${v(c.finish_reason)}\t${v(numberArray(c.response_logprobs))}\t${v(c.token_source)}\t${v(c.source)}\n`;
     }
   }
 }
@@ -52,10 +53,18 @@ interface CallRow {
   response_token_ids: number[] | null;
   response_id: string | null;
   event_ids: string[];
+  tools: NonNullable<ModelCall["tools"]> | null;
+  params: NonNullable<ModelCall["params"]> | null;
+  finish_reason: string | null;
+  response_logprobs: number[] | null;
+  token_source: ModelCall["token_source"] | null;
+  source: ModelCall["source"] | null;
 }
 
+const FIDELITY_COLUMNS = "tools, params, finish_reason, response_logprobs, token_source, source";
+
 const CALLS_SQL = `SELECT call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
-    prompt_token_ids, response_token_ids, response_id, event_ids
+    prompt_token_ids, response_token_ids, response_id, event_ids, ${FIDELITY_COLUMNS}
   FROM model_calls WHERE trace_id = $1 ORDER BY seq`;
 
 /** The calls of a stored trace in call order, each as the extended form writes it. */
@@ -73,11 +82,17 @@ function callOf(r: CallRow): ModelCall {
     ...(r.model !== null && { model: r.model }),
     input: r.input,
     output: r.output,
+    ...(r.tools !== null && { tools: r.tools }),
+    ...(r.params !== null && { params: r.params }),
+    ...(r.finish_reason !== null && { finish_reason: r.finish_reason }),
     ...(r.input_tokens !== null && { input_tokens: r.input_tokens }),
     ...(r.output_tokens !== null && { output_tokens: r.output_tokens }),
     ...(r.prompt_token_ids !== null && { prompt_token_ids: r.prompt_token_ids }),
     ...(r.response_token_ids !== null && { response_token_ids: r.response_token_ids }),
+    ...(r.response_logprobs !== null && { response_logprobs: r.response_logprobs }),
+    ...(r.token_source !== null && { token_source: r.token_source }),
     ...(r.response_id !== null && { response_id: r.response_id }),
+    ...(r.source !== null && { source: r.source }),
     events: r.event_ids,
   });
 }
@@ -92,7 +107,7 @@ export async function callCounts(traceDbIds: readonly number[]): Promise<Map<num
 export async function loadCallsMany(traceDbIds: readonly number[]): Promise<Map<number, ModelCall[]>> {
   const { rows } = await pool().query<CallRow & { trace_id: number }>(
     `SELECT trace_id, call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
-       prompt_token_ids, response_token_ids, response_id, event_ids
+       prompt_token_ids, response_token_ids, response_id, event_ids, ${FIDELITY_COLUMNS}
      FROM model_calls WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq`,
     [traceDbIds],
   );
