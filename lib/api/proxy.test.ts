@@ -39,4 +39,22 @@ describe("proxy.ts", () => {
     expect(r.headers.get("x-content-type-options")).toBe("nosniff");
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe("invalid_path");
   });
+
+  it("answers U+0000 in the path or a query parameter (a page's project or system, a snapshot's file path) with a JSON 400", async () => {
+    for (const url of ["http://127.0.0.1:3000/attribution?project=a%00b", "http://127.0.0.1:3000/rubrics?system=x&project=%00", "http://127.0.0.1:3000/api/datasets/1/files/data%00.jsonl"]) {
+      const r = call(url, { headers: { host: "127.0.0.1:3000" } });
+      expect(r.status, url).toBe(400);
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe("invalid_parameter");
+    }
+    expect(passes(call("http://127.0.0.1:3000/attribution?project=a%20b", { headers: { host: "127.0.0.1:3000" } }))).toBe(true);
+  });
+
+  it("refuses a body announced over its route's limit from Content-Length (413 naming the limit)", async () => {
+    const labels = call("http://127.0.0.1:3000/api/traces/x/annotations", { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json", "content-length": String(2 * 1024 * 1024) } });
+    expect(labels.status).toBe(413);
+    expect(((await labels.json()) as { error: { message: string } }).error.message).toBe("request body is over this route's limit of 1 MB");
+    const flush = call("http://127.0.0.1:3000/api/otel/v1/flush", { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json", "content-length": "70000" } });
+    expect(flush.status).toBe(413);
+    expect(passes(call("http://127.0.0.1:3000/api/traces/x/annotations", { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json", "content-length": "1048576" } }))).toBe(true);
+  });
 });

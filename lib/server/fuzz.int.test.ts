@@ -4,7 +4,9 @@
  * SPEC.md section 7 on every refusal, and a refused write stores nothing
  * (row counts unchanged), and no request changes what its class must leave
  * alone (another project's trace, a person's own label). `npm test` runs ~2,000 cases; `npm run fuzz`
- * (BATON_FUZZ_CASES=20000 or more) prints the summary table.
+ * (BATON_FUZZ_CASES=20000 or more) prints the summary table, then runs them again over HTTP
+ * (BATON_FUZZ_HTTP=1): a production Baton started here on the same database answers them
+ * through Next, its proxy and its body handling.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +15,7 @@ import { pool, prisma } from "@/lib/server/db/client";
 import { FUZZ_CLASSES, FUZZ_FOREIGN, FUZZ_LABELLED, FUZZ_TRACE, type FuzzRequest } from "@/scripts/lib/fuzz-classes";
 import { localUser } from "@/lib/server/auth/access";
 import { jsonRequest, params } from "@/scripts/lib/test-http";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 const TOTAL = Number(process.env.BATON_FUZZ_CASES ?? 2000);
@@ -28,7 +31,27 @@ const COUNTS = {
 };
 const count = async (table: keyof typeof COUNTS) => (await pool().query<{ n: number }>(COUNTS[table])).rows[0]!.n;
 
+let server: ChildProcess | null = null;
+
+/** `npm start` on the test database (its own build directory), answering once /api/status does. */
+async function startServer(): Promise<string> {
+  const port = Number(process.env.BATON_FUZZ_PORT ?? 3190);
+  server = spawn("npx", ["tsx", "--conditions=react-server", "scripts/start.ts"], {
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+    env: { ...process.env, PORT: String(port), BATON_PROCESSES: "1", BATON_DEMO: "0", BATON_DIST_DIR: process.env.BATON_FUZZ_DIST_DIR ?? ".next-fuzz", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 1200; i++) {
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
+    if ((await fetch(`${base}/api/status`).catch(() => null))?.ok) return base;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("the server did not answer in 10 minutes");
+}
+
 beforeAll(async () => {
+  if (process.env.BATON_FUZZ_HTTP === "1") process.env.BATON_FUZZ_URL = await startServer();
   firstTraceRow = (await pool().query<{ n: number }>("SELECT coalesce(max(id), 0)::int AS n FROM traces")).rows[0]!.n;
   const example = JSON.parse(readFileSync("../shared/trace-schema/example_trace.json", "utf8")) as Record<string, unknown>;
   await prisma().trace.deleteMany({ where: { traceId: FUZZ_TRACE } });
@@ -41,9 +64,10 @@ beforeAll(async () => {
   await pool().query("INSERT INTO annotations (trace_key, event_id, family, annotator_id, value, comment) VALUES ($1, '', 'task_success', $2, 1, 'mine')", [
     FUZZ_LABELLED, (await localUser()).userId,
   ]);
-});
+}, 900_000); // a first HTTP pass builds the app
 
 afterAll(async () => {
+  if (server?.pid) process.kill(-server.pid, "SIGTERM");
   // what the fuzzer managed to store (valid mutations), and its OTLP staging
   await pool().query("DELETE FROM traces WHERE id > $1", [firstTraceRow]);
   await pool().query("DELETE FROM otel_traces WHERE trace_id LIKE 'dddd%' OR status <> 'stored'");
@@ -51,7 +75,7 @@ afterAll(async () => {
   await prisma().annotation.deleteMany({ where: { traceKey: { in: [FUZZ_LABELLED, FUZZ_FOREIGN.traceId] } } });
   await prisma().adjudication.deleteMany({ where: { traceKey: { in: [FUZZ_LABELLED, FUZZ_FOREIGN.traceId] } } });
   await pool().query("DELETE FROM otel_traces WHERE trace_id = $1", [FUZZ_FOREIGN.traceId]);
-  console.log(`\nfuzz summary (${TOTAL} cases requested)\n${table()}`);
+  console.log(`\nfuzz summary (${TOTAL} cases requested${process.env.BATON_FUZZ_URL ? `, over HTTP to ${process.env.BATON_FUZZ_URL}` : ", handlers in process"})\n${table()}`);
 });
 
 function table(): string {
@@ -105,6 +129,6 @@ describe("fuzzing every door (fast-check against the real handlers and database)
         { numRuns: perClass, seed: Number(process.env.BATON_FUZZ_SEED ?? 11) },
       );
       expect(failures.slice(0, 5)).toEqual([]);
-    }, 600_000);
+    }, 1_800_000);
   }
 });

@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
+import { declaredLength, maxBodyBytesOf, SMALL_BODY_BYTES, tooLargeMessage } from "@/lib/api/body-limits";
 import { MAX_JSON_DEPTH, unstorableStrings } from "@/lib/api/json-safety";
+import { parseAllowedHosts, refusal } from "@/lib/api/request-origin";
 import { nestingProblem } from "@/lib/ingest/depth";
 import { jsonPath } from "@/lib/trace/validate";
 import { ApiError } from "./errors";
@@ -18,6 +20,8 @@ type Handler<C> = (request: Request, context: C) => Promise<Response>;
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
+      const refused = requestRefusal(request);
+      if (refused) throw refused;
       const { scope, result } = inReadScope(request, () => handler(request, context));
       const response = await result;
       const by = servedBy(scope);
@@ -28,6 +32,31 @@ export function route<C>(handler: Handler<C>): Handler<C> {
       return errorResponse(error);
     }
   };
+}
+
+/**
+ * The host, cross-site and body-type rules of lib/api/request-origin.ts.
+ * proxy.ts applies them to every page and most API routes; the routes that
+ * take files and batches are outside the proxy (so that Next does not copy
+ * their bodies, and a body announced over the limit is refused before it is
+ * sent), and every route applies them here as well.
+ */
+export function requestRefusal(request: Request): ApiError | null {
+  const h = request.headers;
+  const refused = refusal(
+    {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      host: h.get("host"),
+      forwardedHost: h.get("x-forwarded-host"),
+      origin: h.get("origin"),
+      secFetchSite: h.get("sec-fetch-site"),
+      contentType: h.get("content-type"),
+      hasBody: Number(h.get("content-length") ?? "0") > 0 || h.has("transfer-encoding"),
+    },
+    parseAllowedHosts(process.env.BATON_ALLOWED_HOSTS),
+  );
+  return refused === null ? null : new ApiError(refused.status, refused.code, refused.message, [{ path: "$", message: refused.message }]);
 }
 
 /** Sign-in, sign-out and setup: what they write (sessions) is always read from the primary, so their answers carry no position. */
@@ -67,11 +96,20 @@ export async function readBodyLimited(request: Request, limitBytes: number): Pro
   return new TextDecoder().decode(await readBytesLimited(request, limitBytes));
 }
 
-/** The body's bytes, refusing (413) once they pass `limitBytes`, without buffering more. */
+/**
+ * The body's bytes, whole: 413 once they pass `limitBytes` (at once when
+ * Content-Length announces more), without buffering more; 400 when fewer
+ * bytes arrive than Content-Length announced, so that a body cut short on
+ * its way (by a proxy, or a client that gave up) is never taken for a whole
+ * one and acknowledged.
+ */
 export async function readBytesLimited(request: Request, limitBytes: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limitBytes) throw tooLarge(limitBytes);
-  if (!request.body) return new Uint8Array(0);
+  const declared = declaredLength(request.headers.get("content-length"));
+  if (declared !== null && declared > limitBytes) throw tooLarge(limitBytes);
+  if (!request.body) {
+    if (declared !== null && declared > 0) throw incomplete(0, declared);
+    return new Uint8Array(0);
+  }
   const reader = request.body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -89,7 +127,13 @@ export async function readBytesLimited(request: Request, limitBytes: number): Pr
     }
     parts.push(value);
   }
+  if (declared !== null && Number.isFinite(declared) && size !== declared) throw incomplete(size, declared);
   return Buffer.concat(parts);
+}
+
+function incomplete(received: number, declared: number): ApiError {
+  const message = `the request body ended after ${received} of the ${declared} bytes its Content-Length announced; nothing was stored`;
+  return new ApiError(400, "request_incomplete", message, [{ path: "$", message }]);
 }
 
 /** Node's error for a request whose connection closed before its body ended. */
@@ -98,7 +142,7 @@ function isClientAbort(error: unknown): boolean {
 }
 
 /** Reads a small JSON body (415 unless application/json, 400 with paths when the schema refuses it). */
-export async function parseJsonRequest<T extends z.ZodType>(request: Request, schema: T, limitBytes = 1024 * 1024): Promise<z.infer<T>> {
+export async function parseJsonRequest<T extends z.ZodType>(request: Request, schema: T, limitBytes = SMALL_BODY_BYTES): Promise<z.infer<T>> {
   if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")) {
     throw new ApiError(415, "unsupported_media_type", "send application/json");
   }
@@ -126,10 +170,10 @@ export function rejectDeepJson(text: string, maxDepth = MAX_JSON_DEPTH): void {
 }
 
 export function tooLarge(limitBytes: number): ApiError {
-  return new ApiError(413, "payload_too_large", `request body is over the limit of ${Math.round(limitBytes / 1048576)} MB (BATON_MAX_BODY_MB); load larger files with npm run ingest, which streams them`);
+  return new ApiError(413, "payload_too_large", tooLargeMessage(limitBytes, maxBodyBytes()));
 }
 
+/** BATON_MAX_BODY_MB in bytes: what the routes that take files and batches read (lib/api/body-limits.ts). */
 export function maxBodyBytes(): number {
-  const mb = Number(process.env.BATON_MAX_BODY_MB ?? "100");
-  return (Number.isFinite(mb) && mb > 0 ? mb : 100) * 1024 * 1024;
+  return maxBodyBytesOf(process.env.BATON_MAX_BODY_MB);
 }

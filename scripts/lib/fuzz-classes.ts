@@ -3,7 +3,10 @@
  * cases) and `npm run fuzz` (20,000+): fast-check arbitraries of hostile
  * requests, each sent to the real route handler over the real database.
  * A case passes when the answer is not a 5xx, an error has the shape of
- * SPEC.md section 7, and a refused write stored nothing.
+ * SPEC.md section 7, and a refused write stored nothing. With
+ * BATON_FUZZ_URL set (`npm run fuzz` sets it for its second pass), every
+ * request goes over HTTP to a Baton serving the same database instead:
+ * through Next, its proxy and its body handling, as a client's would.
  */
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
@@ -52,6 +55,17 @@ export interface FuzzClass {
 const none = { params: Promise.resolve({}) };
 const post = (url: string, body: BodyInit, type = "application/json") => new Request(`http://localhost${url}`, { method: "POST", headers: { "content-type": type }, body });
 const get = (url: string) => new Request(`http://localhost${url}`);
+
+type Handler<C> = (request: Request, context: C) => Promise<Response>;
+
+/** The handler's answer to the request: called in process, or over HTTP when BATON_FUZZ_URL names a running Baton. */
+async function call<C>(handler: Handler<C>, request: Request, context: C): Promise<Response> {
+  const base = process.env.BATON_FUZZ_URL;
+  if (!base) return handler(request, context);
+  const url = new URL(request.url);
+  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  return fetch(`${base}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body, redirect: "manual" });
+}
 
 /** Strings PostgreSQL, indexes and parsers have trouble with. */
 const nastyString = fc.oneof(
@@ -153,16 +167,16 @@ const oneEventTrace = fc.tuple(nonNegative, nonNegative, nonNegative, fc.integer
   costs: { ...(example.costs as object), tokens, usd: cost },
 }));
 const AGGREGATES = [
-  () => metrics(get(`/api/metrics?project=${EXTREME_PROJECT}`), none),
-  () => dashboard(get(`/api/dashboard?project=${EXTREME_PROJECT}`), none),
-  () => decisions(get(`/api/decisions?project=${EXTREME_PROJECT}`), none),
-  () => heatmap(get(`/api/heatmap?kind=role-family&project=${EXTREME_PROJECT}`), none),
-  () => trend(get(`/api/diagnostics/trend?project=${EXTREME_PROJECT}`), none),
-  () => groupView(get("/api/groups/fuzz-extreme-group"), { params: Promise.resolve({ group_id: "fuzz-extreme-group" }) }),
+  () => call(metrics, get(`/api/metrics?project=${EXTREME_PROJECT}`), none),
+  () => call(dashboard, get(`/api/dashboard?project=${EXTREME_PROJECT}`), none),
+  () => call(decisions, get(`/api/decisions?project=${EXTREME_PROJECT}`), none),
+  () => call(heatmap, get(`/api/heatmap?kind=role-family&project=${EXTREME_PROJECT}`), none),
+  () => call(trend, get(`/api/diagnostics/trend?project=${EXTREME_PROJECT}`), none),
+  () => call(groupView, get("/api/groups/fuzz-extreme-group"), { params: Promise.resolve({ group_id: "fuzz-extreme-group" }) }),
 ];
 /** Ingests one trace of extreme numbers (once stored, the project keeps the newest 8), then asks every aggregate: the first 5xx, else the ingest's refusal, else the last answer. */
 async function ingestAndAggregate(trace: unknown): Promise<Response> {
-  const stored = await ingest(post("/api/traces", JSON.stringify({ ...(trace as object), trace_id: fuzzTraceId() })), none);
+  const stored = await call(ingest, post("/api/traces", JSON.stringify({ ...(trace as object), trace_id: fuzzTraceId() })), none);
   if (stored.status >= 400) return stored;
   await stored.arrayBuffer();
   await pool().query(
@@ -185,26 +199,26 @@ export const FUZZ_CLASSES: FuzzClass[] = [
     name: "trace JSON (mutated)",
     arbitrary: fc.tuple(mutatedText(example), fc.boolean()).map(([text, upsert]) => ({
       writes: "traces",
-      send: () => ingest(post(`/api/traces${upsert ? "?upsert=1" : ""}`, text.replace(`"${String(example.trace_id)}"`, `"${fuzzTraceId()}"`)), none),
+      send: () => call(ingest, post(`/api/traces${upsert ? "?upsert=1" : ""}`, text.replace(`"${String(example.trace_id)}"`, `"${fuzzTraceId()}"`)), none),
     })),
   },
   {
     name: "JSONL (mutated lines)",
     arbitrary: fc.array(fc.oneof(mutatedText(example), fc.constant(null)), { minLength: 1, maxLength: 4 }).map((lines) => ({
       writes: "traces",
-      send: () => ingest(post("/api/traces", lines.map((l) => l ?? JSON.stringify(traceBase())).join("\n"), "application/x-ndjson"), none),
+      send: () => call(ingest, post("/api/traces", lines.map((l) => l ?? JSON.stringify(traceBase())).join("\n"), "application/x-ndjson"), none),
     })),
   },
   {
     name: "OTLP JSON (mutated)",
-    arbitrary: mutatedText(otlpBase).map((text) => ({ writes: "otel", send: () => otlp(post("/api/otel/v1/traces", text)) })),
+    arbitrary: mutatedText(otlpBase).map((text) => ({ writes: "otel", send: () => call(otlp, post("/api/otel/v1/traces", text), undefined) })),
   },
   {
     name: "OTLP protobuf (bytes)",
     arbitrary: fc.tuple(fc.uint8Array({ maxLength: 64 }), fc.integer({ min: 0, max: 2000 }), fc.boolean()).map(([noise, at, replace]) => {
       const good = new Uint8Array(encodeTraceRequest(otlpBase));
       const bytes = replace ? new Uint8Array([...good.subarray(0, at), ...noise, ...good.subarray(at + noise.length)]) : noise;
-      return { writes: "otel", send: () => otlp(post("/api/otel/v1/traces", bytes, "application/x-protobuf")) };
+      return { writes: "otel", send: () => call(otlp, post("/api/otel/v1/traces", bytes, "application/x-protobuf"), undefined) };
     }),
   },
   {
@@ -216,11 +230,11 @@ export const FUZZ_CLASSES: FuzzClass[] = [
       const qs = new URLSearchParams(pairs).toString();
       const id = { params: Promise.resolve({ id: FUZZ_TRACE }) };
       const send = {
-        traces: () => list(get(`/api/traces?${qs}`), none),
-        metrics: () => metrics(get(`/api/metrics?${qs}`), none),
-        dashboard: () => dashboard(get(`/api/dashboard?${qs}`), none),
-        credit: () => credit(get(`/api/traces/${FUZZ_TRACE}/credit?${qs}`), id),
-        graph: () => graph(get(`/api/traces/${FUZZ_TRACE}/graph?${qs}`), id),
+        traces: () => call(list, get(`/api/traces?${qs}`), none),
+        metrics: () => call(metrics, get(`/api/metrics?${qs}`), none),
+        dashboard: () => call(dashboard, get(`/api/dashboard?${qs}`), none),
+        credit: () => call(credit, get(`/api/traces/${FUZZ_TRACE}/credit?${qs}`), id),
+        graph: () => call(graph, get(`/api/traces/${FUZZ_TRACE}/graph?${qs}`), id),
       }[target];
       return { writes: null, send };
     }),
@@ -232,11 +246,11 @@ export const FUZZ_CLASSES: FuzzClass[] = [
       // byte by byte: encodeURIComponent throws on a lone surrogate, which is exactly what must be sent
       const url = [...Buffer.from(raw, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
       const send = {
-        trace: () => getTrace(get(`/api/traces/${url}`), ctx),
-        graph: () => graph(get(`/api/traces/${url}/graph?part=events`), ctx),
-        queue: () => queue(get(`/api/queues/${url}`), ctx),
+        trace: () => call(getTrace, get(`/api/traces/${url}`), ctx),
+        graph: () => call(graph, get(`/api/traces/${url}/graph?part=events`), ctx),
+        queue: () => call(queue, get(`/api/queues/${url}`), ctx),
         // the handler receives the segment as Next passes it: still %-encoded
-        rubrics: () => rubrics(get(`/api/projects/${url}/rubrics`), { params: Promise.resolve({ project: url }) }),
+        rubrics: () => call(rubrics, get(`/api/projects/${url}/rubrics`), { params: Promise.resolve({ project: url }) }),
       }[target];
       return { writes: null, send };
     }),
@@ -247,10 +261,10 @@ export const FUZZ_CLASSES: FuzzClass[] = [
       writes: "otel",
       unchanged: foreignTrace,
       send: async () => {
-        const sent = await otlp(post("/api/otel/v1/traces", text));
+        const sent = await call(otlp, post("/api/otel/v1/traces", text), undefined);
         if (!flushNow || sent.status >= 300) return sent;
         await sent.arrayBuffer();
-        return flush(post("/api/otel/v1/flush", JSON.stringify({ trace_id: FUZZ_FOREIGN.traceId })), none);
+        return call(flush, post("/api/otel/v1/flush", JSON.stringify({ trace_id: FUZZ_FOREIGN.traceId })), none);
       },
     })),
   },
@@ -259,7 +273,7 @@ export const FUZZ_CLASSES: FuzzClass[] = [
     arbitrary: fc.tuple(fc.oneof(mutatedText(extendedLabelled), fc.constant(JSON.stringify(extendedLabelled))), fc.boolean()).map(([text, viaImport]) => ({
       writes: "traces",
       unchanged: accountLabels,
-      send: () => (viaImport ? importFile(post("/api/import?upsert=1&name=labels.json", text), none) : ingest(post("/api/traces?upsert=1", text), none)),
+      send: () => (viaImport ? call(importFile, post("/api/import?upsert=1&name=labels.json", text), none) : call(ingest, post("/api/traces?upsert=1", text), none)),
     })),
   },
   {
@@ -276,7 +290,7 @@ export const FUZZ_CLASSES: FuzzClass[] = [
       ),
     ).map(([target, text]) => ({
       writes: target === "annotation" ? "annotations" : "presets",
-      send: () => (target === "annotation" ? annotate(post(`/api/traces/${FUZZ_TRACE}/annotations`, text), { params: Promise.resolve({ id: FUZZ_TRACE }) }) : presets(post("/api/presets", text), none)),
+      send: () => (target === "annotation" ? call(annotate, post(`/api/traces/${FUZZ_TRACE}/annotations`, text), { params: Promise.resolve({ id: FUZZ_TRACE }) }) : call(presets, post("/api/presets", text), none)),
     })),
   },
 ];

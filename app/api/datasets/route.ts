@@ -1,8 +1,8 @@
 import { projectsPermitting, readableProjects } from "@/lib/server/auth/access";
 import { checkDatasetRequest } from "@/lib/server/datasets/request";
 import { createDataset, listDatasets } from "@/lib/server/datasets/store";
-import { route } from "@/lib/server/http";
-import { invalid } from "@/lib/server/errors";
+import { z } from "zod";
+import { parseJsonRequest, route } from "@/lib/server/http";
 
 export const dynamic = "force-dynamic";
 
@@ -17,12 +17,8 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route(async (request: Request) => {
   const readable = await readableProjects(request);
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw invalid([{ path: "$", message: "the body must be JSON" }]);
-  }
+  // read like every JSON body: bounded size and depth, text PostgreSQL can store (the full check follows authorization)
+  const body = await parseJsonRequest(request, z.unknown());
   const { projects: writable } = await projectsPermitting(request, "ingest", filterProject(body));
   const checked = await checkDatasetRequest(body);
   return Response.json({ dataset: await createDataset(checked, within(readable, writable)) }, { status: 202 });

@@ -1,4 +1,4 @@
-import { maxBodyBytes } from "@/lib/server/http";
+import { maxBodyBytes, requestRefusal } from "@/lib/server/http";
 import { authorizeOtlp } from "@/lib/server/otel/auth";
 import { encodingOf, exportResponse, otlpErrorResponse, readOtlpRequest, type OtlpEncoding } from "@/lib/server/otel/receive";
 import { stageSpans } from "@/lib/server/otel/staging";
@@ -15,6 +15,8 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request): Promise<Response> {
   let encoding: OtlpEncoding | null = null;
   try {
+    const refused = requestRefusal(request);
+    if (refused) throw refused;
     ensureSweeper();
     // the encoding first, so that even a 401 answers in it
     encoding = encodingOf(request);
