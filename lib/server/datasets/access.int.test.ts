@@ -94,4 +94,22 @@ describe("POST /api/datasets with accounts", () => {
     await ready(siteAdmin, allId);
     expect(await traceIds(siteAdmin, allId)).toEqual(["auth-test-ds-p", "auth-test-ds-q"]);
   });
+
+  it("a snapshot's diff compares it only with an earlier one over the same projects, never another reader's", async () => {
+    const filter = { ids: "auth-test-ds-p,auth-test-ds-q" };
+    const snapshot = async (creds: Credentials) => {
+      const made = await answer(await post(creds, { ...BODY, filter }));
+      expect(made.status).toBe(202);
+      const id = (made.body.dataset as { id: number }).id;
+      await ready(creds, id);
+      return (await answer(await getOne(authRequest("GET", `/api/datasets/${id}`, creds), params({ id: String(id) })))).body as { id: number; diff: { previous: number; keys: Record<string, string[]> } | null };
+    };
+    const first = await snapshot(readIngestKey);
+    const everyProject = await snapshot(siteAdmin);
+    const second = await snapshot(readIngestKey);
+    // the annotator's second snapshot is compared with the annotator's first, not with the newer one of every project
+    expect(second.diff?.previous).toBe(first.id);
+    expect(JSON.stringify(second.diff)).not.toContain("ds-q");
+    expect(everyProject.diff === null || everyProject.diff.previous !== first.id).toBe(true);
+  });
 });

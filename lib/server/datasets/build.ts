@@ -335,7 +335,12 @@ async function writeShard(datasetId: number, shard: number, file: ManifestFile, 
   });
 }
 
-/** Final names, card and manifest, the diff against the previous ready snapshot of the same filter, `ready`: one transaction. */
+/** The projects a snapshot row holds, sorted (null: every project), from its stored request's `readable`. */
+const SCOPE_SQL = (alias: string) =>
+  `(CASE WHEN jsonb_typeof(${alias}.request->'readable') = 'array'
+     THEN (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM jsonb_array_elements_text(${alias}.request->'readable') AS x) END)`;
+
+/** Final names, card and manifest, the diff against the previous ready snapshot of the same filter and projects, `ready`: one transaction. */
 async function finish(datasetId: number, key: string, files: readonly (ManifestFile & { from: string })[], dropped: readonly string[], manifest: Manifest): Promise<void> {
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
   const card = datasetCard(manifest);
@@ -346,7 +351,14 @@ async function finish(datasetId: number, key: string, files: readonly (ManifestF
       const bytes = Buffer.from(text, "utf8");
       await client.query("INSERT INTO dataset_files (dataset_id, path, bytes, sha256, size) VALUES ($1, $2, $3, $4, $5)", [datasetId, path, bytes, sha256(bytes), bytes.length]);
     }
-    const previous = await client.query<{ id: number }>("SELECT id FROM datasets WHERE filter_key = $1 AND state = 'ready' AND id < $2 ORDER BY id DESC LIMIT 1", [key, datasetId]);
+    // the previous snapshot of the same filter over the same projects (so visible to the same readers): a diff never shows rows of projects its readers may not read
+    const previous = await client.query<{ id: number }>(
+      `SELECT p.id FROM datasets p, datasets c
+       WHERE c.id = $2 AND p.filter_key = $1 AND p.state = 'ready' AND p.id < $2
+         AND ${SCOPE_SQL("p")} IS NOT DISTINCT FROM ${SCOPE_SQL("c")}
+       ORDER BY p.id DESC LIMIT 1`,
+      [key, datasetId],
+    );
     const diff = previous.rows[0] ? await diffSnapshots(client, previous.rows[0].id, datasetId) : null;
     await client.query("UPDATE datasets SET state = 'ready', manifest = $2, diff = $3, finished_at = now(), error = NULL WHERE id = $1", [datasetId, JSON.stringify(manifest), diff === null ? null : JSON.stringify(diff)]);
   });
