@@ -27,5 +27,7 @@ export interface ApiAnnotation {
   value: number;
   comment: string | null;
   annotator: string;
+  /** true for a label that came with an imported file (kept under an imported annotator of that name, never an account) */
+  imported: boolean;
   updated_at: string;
 }

@@ -9,7 +9,7 @@ import { prisma } from "@/lib/server/db/client";
 import { params } from "@/scripts/lib/test-http";
 import { answer, authRequest, cleanAccounts, exampleTrace, makeUser, signIn, TRACE_PREFIX, type Credentials } from "@/scripts/lib/test-auth";
 import { POST as importFile } from "../import/route";
-import { POST as annotate } from "./[id]/annotations/route";
+import { POST as annotate, GET as listLabels } from "./[id]/annotations/route";
 import { GET as exportTrace } from "./[id]/export/route";
 import { POST as ingest } from "./route";
 
@@ -58,6 +58,9 @@ describe("imported labels never act as an account", () => {
     expect(imported.sort()).toEqual([["admin", -0.5, null], ["padmin", -1, "forged"]]);
     // no account got a label it did not write
     expect(labels.filter((l) => !l.annotator.imported).map((l) => l.annotator.id)).toEqual([padminId]);
+    // and the API tells the two "padmin"s apart
+    const listed = (await (await listLabels(authRequest("GET", `/api/traces/${ID}/annotations`, projectAdmin), params({ id: ID }))).json()) as { annotations: { annotator: string; imported: boolean; value: number }[] };
+    expect(listed.annotations.map((a) => [a.annotator, a.imported, a.value]).sort()).toEqual([["admin", true, -0.5], ["padmin", false, 0.5], ["padmin", true, -1]]);
   });
 
   it("adjudications: an annotator's import is refused at their path (403, nothing stored); the project admin's is stored under an imported adjudicator", async () => {

@@ -198,7 +198,7 @@ export function groupTooSmall(error: unknown, method: string): ApiError | null {
 }
 
 async function exportedAnnotations(traceKey: string): Promise<ExtendedAnnotation[]> {
-  return (await listAnnotations(traceKey)).map(({ id: _id, family, ...a }) => ({ ...a, family: family as ExtendedAnnotation["family"] }));
+  return (await listAnnotations(traceKey)).map(({ id: _id, imported: _imported, family, ...a }) => ({ ...a, family: family as ExtendedAnnotation["family"] }));
 }
 
 function exportedDecisiveErrors(d: DecisiveErrorsResponse): ExtendedDecisiveErrors {

@@ -69,7 +69,7 @@ export async function saveLabel(traceKey: string, traceDbId: number, actor: Acto
     if (!row) throw new ApiError(400, "invalid_input", `the trace has no event "${eventId}"`, [{ path: "$.event_id", message: `no event "${eventId}" in this trace` }]);
   }
   return {
-    annotation: { id: row.id, event_id: eventId || null, family: input.family, value: row.value, comment: row.comment, annotator: actor.name, updated_at: row.updated_at.toISOString() },
+    annotation: { id: row.id, event_id: eventId || null, family: input.family, value: row.value, comment: row.comment, annotator: actor.name, imported: false, updated_at: row.updated_at.toISOString() },
     traceLabels,
   };
 }
@@ -95,9 +95,9 @@ interface StoredRow {
 /** Current values of every annotator on a trace. */
 export async function listAnnotations(traceKey: string, annotatorId?: number): Promise<ApiAnnotation[]> {
   // a named statement on the hot read path of the label page; -1 means every annotator
-  const { rows } = await (await reader()).pool.query<StoredRow & { event_id: string; family: string; annotator: string }>({
+  const { rows } = await (await reader()).pool.query<StoredRow & { event_id: string; family: string; annotator: string; imported: boolean }>({
     name: "annotations.list",
-    text: `SELECT a.id, a.event_id, a.family, a.value, a.comment, a.updated_at, u.name AS annotator
+    text: `SELECT a.id, a.event_id, a.family, a.value, a.comment, a.updated_at, u.name AS annotator, u.imported
            FROM annotations a JOIN users u ON u.id = a.annotator_id
            WHERE a.trace_key = $1 AND ($2::int = -1 OR a.annotator_id = $2)
            ORDER BY a.event_id, a.family, a.id`,
@@ -110,6 +110,7 @@ export async function listAnnotations(traceKey: string, annotatorId?: number): P
     value: r.value,
     comment: r.comment,
     annotator: r.annotator,
+    imported: r.imported,
     updated_at: r.updated_at.toISOString(),
   }));
 }
