@@ -31,6 +31,8 @@ function server(on: number, readyPath: string, env: Record<string, string>) {
       BATON_PG_PORT: process.env.BATON_E2E_PG_PORT ?? "24332",
       BATON_DIST_DIR: e2eDistDir,
       NEXT_TELEMETRY_DISABLED: "1",
+      // the judges' scripted model server listens on 127.0.0.1
+      BATON_JUDGE_LOOPBACK: "1",
       ...env,
     },
   };

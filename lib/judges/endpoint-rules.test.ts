@@ -29,4 +29,12 @@ describe("judge endpoints", () => {
     expect([isLinkLocal("169.254.1.1"), isLinkLocal("::ffff:169.254.1.1"), isLinkLocal("fe80::1"), isLinkLocal("10.0.0.1"), isLinkLocal("fec0::1")]).toEqual([true, true, true, false, false]);
     expect([isLoopback("127.0.0.2"), isLoopback("::1"), isLoopback("localhost"), isLoopback("a.localhost"), isLoopback("10.0.0.1")]).toEqual([true, true, true, true, false]);
   });
+  it("with loopback off (judges by default): 127.0.0.0/8, ::1 and localhost refused, literal or resolved, unless BATON_JUDGE_HOSTS names the host", () => {
+    const judges = { ...policy, loopback: false };
+    for (const url of ["http://localhost:11434/v1", "http://127.0.0.2:8000/v1", "http://[::1]:8000/v1"]) expect(endpointProblem(url, judges), url).toContain("loopback address");
+    expect(endpointProblem("http://rebound.example/v1", judges, ["127.0.0.1"])).toContain("loopback address");
+    expect(endpointProblem("http://localhost:11434/v1", { ...judges, allowed: parseJudgeHosts("localhost:11434") })).toBeNull();
+    expect(endpointProblem("http://localhost:24329/v1", { ...judges, allowed: parseJudgeHosts("localhost") })).toContain("database");
+    expect(endpointProblem("https://api.openai.com/v1", judges, ["104.18.7.192"])).toBeNull();
+  });
 });

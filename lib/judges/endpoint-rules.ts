@@ -3,9 +3,11 @@
  * http(s) host, as docs/judges.md documents (OpenAI, vLLM on a host of
  * yours, Ollama on localhost), except addresses that are never a model
  * server: link-local ones (169.254.0.0/16, fe80::/10: cloud metadata
- * services live there) and the address and port of Baton's own database.
- * BATON_JUDGE_HOSTS narrows it to a list (`host` or `host:port`, comma-
- * separated); the refused addresses stay refused.
+ * services live there) and the address and port of Baton's own database;
+ * and, for judges, loopback addresses (this machine's own services) unless
+ * the operator allows them (BATON_JUDGE_LOOPBACK=1, or a loopback host named
+ * in BATON_JUDGE_HOSTS). BATON_JUDGE_HOSTS narrows it to a list (`host` or
+ * `host:port`, comma-separated); the refused addresses stay refused.
  */
 
 export interface EndpointPolicy {
@@ -13,6 +15,8 @@ export interface EndpointPolicy {
   allowed: readonly string[] | null;
   /** the database's host and port (DATABASE_URL, or the embedded server on 127.0.0.1) */
   database: { host: string; port: number } | null;
+  /** whether loopback addresses may be called (default true); a loopback host named in `allowed` always may */
+  loopback?: boolean;
 }
 
 export function parseJudgeHosts(setting: string | undefined): string[] | null {
@@ -62,8 +66,11 @@ export function endpointProblem(baseUrl: string, policy: EndpointPolicy, resolve
     if (isLinkLocal(address)) return `${address} is a link-local address (never a model server)`;
     if (isDatabase(address, port, policy.database)) return `${bare(address)}:${port} is Baton's own database`;
   }
-  if (policy.allowed !== null && !policy.allowed.includes(bare(host)) && !policy.allowed.includes(`${bare(host)}:${port}`)) {
-    return `${bare(host)}:${port} is not in BATON_JUDGE_HOSTS`;
+  const named = policy.allowed !== null && (policy.allowed.includes(bare(host)) || policy.allowed.includes(`${bare(host)}:${port}`));
+  if (policy.loopback === false && !named) {
+    const local = [host, ...resolved].find(isLoopback);
+    if (local !== undefined) return `${bare(local)} is a loopback address (a service of this machine); an operator may allow it with BATON_JUDGE_LOOPBACK=1 or by naming ${bare(host)}:${port} in BATON_JUDGE_HOSTS`;
   }
+  if (policy.allowed !== null && !named) return `${bare(host)}:${port} is not in BATON_JUDGE_HOSTS`;
   return null;
 }
