@@ -7,6 +7,8 @@ const schema = z.object({
   DATABASE_READ_URL: z.string().trim().max(8000).refine((v) => v.split(",").every((u) => u.trim() === "" || URL.canParse(u.trim())), "must be connection URLs, comma-separated").optional(),
   // a standby further behind the primary than this is skipped
   BATON_REPLICA_MAX_LAG_MB: z.coerce.number().min(0).max(1_000_000).default(16),
+  // a standby whose data is older than this (replay stuck behind, however few bytes) is skipped
+  BATON_REPLICA_MAX_LAG_S: z.coerce.number().min(0).max(86_400).default(10),
   // app processes `npm start` runs on one port (node:cluster); default: the machine's cores
   BATON_PROCESSES: z.coerce.number().int().min(1).max(256).optional(),
   BATON_DATA_DIR: z.string().min(1).default(".baton"),
@@ -27,6 +29,8 @@ const schema = z.object({
   BATON_INGEST_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   // OTLP receiver: a trace is finalised after this many seconds without new spans
   BATON_OTEL_IDLE_S: z.coerce.number().positive().max(86_400).default(30),
+  // judges: may they call loopback addresses (a model server on this machine)? Off by default: the judge's reply is shown to its users
+  BATON_JUDGE_LOOPBACK: z.enum(["0", "1"]).default("0"),
 }).refine((c) => (c.BATON_ADMIN_EMAIL === undefined) === (c.BATON_ADMIN_PASSWORD === undefined), {
   message: "set both BATON_ADMIN_EMAIL and BATON_ADMIN_PASSWORD, or neither",
   path: ["BATON_ADMIN_PASSWORD"],

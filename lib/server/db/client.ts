@@ -2,6 +2,7 @@ import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import type { HeadSample } from "./staleness";
 
 /**
  * One pg pool per process, shared by Prisma (through @prisma/adapter-pg) and
@@ -36,6 +37,8 @@ export interface Replica {
   downUntil: number;
   /** its last probe: replay position (null: not in recovery) and when */
   probed: { replayed: bigint | null; lagBytes: bigint; at: number } | null;
+  /** the primary's WAL head at each probe, oldest first (lib/server/db/staleness.ts) */
+  heads: HeadSample[];
   probing: Promise<unknown> | null;
 }
 
@@ -85,7 +88,7 @@ export function database(): Db {
       replica.probed = null;
     };
     const { pool: standby, direct } = replicaPool({ connectionString, max, connectionTimeoutMillis: 2000 }, pool, failed);
-    const replica: Replica = { name: `replica-${i + 1}`, pool: standby, prisma: new PrismaClient({ adapter: new PrismaPg(standby) }), direct, failed, downUntil: 0, probed: null, probing: null };
+    const replica: Replica = { name: `replica-${i + 1}`, pool: standby, prisma: new PrismaClient({ adapter: new PrismaPg(standby) }), direct, failed, downUntil: 0, probed: null, probing: null, heads: [] };
     return replica;
   });
   cache.batonDb = { pool, prisma, replicas };

@@ -108,6 +108,24 @@ describe.skipIf(!standbyUrl)("reads from a read replica (needs DATABASE_READ_URL
     expect(await labels({ "baton-min-lsn": lsn! })).toEqual({ served: "replica-1", comments: ["written while replay is paused"] });
   });
 
+  it("a reader with no position is not served by a standby whose replay is stuck behind for longer than BATON_REPLICA_MAX_LAG_S", async () => {
+    process.env.BATON_REPLICA_MAX_LAG_S = "1";
+    try {
+      await standby.query("SELECT pg_wal_replay_pause()");
+      const written = await annotate(jsonRequest(`/api/traces/${ID}/annotations`, { family: "task_success", value: 0, comment: "stuck behind" }), params({ id: ID }));
+      expect(written.status).toBe(201);
+      // a few hundred bytes behind (far under BATON_REPLICA_MAX_LAG_MB): at first the standby still serves plain reads
+      expect((await labels()).served).toBe("replica-1");
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await labels()).toEqual({ served: "primary", comments: ["stuck behind"] });
+    } finally {
+      delete process.env.BATON_REPLICA_MAX_LAG_S;
+      await standby.query("SELECT pg_wal_replay_resume()");
+      await caughtUp();
+    }
+    expect((await labels()).served).toBe("replica-1");
+  });
+
   it("refuses a malformed position quietly (read as no position)", async () => {
     expect((await labels({ "baton-min-lsn": "not an lsn" })).served).toBe("replica-1");
   });

@@ -4,6 +4,7 @@ import type pg from "pg";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { database, pool, type Replica } from "./client";
 import { formatLsn, parseLsn } from "./lsn";
+import { remember, stalenessMs } from "./staleness";
 
 /**
  * Where a read goes: the primary, or a streaming standby from
@@ -20,8 +21,10 @@ import { formatLsn, parseLsn } from "./lsn";
  * the app's own pages). A read that carries it (`Baton-Min-LSN`, or the
  * cookie) goes to a standby only once that standby's
  * `pg_last_wal_replay_lsn()` has passed it; else to the primary. A standby
- * that does not answer, or lags the primary by more than
- * BATON_REPLICA_MAX_LAG_MB, is skipped.
+ * that does not answer, lags the primary by more than
+ * BATON_REPLICA_MAX_LAG_MB, or whose data is more than
+ * BATON_REPLICA_MAX_LAG_S seconds old (its replay stuck a few bytes behind),
+ * is skipped.
  */
 export interface Reader {
   name: string;
@@ -132,6 +135,7 @@ async function usable(replica: Replica, minLsn: bigint | null): Promise<boolean>
   if (probed && minLsn !== null && probed.replayed !== null && probed.replayed < minLsn) probed = await probe(replica, true);
   if (!probed) return false;
   if (probed.lagBytes > maxLagBytes()) return false;
+  if (stalenessMs(replica.heads, probed.replayed, Date.now()) > maxLagMs()) return false;
   return minLsn === null || probed.replayed === null || probed.replayed >= minLsn;
 }
 
@@ -143,7 +147,9 @@ async function probe(replica: Replica, fresh: boolean): Promise<Replica["probed"
       const [standby, head] = await Promise.all([replica.direct("SELECT pg_last_wal_replay_lsn()::text AS lsn"), pool().query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn")]);
       const replayed = parseLsn((standby.rows[0] as { lsn: string | null }).lsn);
       const current = parseLsn(head.rows[0]?.lsn) ?? 0n;
-      replica.probed = { replayed, lagBytes: replayed === null || replayed >= current ? 0n : current - replayed, at: Date.now() };
+      const at = Date.now();
+      remember(replica.heads, { lsn: current, at });
+      replica.probed = { replayed, lagBytes: replayed === null || replayed >= current ? 0n : current - replayed, at };
     } catch {
       replica.failed();
     } finally {
@@ -152,6 +158,11 @@ async function probe(replica: Replica, fresh: boolean): Promise<Replica["probed"
   })();
   await replica.probing;
   return replica.probed;
+}
+
+function maxLagMs(): number {
+  const s = Number(process.env.BATON_REPLICA_MAX_LAG_S ?? "10");
+  return (Number.isFinite(s) && s >= 0 ? s : 10) * 1000;
 }
 
 function maxLagBytes(): bigint {
