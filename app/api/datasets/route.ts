@@ -12,16 +12,18 @@ export const dynamic = "force-dynamic";
  * filter's project, or in some project without one; the snapshot then holds
  * only traces of the projects where the caller may (401/403 before the body
  * is checked). Checks everything (400 with paths, nothing written), then
- * queues the build -> 202 with the snapshot.
+ * queues the build -> 202 with the snapshot; 403 quota_exceeded when the
+ * caller's snapshots hold BATON_DATASET_QUOTA_MB or it has
+ * BATON_DATASET_PENDING of them waiting or building.
  * GET /api/datasets: ready snapshots and builds in progress, newest first.
  */
 export const POST = route(async (request: Request) => {
   const readable = await readableProjects(request);
   // read like every JSON body: bounded size and depth, text PostgreSQL can store (the full check follows authorization)
   const body = await parseJsonRequest(request, z.unknown());
-  const { projects: writable } = await projectsPermitting(request, "ingest", filterProject(body));
+  const { actor, projects: writable } = await projectsPermitting(request, "ingest", filterProject(body));
   const checked = await checkDatasetRequest(body);
-  return Response.json({ dataset: await createDataset(checked, within(readable, writable)) }, { status: 202 });
+  return Response.json({ dataset: await createDataset(checked, within(readable, writable), actor.userId) }, { status: 202 });
 });
 
 export const GET = route(async (request: Request) => {

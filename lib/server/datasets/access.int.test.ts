@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getOne } from "@/app/api/datasets/[id]/route";
 import { GET as getFile } from "@/app/api/datasets/[id]/files/[...path]/route";
+import { DELETE as del } from "@/app/api/datasets/[id]/route";
 import { POST as create } from "@/app/api/datasets/route";
 import { POST as ingest } from "@/app/api/traces/route";
 import { answer, authRequest, cleanAccounts, exampleTrace, keyFor, makeUser, signIn, withoutCsrf, type Credentials } from "@/scripts/lib/test-auth";
 import { params } from "@/scripts/lib/test-http";
 import { prisma } from "../db/client";
+import { buildContext, failDeadBuilds, STOPPED_BUILD } from "./build";
 
 /** Who may create a dataset snapshot, and which projects' traces it then holds (accounts on, public read on by default). */
 
@@ -111,5 +113,38 @@ describe("POST /api/datasets with accounts", () => {
     expect(second.diff?.previous).toBe(first.id);
     expect(JSON.stringify(second.diff)).not.toContain("ds-q");
     expect(everyProject.diff === null || everyProject.diff.previous !== first.id).toBe(true);
+  });
+
+  it("a build whose process died (its heartbeat stopped) is failed when anyone looks, and its old job then leaves it", async () => {
+    const stale = await prisma().dataset.create({
+      data: { name: "dead", filterKey: "dead-build", state: "building", heartbeatAt: new Date(Date.now() - 120_000), request: { body: { ...BODY, filter: {} }, readable: null } },
+    });
+    const { body } = await answer(await getOne(authRequest("GET", `/api/datasets/${stale.id}`, siteAdmin), params({ id: String(stale.id) })));
+    expect(body).toMatchObject({ state: "failed", error: STOPPED_BUILD });
+    expect(await buildContext(stale.id)).toBeNull();
+    // a build that still beats is left alone
+    const alive = await prisma().dataset.create({ data: { name: "alive", filterKey: "alive-build", state: "building", heartbeatAt: new Date(), request: { body: { ...BODY, filter: {} }, readable: null } } });
+    expect(await failDeadBuilds()).not.toContain(alive.id);
+    await prisma().dataset.deleteMany({ where: { id: { in: [stale.id, alive.id] } } });
+  });
+
+  it("an account's snapshots have a quota; its own can be deleted by it or a site admin, by nobody else", async () => {
+    const mine = (await prisma().dataset.findMany({ where: { createdBy: { not: null }, state: "ready" }, select: { id: true, createdBy: true } }));
+    const annotatorId = mine.find((d) => d.createdBy !== null)!.createdBy!;
+    process.env.BATON_DATASET_QUOTA_MB = "0.000001";
+    try {
+      const refused = await answer(await post(annotator, { ...BODY, filter: { project: "p" } }));
+      expect([refused.status, refused.code]).toEqual([403, "quota_exceeded"]);
+      expect(refused.body.error!.message).toContain("BATON_DATASET_QUOTA_MB");
+      const theirs = mine.filter((d) => d.createdBy === annotatorId).map((d) => d.id);
+      const remove = (creds: Credentials, id: number) => del(authRequest("DELETE", `/api/datasets/${id}`, creds), params({ id: String(id) }));
+      expect((await answer(await remove(otherAdmin, theirs[0]!))).status).toBe(403);
+      expect((await answer(await remove(annotator, theirs[0]!))).status).toBe(200);
+      for (const id of theirs.slice(1)) expect((await answer(await remove(siteAdmin, id))).status).toBe(200);
+      expect(await prisma().datasetFile.count({ where: { datasetId: { in: theirs } } })).toBe(0);
+      expect((await answer(await post(annotator, { ...BODY, filter: { project: "p" } }))).status).toBe(202);
+    } finally {
+      delete process.env.BATON_DATASET_QUOTA_MB;
+    }
   });
 });

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { countTraces, largestTraceEvents } from "../queries/trace-list";
-import { buildContext, buildSnapshot, failBuild, finishBuild, planShards, recordProgress, startBuild, type ShardPlan, type ShardResult } from "./build";
+import { buildContext, buildSnapshot, failBuild, finishBuild, heartbeat, planShards, recordProgress, startBuild, type ShardPlan, type ShardResult } from "./build";
 
 /**
  * Runs a snapshot build (build.ts) in child processes: this process plans
@@ -59,6 +59,7 @@ export async function buildSnapshotElsewhere(datasetId: number, opts: ElsewhereO
   // the context already read is passed on, not read again
   if (!(opts.child ?? (await countTraces(ctx.filter, ctx.readable)) >= IN_PROCESS_BELOW)) return buildSnapshot(datasetId, { shardRows: opts.shardRows }, ctx);
   await startBuild(ctx);
+  const alive = heartbeat(datasetId);
   try {
     const plans = await planShards(ctx, opts.shardRows);
     const heap = buildHeapMb(await largestTraceEvents(ctx.filter, ctx.readable));
@@ -73,6 +74,8 @@ export async function buildSnapshotElsewhere(datasetId: number, opts: ElsewhereO
   } catch (error) {
     await failBuild(datasetId, error);
     throw error;
+  } finally {
+    alive();
   }
 }
 

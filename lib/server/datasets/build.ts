@@ -92,10 +92,36 @@ export interface BuildContext {
 
 const zeroCounts = (): Counts => ({ traces: 0, rows: 0, traces_without_calls: 0, traces_skipped_no_group: 0 });
 
-/** The build's context, or null when the snapshot is already ready. */
+/** Why a build whose heartbeat stopped was failed (its job, retried later, then leaves it so). */
+export const STOPPED_BUILD = "the build stopped: the process building it died or was killed; take the snapshot again";
+/** How often a running build says it is alive, and after how long without a word it counts as dead. */
+export const HEARTBEAT_MS = 10_000;
+export const DEAD_AFTER_S = 60;
+
+/** Marks failed (and clears) every build whose heartbeat is older than DEAD_AFTER_S: its process died. Returns their ids. */
+export async function failDeadBuilds(): Promise<number[]> {
+  const { rows } = await pool().query<{ id: number }>(
+    "UPDATE datasets SET state = 'failed', error = $1 WHERE state = 'building' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $2)) RETURNING id",
+    [STOPPED_BUILD, DEAD_AFTER_S],
+  );
+  for (const { id } of rows) await clearPartial(id);
+  return rows.map((r) => r.id);
+}
+
+/** Keeps a running build's heartbeat fresh until the returned function is called. */
+export function heartbeat(datasetId: number): () => void {
+  const timer = setInterval(() => {
+    pool().query("UPDATE datasets SET heartbeat_at = now() WHERE id = $1 AND state = 'building'", [datasetId]).catch(() => {});
+  }, HEARTBEAT_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** The build's context, or null when the snapshot is already ready (or was failed for a dead build: a person takes it again). */
 export async function buildContext(datasetId: number): Promise<BuildContext | null> {
   const dataset = await prisma().dataset.findUniqueOrThrow({ where: { id: datasetId } });
   if (dataset.state === "ready") return null;
+  if (dataset.state === "failed" && dataset.error === STOPPED_BUILD) return null;
   const stored = dataset.request as { body: unknown; readable: string[] | null };
   const { request, filter, export: req } = await checkDatasetRequest(stored.body);
   const form = request.form === "strict" || request.form === "extended" ? "traces" : request.form;
@@ -106,13 +132,14 @@ export async function buildContext(datasetId: number): Promise<BuildContext | nu
 export async function startBuild(ctx: BuildContext): Promise<void> {
   await clearPartial(ctx.datasetId);
   const total = await countTraces(ctx.filter, ctx.readable);
-  await prisma().dataset.update({ where: { id: ctx.datasetId }, data: { state: "building", tracesTotal: total, tracesDone: 0, error: null } });
+  await prisma().dataset.update({ where: { id: ctx.datasetId }, data: { state: "building", tracesTotal: total, tracesDone: 0, error: null, heartbeatAt: new Date() } });
 }
 
 export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}, known?: BuildContext): Promise<void> {
   const ctx = known ?? (await buildContext(datasetId));
   if (ctx === null) return;
   await startBuild(ctx);
+  const alive = heartbeat(datasetId);
   try {
     const plans = await planShards(ctx, opts.shardRows);
     const results: ShardResult[] = [];
@@ -125,6 +152,8 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}, 
   } catch (error) {
     await failBuild(datasetId, error);
     throw error;
+  } finally {
+    alive();
   }
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { onPrimary } from "../db/read";
 import type { Job } from "pg-boss";
 import { boss } from "../judges/boss";
+import { failDeadBuilds } from "./build";
 import { buildSnapshotElsewhere } from "./build-process";
 
 /**
@@ -35,9 +36,10 @@ export async function enqueueSnapshot(datasetId: number): Promise<void> {
 
 let worker: Promise<string> | null = null;
 
-/** A worker in this process, started once (BATON_DATASET_WORKER=0 leaves the builds to another process). */
+/** A worker in this process, started once (BATON_DATASET_WORKER=0 leaves the builds to another process); it also fails dead builds every half minute. */
 export function ensureDatasetWorker(): void {
   if (process.env.BATON_DATASET_WORKER === "0" || worker) return;
+  setInterval(() => void onPrimary(failDeadBuilds).catch(() => {}), 30_000).unref();
   worker = (async () => {
     await ensureQueue();
     const b = await boss();
