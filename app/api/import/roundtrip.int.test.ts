@@ -26,7 +26,8 @@ const get = async (handler: Handler, url: string, id: string) => (await handler(
 /** Everything a user reads of a trace: metrics, credit, labels and decisive errors (ids of the database removed). */
 async function observed(id: string) {
   const e = encodeURIComponent(id);
-  const labels = (JSON.parse(await get(annotations, `/api/traces/${e}/annotations`, id)) as { annotations: { id: number }[] }).annotations.map(({ id: _id, ...a }) => a);
+  // the same labels by the same names; once re-imported they are an imported annotator's (never the account's), which `imported` says
+  const labels = (JSON.parse(await get(annotations, `/api/traces/${e}/annotations`, id)) as { annotations: { id: number; imported: boolean }[] }).annotations.map(({ id: _id, imported: _imported, ...a }) => a);
   return {
     metrics: await get(metrics, `/api/traces/${e}/metrics`, id),
     credit: await get(credit, `/api/traces/${e}/credit`, id),
