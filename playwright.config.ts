@@ -32,7 +32,7 @@ function server(on: number, readyPath: string, env: Record<string, string>) {
       BATON_DIST_DIR: e2eDistDir,
       NEXT_TELEMETRY_DISABLED: "1",
       // the judges' scripted model server listens on 127.0.0.1
-      BATON_JUDGE_LOOPBACK: "1",
+      BATON_ALLOW_LOOPBACK: "1",
       ...env,
     },
   };

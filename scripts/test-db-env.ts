@@ -4,7 +4,7 @@ import { closeDatabase } from "../lib/server/db/client";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 // the scripted model servers of the judge and gateway tests listen on 127.0.0.1 (the default refusal has its own tests)
-process.env.BATON_JUDGE_LOOPBACK ??= "1";
+process.env.BATON_ALLOW_LOOPBACK ??= "1";
 if (inject("databaseReadUrl")) process.env.DATABASE_READ_URL = inject("databaseReadUrl");
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
  * server: link-local ones (169.254.0.0/16, fe80::/10: cloud metadata
  * services live there) and the address and port of Baton's own database;
  * and, for judges, loopback addresses (this machine's own services) unless
- * the operator allows them (BATON_JUDGE_LOOPBACK=1, or a loopback host named
+ * the operator allows them (BATON_ALLOW_LOOPBACK=1, or a loopback host named
  * in BATON_JUDGE_HOSTS). BATON_JUDGE_HOSTS narrows it to a list (`host` or
  * `host:port`, comma-separated); the refused addresses stay refused.
  */
@@ -69,7 +69,7 @@ export function endpointProblem(baseUrl: string, policy: EndpointPolicy, resolve
   const named = policy.allowed !== null && (policy.allowed.includes(bare(host)) || policy.allowed.includes(`${bare(host)}:${port}`));
   if (policy.loopback === false && !named) {
     const local = [host, ...resolved].find(isLoopback);
-    if (local !== undefined) return `${bare(local)} is a loopback address (a service of this machine); an operator may allow it with BATON_JUDGE_LOOPBACK=1 or by naming ${bare(host)}:${port} in BATON_JUDGE_HOSTS`;
+    if (local !== undefined) return `${bare(local)} is a loopback address (a service of this machine); an operator may allow it with BATON_ALLOW_LOOPBACK=1 or by naming ${bare(host)}:${port} in BATON_JUDGE_HOSTS`;
   }
   if (policy.allowed !== null && !named) return `${bare(host)}:${port} is not in BATON_JUDGE_HOSTS`;
   return null;

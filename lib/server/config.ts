@@ -29,8 +29,8 @@ const schema = z.object({
   BATON_INGEST_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   // OTLP receiver: a trace is finalised after this many seconds without new spans
   BATON_OTEL_IDLE_S: z.coerce.number().positive().max(86_400).default(30),
-  // judges: may they call loopback addresses (a model server on this machine)? Off by default: the judge's reply is shown to its users
-  BATON_JUDGE_LOOPBACK: z.enum(["0", "1"]).default("0"),
+  // judges and the gateway's upstreams: may they call loopback addresses (a model server on this machine)? Off by default: their replies are shown to their users
+  BATON_ALLOW_LOOPBACK: z.enum(["0", "1"]).default("0"),
 }).refine((c) => (c.BATON_ADMIN_EMAIL === undefined) === (c.BATON_ADMIN_PASSWORD === undefined), {
   message: "set both BATON_ADMIN_EMAIL and BATON_ADMIN_PASSWORD, or neither",
   path: ["BATON_ADMIN_PASSWORD"],

@@ -38,7 +38,7 @@ async function main() {
   const db = await benchDatabase("baton_bench_judge");
   process.env.DATABASE_URL = db.url;
   process.env.BATON_SECRET ??= "bench-secret";
-  process.env.BATON_JUDGE_LOOPBACK ??= "1"; // its scripted model server is on 127.0.0.1
+  process.env.BATON_ALLOW_LOOPBACK ??= "1"; // its scripted model server is on 127.0.0.1
   const traces = [...syntheticTraces(TRACES, 25, 5)];
   await ingestRecords(traces.map((value, k) => ({ base: `$[${k}]`, value })), { upsert: false });
   const llm = await startScriptedLlm({ delayMs: Number(values.delay) });

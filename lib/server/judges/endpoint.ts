@@ -51,7 +51,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   timeoutMs: Number(process.env.BATON_JUDGE_TIMEOUT_MS ?? 60_000),
 };
 
-/** The endpoint rules with this process's settings: BATON_JUDGE_HOSTS, BATON_JUDGE_LOOPBACK and the database's address. */
+/** The endpoint rules with this process's settings: BATON_JUDGE_HOSTS, BATON_ALLOW_LOOPBACK and the database's address. */
 export function judgeEndpointPolicy(env: NodeJS.ProcessEnv = process.env): EndpointPolicy {
   const config = readConfig(env);
   let database: EndpointPolicy["database"] = { host: "127.0.0.1", port: config.BATON_PG_PORT };
@@ -59,7 +59,7 @@ export function judgeEndpointPolicy(env: NodeJS.ProcessEnv = process.env): Endpo
     const url = new URL(config.DATABASE_URL);
     database = { host: url.hostname, port: url.port === "" ? 5432 : Number(url.port) };
   }
-  return { allowed: parseJudgeHosts(env.BATON_JUDGE_HOSTS), database, loopback: config.BATON_JUDGE_LOOPBACK === "1" };
+  return { allowed: parseJudgeHosts(env.BATON_JUDGE_HOSTS), database, loopback: config.BATON_ALLOW_LOOPBACK === "1" };
 }
 
 /** Why a judge may not call `baseUrl` (the addresses its host resolves to included), or null. */
