@@ -1,5 +1,7 @@
 import type { CallMessage, ModelCall } from "../trace/calls";
-import { messagesOf, messageText, parseJson, roleOf, toolCallsOf, type Json } from "./otlp/content";
+import { chatMessageList, replyOf } from "./otlp/chat-messages";
+import { finishReasonOf, paramsOf, toolsOf } from "./otlp/call-request";
+import { messagesOf, parseJson, roleOf, type Json } from "./otlp/content";
 import { modelOf, usageOf } from "./otlp/families/genai";
 import { classifySpan } from "./otlp/index";
 import { secondsSince, textAttr, type Attributes, type AttrValue, type OtlpSpan } from "./otlp-span";
@@ -18,8 +20,12 @@ import type { AdaptedTrace } from "./types";
  * - output: Mastra's step output, `gen_ai.output.messages`,
  *   `llm.output_messages.*`, `ai.response.text` + `ai.response.toolCalls`,
  *   `gen_ai.completion.*`, then `output.value`.
- * Each message becomes `{role, content}` (content: the readable text, tool
- * calls written `name(args)`), plus `tool_calls` when it made any.
+ * logfire's `events` / `input` + `output` / `request_data` + `response_data`
+ * and any-agent's `gen_ai.output` are read too. Messages are the chat API's
+ * as the model was sent them (otlp/chat-messages.ts: roles mapped, tool
+ * results as `tool` messages with their `tool_call_id`, tool calls never
+ * written as text); the tools offered, sampling parameters and finish reason
+ * come from otlp/call-request.ts; every call is `source: "otlp"`.
  */
 export function modelCallsOf(spans: readonly OtlpSpan[], trace: AdaptedTrace): ModelCall[] {
   if (spans.length === 0) return [];
@@ -42,6 +48,9 @@ export function modelCallsOf(spans: readonly OtlpSpan[], trace: AdaptedTrace): M
     const promptIds = tokenIds(span.attributes, PROMPT_TOKEN_KEYS);
     const responseIds = tokenIds(span.attributes, RESPONSE_TOKEN_KEYS);
     const responseId = responseIdOf(span);
+    const tools = toolsOf(span);
+    const params = paramsOf(span);
+    const finishReason = finishReasonOf(span);
     calls.push({
       id: span.spanId,
       agent: events?.agent ?? agentOf(span, byId),
@@ -50,11 +59,15 @@ export function modelCallsOf(spans: readonly OtlpSpan[], trace: AdaptedTrace): M
       ...(model !== undefined && { model }),
       input: inputOf(span, parent),
       output: outputOf(span, parent),
+      ...(tools !== undefined && { tools }),
+      ...(params !== undefined && { params }),
+      ...(finishReason !== undefined && { finish_reason: finishReason }),
       ...(usage.input !== undefined && { input_tokens: usage.input }),
       ...(usage.output !== undefined && { output_tokens: usage.output }),
       ...(promptIds && { prompt_token_ids: promptIds }),
       ...(responseIds && { response_token_ids: responseIds }),
       ...(responseId !== undefined && { response_id: responseId }),
+      source: "otlp",
       events: events?.ids ?? [],
     });
   }
@@ -103,15 +116,18 @@ function inputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage[] {
   if (genai !== undefined) {
     const system = parsedArray(a, "gen_ai.system_instructions");
     const instructions: Json[] = system !== undefined && system.length > 0 ? [{ role: "system", parts: system }] : [];
-    return [...instructions, ...genai].map(normalise);
+    return chatMessageList([...instructions, ...genai]);
   }
+  const flattened = unflatten(a, "llm.input_messages");
+  if (flattened !== undefined) return smolagentsSent(flattened) ?? chatMessageList(flattened);
+  const logfire = logfireMessages(a);
   const found =
-    unflatten(a, "llm.input_messages") ??
     parsedArray(a, "ai.prompt.messages") ??
     unflatten(a, "gen_ai.prompt") ??
     (parent !== undefined ? parsedArray(parent.attributes, "mastra.model_step.input") : undefined) ??
+    (logfire !== undefined ? logfire.slice(0, logfire.length - trailingAssistant(logfire)) : undefined) ??
     messagesOf(parseJson(textAttr(a, "input.value")));
-  return (found ?? []).map(normalise);
+  return chatMessageList(found ?? []);
 }
 
 function outputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage {
@@ -119,13 +135,81 @@ function outputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage {
   const step = parent !== undefined ? parseJson(textAttr(parent.attributes, "mastra.model_step.output")) : undefined;
   if (isObj(step) && (typeof step.text === "string" || Array.isArray(step.toolCalls))) return sdkAnswer(step.text, step.toolCalls);
   const messages = messagesOf(parseJson(textAttr(a, "gen_ai.output.messages"))) ?? unflatten(a, "llm.output_messages");
-  if (messages !== undefined && messages.length > 0) return normalise(messages[messages.length - 1]!);
+  if (messages !== undefined && messages.length > 0) return replyOf(messages);
   const text = textAttr(a, "ai.response.text");
   const toolCalls = parseJson(textAttr(a, "ai.response.toolCalls"));
   if (text !== undefined || toolCalls !== undefined) return sdkAnswer(text ?? "", toolCalls);
+  const logfire = logfireReply(a);
+  if (logfire !== undefined) return logfire;
+  const anyAgent = anyAgentReply(a);
+  if (anyAgent !== undefined) return anyAgent;
   const completion = unflatten(a, "gen_ai.completion") ?? messagesOf(parseJson(textAttr(a, "output.value")));
-  if (completion !== undefined && completion.length > 0) return normalise(completion[completion.length - 1]!);
+  if (completion !== undefined && completion.length > 0) return replyOf(completion.slice(-1));
   return { role: "assistant", content: "" };
+}
+
+/**
+ * logfire: its OpenAI Agents Responses spans and its OpenAI integration's
+ * Responses spans keep inputs then outputs as `events`; its OpenAI Agents
+ * chat-completions spans (`Chat completion with …`, GenerationSpanData) keep
+ * the messages sent as `input` and the reply as `output`; its OpenAI
+ * integration's chat spans keep the request body as `request_data` and the
+ * reply as `response_data.message`. The messages sent, with the reply last.
+ */
+function logfireMessages(a: Attributes): Json[] | undefined {
+  if (textAttr(a, "logfire.msg_template") === undefined) return undefined;
+  const events = parsedArray(a, "events");
+  if (events !== undefined) return events;
+  const input = parsedArray(a, "input");
+  if (input !== undefined) return [...input, ...(parsedArray(a, "output") ?? [])];
+  const request = parseJson(textAttr(a, "request_data"));
+  if (isObj(request) && Array.isArray(request.messages)) {
+    const response = parseJson(textAttr(a, "response_data"));
+    return [...request.messages, ...(isObj(response) && response.message !== undefined ? [response.message] : [])];
+  }
+  return undefined;
+}
+
+function trailingAssistant(messages: readonly Json[]): number {
+  let n = 0;
+  while (n < messages.length && roleOf(messages[messages.length - 1 - n]!) === "assistant") n++;
+  return n;
+}
+
+function logfireReply(a: Attributes): CallMessage | undefined {
+  const messages = logfireMessages(a);
+  if (messages === undefined) return undefined;
+  const n = trailingAssistant(messages);
+  return n > 0 ? replyOf(messages.slice(messages.length - n)) : undefined;
+}
+
+/** any-agent (tinyagent's span generation): `gen_ai.output` is the text (`gen_ai.output.type: text`) or the tool calls `[{"tool.name", "tool.args"}]` (`json`), without ids. */
+function anyAgentReply(a: Attributes): CallMessage | undefined {
+  const output = textAttr(a, "gen_ai.output");
+  if (output === undefined || textAttr(a, "gen_ai.operation.name") !== "call_llm") return undefined;
+  if (textAttr(a, "gen_ai.output.type") !== "json") return { role: "assistant", content: output };
+  const calls = parseJson(output);
+  const list = Array.isArray(calls) ? calls.filter(isObj).filter((c) => typeof c["tool.name"] === "string") : [];
+  if (list.length === 0) return { role: "assistant", content: output };
+  return { role: "assistant", content: null, tool_calls: list.map((c) => ({ name: c["tool.name"] as string, arguments: typeof c["tool.args"] === "string" ? c["tool.args"] : JSON.stringify(c["tool.args"] ?? {}) })) };
+}
+
+/**
+ * smolagents sends its memory through `get_clean_message_list` with
+ * `tool_role_conversions`: `tool-call` as `assistant`, `tool-response` as
+ * `user`, and consecutive messages of one role merged into one (texts joined
+ * by a newline). The messages as the model got them; undefined when the
+ * input has none of smolagents' own roles.
+ */
+function smolagentsSent(messages: readonly Json[]): CallMessage[] | undefined {
+  if (!messages.some((m) => isObj(m) && (m.role === "tool-call" || m.role === "tool-response"))) return undefined;
+  const out: CallMessage[] = [];
+  for (const m of chatMessageList(messages)) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.role === m.role && typeof last.content === "string" && typeof m.content === "string") last.content = `${last.content}\n${m.content}`;
+    else out.push({ ...m });
+  }
+  return out;
 }
 
 /** AI SDK and Mastra answers: text plus `{toolCallId, toolName, input | args}` calls. */
@@ -135,21 +219,7 @@ function sdkAnswer(text: Json | undefined, calls: Json | undefined): CallMessage
   for (const c of Array.isArray(calls) ? calls : []) {
     if (isObj(c) && typeof c.toolName === "string") parts.push({ type: "tool-call", toolCallId: c.toolCallId ?? null, toolName: c.toolName, input: c.input ?? c.args ?? null });
   }
-  return normalise({ role: "assistant", content: parts });
-}
-
-/** One message in any framework's shape -> `{role, content}` (+ `tool_calls`, `tool_call_id`). */
-function normalise(message: Json): CallMessage {
-  const m = isObj(message) && isObj(message.message) ? message.message : message;
-  const role = roleOf(m) ?? "user";
-  const calls = toolCallsOf(m);
-  const toolCallId = isObj(m) && typeof m.tool_call_id === "string" ? m.tool_call_id : undefined;
-  return {
-    role,
-    content: typeof m === "string" ? m : messageText(m),
-    ...(calls.length > 0 && { tool_calls: calls.map((c) => ({ ...(c.id !== undefined && { id: c.id }), name: c.name, arguments: c.args })) }),
-    ...(toolCallId !== undefined && { tool_call_id: toolCallId }),
-  };
+  return replyOf([{ role: "assistant", content: parts }]);
 }
 
 function parsedArray(a: Attributes, key: string): Json[] | undefined {
@@ -193,7 +263,8 @@ function set(container: Json[] | { [key: string]: Json }, path: string[], value:
 }
 
 function openInference(entry: Json): Json {
-  const m = isObj(entry) && isObj(entry.message) ? entry.message : entry;
+  // AutoGen's function results sit beside the message: `llm.input_messages.N.function.M`
+  const m = isObj(entry) && isObj(entry.message) ? { ...entry.message, ...(entry.function !== undefined ? { function: entry.function } : {}) } : entry;
   if (!isObj(m)) return m;
   const out: { [key: string]: Json } = { ...m };
   if (Array.isArray(m.tool_calls)) out.tool_calls = m.tool_calls.map((c) => (isObj(c) && isObj(c.tool_call) ? c.tool_call : c));
