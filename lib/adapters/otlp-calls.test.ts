@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type { CallMessage } from "../trace/calls";
 import { validateTrace } from "../trace/validate";
 import { adaptOtlpSpans } from "./otlp";
 import { classifySpan } from "./otlp/index";
@@ -134,5 +135,22 @@ describe("token ids and older attributes", () => {
     const [call] = adaptOtlpSpans([llm]).calls!;
     expect(call).not.toHaveProperty("prompt_token_ids");
     expect(call!.output).toEqual({ role: "assistant", content: "hi" });
+  });
+});
+
+describe("baton-spec-4 messages in the captured runs", () => {
+  it.each(["ai-sdk-6", "ai-sdk-7", "langgraph", "openai-agents"])("%s: every tool result is a tool message answering an earlier tool call by its id; no call is written as text", (name) => {
+    const calls = adaptOtlpSpans(fixtureSpans(name)).calls ?? [];
+    const results = calls.flatMap((c) => c.input.filter((m) => m.role === "tool").map((m) => ({ m, asked: c.input.flatMap((x) => x.tool_calls ?? []).map((t) => t.id) })));
+    expect(results.length).toBeGreaterThan(0);
+    for (const { m, asked } of results) {
+      expect(asked).toContain(m.tool_call_id);
+      expect(typeof m.content === "string" ? m.content : JSON.stringify(m.content)).not.toMatch(/^\{"type":"(json|text)"/);
+    }
+    for (const c of calls) {
+      const out = c.output as CallMessage;
+      if ((out.tool_calls ?? []).length > 0 && out.content !== null) expect(out.content).not.toContain(`${out.tool_calls![0]!.name}(`);
+      expect(c.source).toBe("otlp");
+    }
   });
 });

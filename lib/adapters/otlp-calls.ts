@@ -119,7 +119,7 @@ function inputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage[] {
     return chatMessageList([...instructions, ...genai]);
   }
   const flattened = unflatten(a, "llm.input_messages");
-  if (flattened !== undefined) return smolagentsSent(flattened) ?? chatMessageList(flattened);
+  if (flattened !== undefined) return smolagentsSent(flattened) ?? withIds(chatMessageList(flattened), messagesOf(parseJson(textAttr(a, "input.value"))));
   const logfire = logfireMessages(a);
   const found =
     parsedArray(a, "ai.prompt.messages") ??
@@ -146,6 +146,31 @@ function outputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage {
   const completion = unflatten(a, "gen_ai.completion") ?? messagesOf(parseJson(textAttr(a, "output.value")));
   if (completion !== undefined && completion.length > 0) return replyOf(completion.slice(-1));
   return { role: "assistant", content: "" };
+}
+
+/**
+ * OpenInference's JS LangChain tracer flattens messages without their tool
+ * call ids (and without the calls of an AIMessage that has them only in
+ * `tool_calls`, as langgraph-supervisor's handoff-back messages); the
+ * serialised messages in `input.value` hold them (an AIMessage's
+ * `tool_calls[].id`, a ToolMessage's `tool_call_id`). Filled in when both
+ * list the same messages in the same roles.
+ */
+function withIds(messages: CallMessage[], serialised: Json[] | undefined): CallMessage[] {
+  if (serialised === undefined || serialised.length !== messages.length) return messages;
+  const full = chatMessageList(serialised);
+  if (full.length !== messages.length || full.some((m, i) => m.role !== messages[i]!.role)) return messages;
+  return messages.map((m, i) => {
+    const source = full[i]!;
+    // a message whose calls the flattening left out altogether (LangChain.js flattens `additional_kwargs.tool_calls` only): the serialised message's
+    if (m.tool_calls === undefined && source.tool_calls !== undefined) return { ...m, content: m.content === "" ? null : m.content, tool_calls: source.tool_calls };
+    const calls = m.tool_calls?.map((c, j) => (c.id === undefined && source.tool_calls?.[j]?.name === c.name && source.tool_calls[j].id !== undefined ? { ...c, id: source.tool_calls[j].id } : c));
+    return {
+      ...m,
+      ...(calls !== undefined ? { tool_calls: calls } : {}),
+      ...(m.role === "tool" && m.tool_call_id === undefined && source.tool_call_id !== undefined ? { tool_call_id: source.tool_call_id } : {}),
+    };
+  });
 }
 
 /**

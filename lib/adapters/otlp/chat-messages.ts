@@ -103,9 +103,15 @@ function resultParts(m: Obj): { id?: string; content: string }[] {
   return partsOf(m).flatMap((p) => {
     if (!isObj(p)) return [];
     if (p.type === "tool_call_response") return [{ ...(str(p.id) !== undefined ? { id: str(p.id) } : {}), content: resultText(p.response ?? p.result ?? null) }];
-    if (p.type === "tool-result") return [{ ...(str(p.toolCallId) !== undefined ? { id: str(p.toolCallId) } : {}), content: resultText(p.output ?? p.result ?? null) }];
+    if (p.type === "tool-result") return [{ ...(str(p.toolCallId) !== undefined ? { id: str(p.toolCallId) } : {}), content: resultText(sdkOutput(p.output ?? p.result ?? null)) }];
     return [];
   });
+}
+
+/** AI SDK v5+ tool outputs are typed (`{type: "json" | "text" | "error-text" | "error-json", value}`); the provider sends the value (JSON as text). */
+function sdkOutput(output: Json): Json {
+  if (!isObj(output) || typeof output.type !== "string" || !("value" in output) || Object.keys(output).length !== 2) return output;
+  return ["json", "text", "error-text", "error-json"].includes(output.type) ? (output.value ?? null) : output;
 }
 
 /** AutoGen's function results flattened by OpenInference: `function.N` JSON `{content, call_id}`. */
