@@ -6,6 +6,7 @@ import { adaptOtlpSpans } from "../otlp";
 import { AdapterInputError, type AdaptedTrace } from "../types";
 import { ANSWER, AUTOGEN_CREATE_AGENTS, LIVE_RUNS, LOGFIRE_CLIENT_ONLY, type Received } from "./fixtures/python-live";
 import { PYTHON_RUNS } from "./fixtures/python";
+import { LF_ANSWER, LF_CALL_HANDOFF, LF_CALL_RANDOM, LF_REQUEST, PUBLISHED_RUNS } from "./fixtures/python-published";
 
 /**
  * Issue 44's Python runs in their current instrumentations' shapes
@@ -135,5 +136,31 @@ describe("any-agent: a prompt recorded in part", () => {
     const trace = adaptOtlpSpans(run.spans);
     expect(notes(trace).join("\n")).toMatch(/any-agent records only the system instruction and the first message/);
     expect(trace.calls!.at(-1)!.output).toEqual({ role: "assistant", content: ANSWER });
+  });
+});
+
+describe("logfire: OpenAI Agents in the Responses mode", () => {
+  // logfire's test_responses snapshot pops `response` and `model_settings` (they change with OpenAI's API); real exports hold them as JSON
+  const random = { type: "function", name: "random_number", description: "Generate a random number.", parameters: { type: "object", properties: {}, required: [], additionalProperties: false }, strict: true };
+  const handoff = { type: "function", name: "transfer_to_agent2", description: "Handoff to the agent2 agent to handle the request. ", parameters: { type: "object", properties: {}, required: [], additionalProperties: false }, strict: true };
+  const spans = PUBLISHED_RUNS.logfireOpenAiAgents.map((s, i) =>
+    s.name.startsWith("Responses API")
+      ? { ...s, attributes: { ...s.attributes, response: JSON.stringify({ id: `resp_${i}`, object: "response", model: "gpt-4o-2024-08-06", tools: i < 6 ? [random, handoff] : [], temperature: 1, top_p: 1, tool_choice: "auto" }), model_settings: JSON.stringify({ temperature: null, top_p: null, tool_choice: null, parallel_tool_calls: null, max_tokens: 200 }) } }
+      : s,
+  );
+  const calls = adaptOtlpSpans(spans).calls!;
+
+  it("reads each call's input items as chat messages, its reply, the tools of the Response and the settings sent", () => {
+    expect(calls.map((c) => c.agent)).toEqual(["agent1", "agent2"]);
+    expect(calls[0]).toMatchObject({ input: [{ role: "user", content: LF_REQUEST }], output: { role: "assistant", content: null, tool_calls: [{ id: LF_CALL_RANDOM, name: "random_number", arguments: "{}" }, { id: LF_CALL_HANDOFF, name: "transfer_to_agent2", arguments: "{}" }] }, tools: [random, handoff], params: { max_tokens: 200 } });
+    expect(calls[1]!.input).toEqual([
+      { role: "system", content: "Return double the number" },
+      { role: "user", content: LF_REQUEST },
+      { role: "assistant", content: null, tool_calls: [{ id: LF_CALL_RANDOM, name: "random_number", arguments: "{}" }] },
+      { role: "assistant", content: null, tool_calls: [{ id: LF_CALL_HANDOFF, name: "transfer_to_agent2", arguments: "{}" }] },
+      { role: "tool", content: "4", tool_call_id: LF_CALL_RANDOM },
+      { role: "tool", content: '{"assistant": "agent2"}', tool_call_id: LF_CALL_HANDOFF },
+    ]);
+    expect(calls[1]!.output).toEqual({ role: "assistant", content: LF_ANSWER });
   });
 });
