@@ -154,3 +154,26 @@ describe("baton-spec-4 messages in the captured runs", () => {
     }
   });
 });
+
+describe("tools, parameters and finish reason", () => {
+  it("OpenInference's OpenAI Agents Responses span: the tools offered, the parameters sent (not the Response's own fields)", () => {
+    const tool = { type: "function", function: { name: "lookup", description: "Look it up.", parameters: { type: "object", properties: {} }, strict: true } };
+    const llm = span({
+      id: "llm", name: "response", start: 0, end: 1,
+      attrs: {
+        "openinference.span.kind": "LLM", "llm.model_name": "gpt-4o",
+        "llm.tools.0.tool.json_schema": JSON.stringify(tool),
+        "llm.invocation_parameters": JSON.stringify({ id: "resp_1", created_at: 1730000000, model: "gpt-4o", instructions: "Be brief.", parallel_tool_calls: true, temperature: 0.5, tool_choice: "auto", top_p: 1, truncation: "disabled", text: { format: { type: "text" } } }),
+        "llm.output_messages.0.message.role": "assistant", "llm.output_messages.0.message.content": "Done.",
+      },
+    });
+    const [call] = adaptOtlpSpans([llm]).calls!;
+    expect(call).toMatchObject({ tools: [tool], params: { parallel_tool_calls: true, temperature: 0.5, tool_choice: "auto", top_p: 1, truncation: "disabled", text: { format: { type: "text" } } }, output: { role: "assistant", content: "Done." }, source: "otlp" });
+    expect(Object.keys(call!.params!)).not.toContain("id");
+  });
+
+  it("GenAI: gen_ai.request.* as the chat API's parameter names, gen_ai.tool.definitions, the first finish reason", () => {
+    const llm = span({ id: "llm", name: "chat m", start: 0, end: 1, attrs: { "gen_ai.operation.name": "chat", "gen_ai.request.temperature": 0.1, "gen_ai.request.max_tokens": 64, "gen_ai.request.stop_sequences": ["\n\n"], "gen_ai.tool.definitions": JSON.stringify([{ type: "function", name: "f" }]), "gen_ai.response.finish_reasons": ["length"], "gen_ai.output.messages": '[{"role":"assistant","parts":[{"type":"text","content":"hi"}]}]' } });
+    expect(adaptOtlpSpans([llm]).calls![0]).toMatchObject({ params: { temperature: 0.1, max_tokens: 64, stop: ["\n\n"] }, tools: [{ type: "function", name: "f" }], finish_reason: "length" });
+  });
+});

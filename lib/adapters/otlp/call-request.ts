@@ -34,9 +34,13 @@ function json(a: Attributes, key: string): Json | undefined {
  * Keys that are not sampling parameters sent: the call's messages, tools and
  * model (kept elsewhere), and what instrumentations add of their own
  * (LangChain's `_type` and `model_name`, the Agents SDK's `base_url` and
- * `model_impl` in logfire's `model_config`).
+ * `model_impl` in logfire's `model_config`, the Response's own fields).
  */
-const NOT_PARAMS = new Set(["messages", "input", "tools", "functions", "model", "instructions", "stream", "stream_options", "_type", "model_name", "base_url", "model_impl"]);
+const NOT_PARAMS = new Set([
+  "messages", "input", "tools", "functions", "model", "instructions", "stream", "stream_options", "_type", "model_name", "base_url", "model_impl",
+  // OpenInference's OpenAI Agents instrumentation writes the whole Response (less tools, usage, output) as invocation parameters
+  "id", "created_at", "object", "status", "error", "incomplete_details", "output", "output_text", "usage",
+]);
 
 function withoutNulls(o: Obj, skip: ReadonlySet<string> = NOT_PARAMS): Obj | undefined {
   const out: Obj = {};
