@@ -81,6 +81,16 @@ describe("LangGraph supervisor: experts wrapped in call_agent", () => {
   });
 });
 
+describe("logfire: OpenAI Agents spans under another logfire scope", () => {
+  it("maps them by their message templates as under logfire.openai_agents", () => {
+    const run = LIVE_RUNS.find((r) => r.name === "logfire openai-agents chat-completions")!;
+    const plain = adaptOtlpSpans(run.spans.map((s) => ({ ...s, scope: { name: "logfire" } })));
+    const scoped = adaptOtlpSpans(run.spans);
+    expect(lanes(plain)).toEqual(run.lanes);
+    expect(plain.events.map((e) => [e.agent, e.type, e.content])).toEqual(scoped.events.map((e) => [e.agent, e.type, e.content]));
+  });
+});
+
 describe("logfire: the OpenAI client's spans without the Agents SDK's", () => {
   const trace = adaptOtlpSpans(LOGFIRE_CLIENT_ONLY.spans);
 

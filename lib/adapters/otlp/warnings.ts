@@ -18,7 +18,7 @@ export function bookkeepingOnly(nodes: readonly SpanNode[]): string | undefined 
 export function frameworkNotes(nodes: readonly SpanNode[]): string[] {
   const notes: string[] = [];
   const clientCalls = nodes.filter((n) => n.c.family === "logfire" && n.c.role === "llm" && n.span.scope.name === "logfire.openai");
-  if (clientCalls.length > 0 && !nodes.some((n) => (n.span.scope.name ?? "").includes("openai_agents"))) {
+  if (clientCalls.length > 0 && !nodes.some((n) => n.c.family === "logfire" && n.span.scope.name !== "logfire.openai")) {
     notes.push(
       `only logfire's OpenAI client spans (${clientCalls.length} model calls), no OpenAI Agents span: the Agents SDK's own tracing was off (set_tracing_disabled, OPENAI_AGENTS_DISABLE_TRACING), so which agent made each call, its handoffs and its function tools' runs are not in the export; the calls and the tools they asked for are shown in one lane`,
     );

@@ -45,6 +45,16 @@ function modelMessages(span: OtlpSpan): Json[] {
   return isObj(response) && isObj(response.message) ? [...messages, response.message] : messages;
 }
 
+/**
+ * The message templates of logfire's OpenAI Agents spans (openai_agents.py
+ * `create_span`), recognised under any `logfire…` scope too: every logfire
+ * version so far writes them under `logfire.openai_agents`, but the
+ * templates are the integration's own, and a run whose spans are not
+ * recognised comes out as one lane named after the service with its
+ * handoffs and function tools lost.
+ */
+const AGENTS_TEMPLATE = /^(OpenAI Agents trace: \{name\}|Agent run: \{name!r\}|Function: \{name\}|Chat completion with \{gen_ai\.request\.model!r\}|Responses API|Handoff: \{from_agent\} → \{to_agent\}|Guardrail \{name!r\}|Custom span: \{name\}|Task: |Turn \{turn\} for agent |OpenAI agents: \{type\} span|MCP: list tools from server)/;
+
 /** logfire's OpenAI client integration (`logfire.instrument_openai()`, scope `logfire.openai`): its model-call spans. */
 const CLIENT_CALL = /^(Chat Completion with|Responses API with)/;
 
@@ -53,7 +63,8 @@ export const classifyLogfire = (span: OtlpSpan): Classified | undefined => {
   const template = textAttr(a, "logfire.msg_template");
   if (template === undefined) return undefined;
   const client = span.scope.name === "logfire.openai" && CLIENT_CALL.test(template);
-  if (!client && !(span.scope.name ?? "").includes("openai_agents")) return undefined;
+  const agents = (span.scope.name ?? "").includes("openai_agents") || ((span.scope.name ?? "").startsWith("logfire") && AGENTS_TEMPLATE.test(template));
+  if (!client && !agents) return undefined;
   const base = { family: "logfire" as const };
   const name = textAttr(a, "name");
   if (template.startsWith("OpenAI Agents trace:")) return { ...base, role: "run", ...(name !== undefined ? { name } : {}) };
