@@ -20,7 +20,9 @@ import { langchain, type Json } from "./content";
  * - smolagents' internal roles: `tool-call` is sent as `assistant` and
  *   `tool-response` as `user` (smolagents/models.py `tool_role_conversions`),
  *   as text: smolagents writes the calls into the text, not as `tool_calls`;
- * - AI SDK / Mastra content parts (`tool-call`, `tool-result`).
+ * - AI SDK / Mastra content parts (`tool-call`, `tool-result`);
+ * - Responses API input items (`function_call`, `function_call_output`),
+ *   one chat message each.
  */
 
 type Obj = { [key: string]: Json };
@@ -136,6 +138,11 @@ export function chatMessages(message: Json): CallMessage[] {
   if (typeof message === "string") return [{ role: "user", content: message }];
   const outer = isObj(message) && isObj(message.message) ? message.message : message;
   if (!isObj(outer)) return [];
+  // Responses API input items without a role (OpenAI Agents' raw input): a function call and its output
+  if (outer.role === undefined && outer.type === "function_call" && typeof outer.name === "string") {
+    return [{ role: "assistant", content: null, tool_calls: [{ ...(str(outer.call_id) !== undefined ? { id: str(outer.call_id) } : {}), name: outer.name, arguments: argumentsText(outer.arguments) }] }];
+  }
+  if (outer.role === undefined && outer.type === "function_call_output") return [toolMessage({ ...(str(outer.call_id) !== undefined ? { id: str(outer.call_id) } : {}), content: resultText(outer.output ?? null) })];
   const lc = langchain(outer);
   const m: Obj = lc ? lc.kwargs : outer;
   const rawRole = lc?.kind ?? str(outer.role) ?? str(outer.type) ?? "user";
