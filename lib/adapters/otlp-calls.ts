@@ -1,7 +1,7 @@
 import type { CallMessage, ModelCall } from "../trace/calls";
 import { chatMessageList, replyOf } from "./otlp/chat-messages";
 import { finishReasonOf, paramsOf, toolsOf } from "./otlp/call-request";
-import { anyAgentReply, logfireMessages, logfireReply, smolagentsSent, trailingAssistant, withIds } from "./otlp/call-sources";
+import { anyAgentReply, autogenFinish, autogenSent, logfireMessages, logfireReply, smolagentsSent, trailingAssistant, withIds } from "./otlp/call-sources";
 import { messagesOf, parseJson, type Json } from "./otlp/content";
 import { modelOf, usageOf } from "./otlp/families/genai";
 import { classifySpan } from "./otlp/index";
@@ -51,7 +51,7 @@ export function modelCallsOf(spans: readonly OtlpSpan[], trace: AdaptedTrace): M
     const responseId = responseIdOf(span);
     const tools = toolsOf(span);
     const params = paramsOf(span);
-    const finishReason = finishReasonOf(span);
+    const finishReason = autogenFinish(span.name, finishReasonOf(span));
     calls.push({
       id: span.spanId,
       agent: events?.agent ?? agentOf(span, byId),
@@ -120,7 +120,7 @@ function inputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage[] {
     return chatMessageList([...instructions, ...genai]);
   }
   const flattened = unflatten(a, "llm.input_messages");
-  if (flattened !== undefined) return smolagentsSent(flattened) ?? withIds(chatMessageList(flattened), messagesOf(parseJson(textAttr(a, "input.value"))));
+  if (flattened !== undefined) return smolagentsSent(flattened) ?? autogenSent(span.name, withIds(chatMessageList(flattened), messagesOf(parseJson(textAttr(a, "input.value")))));
   const logfire = logfireMessages(a);
   const found =
     parsedArray(a, "ai.prompt.messages") ??

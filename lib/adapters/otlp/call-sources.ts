@@ -106,3 +106,22 @@ export function smolagentsSent(messages: readonly Json[]): CallMessage[] | undef
   }
   return out;
 }
+
+/** autogen-ext's OpenAI model clients (`OpenAIChatCompletionClient.create`, `AzureOpenAIChatCompletionClient.create_stream`, ...), as OpenInference names their spans. */
+const AUTOGEN_CLIENT = /ChatCompletionClient\.create(_stream)?$/;
+
+/**
+ * OpenInference's AutoGen instrumentation writes a SystemMessage with role
+ * `developer`, and the client's CreateResult `finish_reason`, which
+ * autogen-ext renames (`tool_calls` -> `function_calls`); the OpenAI client
+ * sends `system` and receives `tool_calls` (autogen_ext/models/openai
+ * `_openai_client.py`: `system_message_to_oai`, `normalize_stop_reason`).
+ */
+export function autogenSent(spanName: string, messages: CallMessage[]): CallMessage[] {
+  if (!AUTOGEN_CLIENT.test(spanName)) return messages;
+  return messages.map((m) => (m.role === "developer" ? { ...m, role: "system" } : m));
+}
+
+export function autogenFinish(spanName: string, reason: string | undefined): string | undefined {
+  return AUTOGEN_CLIENT.test(spanName) && reason === "function_calls" ? "tool_calls" : reason;
+}
