@@ -1,4 +1,5 @@
 import { textAttr } from "../otlp-span";
+import { AdapterInputError } from "../types";
 import type { SpanNode } from "./classify";
 
 /**
@@ -6,6 +7,14 @@ import type { SpanNode } from "./classify";
  * (`metadata.otlp.notes`), for framework shapes whose gaps are known from
  * their instrumentation's source; and exports that are no run at all.
  */
+
+/** Spans that are no run (framework bookkeeping): the receiver sets them aside instead of failing them. */
+export class NotARunError extends AdapterInputError {
+  constructor(file: string, detail: string) {
+    super("otlp", file, [detail]);
+    this.name = "NotARunError";
+  }
+}
 
 /** Spans that only record agents being made (AutoGen's `create_agent <name>` when agents are constructed, before the run): bookkeeping, not a run. */
 export function bookkeepingOnly(nodes: readonly SpanNode[]): string | undefined {
