@@ -114,8 +114,9 @@ const AUTOGEN_CLIENT = /ChatCompletionClient\.create(_stream)?$/;
  * OpenInference's AutoGen instrumentation writes a SystemMessage with role
  * `developer`, and the client's CreateResult `finish_reason`, which
  * autogen-ext renames (`tool_calls` -> `function_calls`); the OpenAI client
- * sends `system` and receives `tool_calls` (autogen_ext/models/openai
- * `_openai_client.py`: `system_message_to_oai`, `normalize_stop_reason`).
+ * sends `system` and receives `tool_calls` (microsoft/autogen 027ecf0a
+ * autogen-ext models/openai/_openai_client.py `system_message_to_oai`,
+ * models/_utils/normalize_stop_reason.py).
  */
 export function autogenSent(spanName: string, messages: CallMessage[]): CallMessage[] {
   if (!AUTOGEN_CLIENT.test(spanName)) return messages;
