@@ -1,7 +1,7 @@
 import type { CallMessage, ModelCall } from "../trace/calls";
 import { chatMessageList, replyOf } from "./otlp/chat-messages";
 import { finishReasonOf, paramsOf, toolsOf } from "./otlp/call-request";
-import { anyAgentReply, autogenFinish, autogenSent, logfireMessages, logfireReply, smolagentsSent, trailingAssistant, withIds } from "./otlp/call-sources";
+import { adkReply, adkRequest, anyAgentReply, autogenFinish, autogenSent, logfireMessages, logfireReply, smolagentsSent, trailingAssistant, withIds } from "./otlp/call-sources";
 import { messagesOf, parseJson, type Json } from "./otlp/content";
 import { modelOf, usageOf } from "./otlp/families/genai";
 import { classifySpan } from "./otlp/index";
@@ -49,8 +49,9 @@ export function modelCallsOf(spans: readonly OtlpSpan[], trace: AdaptedTrace): M
     const promptIds = tokenIds(span.attributes, PROMPT_TOKEN_KEYS);
     const responseIds = tokenIds(span.attributes, RESPONSE_TOKEN_KEYS);
     const responseId = responseIdOf(span);
-    const tools = toolsOf(span);
-    const params = paramsOf(span);
+    const adk = adkRequest(span.attributes);
+    const tools = adk?.tools ?? toolsOf(span);
+    const params = adk?.params ?? paramsOf(span);
     const finishReason = autogenFinish(span.name, finishReasonOf(span));
     calls.push({
       id: span.spanId,
@@ -119,6 +120,8 @@ function inputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage[] {
     const instructions: Json[] = system !== undefined && system.length > 0 ? [{ role: "system", parts: system }] : [];
     return chatMessageList([...instructions, ...genai]);
   }
+  const adk = adkRequest(a);
+  if (adk !== undefined) return adk.messages;
   const flattened = unflatten(a, "llm.input_messages");
   if (flattened !== undefined) return smolagentsSent(flattened) ?? autogenSent(span.name, withIds(chatMessageList(flattened), messagesOf(parseJson(textAttr(a, "input.value")))));
   const logfire = logfireMessages(a);
@@ -142,6 +145,8 @@ function outputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage {
   if (text !== undefined || toolCalls !== undefined) return sdkAnswer(text ?? "", toolCalls);
   const logfire = logfireReply(a);
   if (logfire !== undefined) return logfire;
+  const adk = adkReply(a);
+  if (adk !== undefined) return adk;
   const anyAgent = anyAgentReply(a);
   if (anyAgent !== undefined) return anyAgent;
   const completion = unflatten(a, "gen_ai.completion") ?? messagesOf(parseJson(textAttr(a, "output.value")));

@@ -126,3 +126,39 @@ export function autogenSent(spanName: string, messages: CallMessage[]): CallMess
 export function autogenFinish(spanName: string, reason: string | undefined): string | undefined {
   return AUTOGEN_CLIENT.test(spanName) && reason === "function_calls" ? "tool_calls" : reason;
 }
+
+/**
+ * Google ADK's own tracing (`call_llm`): the request as `gcp.vertex.agent.llm_request`
+ * (`config.system_instruction`, `config.tools`, `contents` of Gemini `parts`:
+ * `text`, `function_call {id, name, args}`, `function_response {id, name,
+ * response}`; roles `user` and `model`) and the reply as `llm_response.content`.
+ * Read as chat messages: the system instruction first, `model` as
+ * `assistant`, each function response a `tool` message with its id.
+ */
+function adkMessages(content: Json | undefined): CallMessage[] {
+  if (!isObj(content) || !Array.isArray(content.parts)) return [];
+  const parts = content.parts.filter(isObj);
+  const responses = parts.flatMap((p) => (isObj(p.function_response) ? [p.function_response] : []));
+  if (responses.length > 0) return responses.map((r) => ({ role: "tool", content: typeof r.response === "string" ? r.response : JSON.stringify(r.response ?? null), ...(typeof r.id === "string" ? { tool_call_id: r.id } : {}) }));
+  const text = parts.flatMap((p) => (typeof p.text === "string" && p.thought !== true ? [p.text] : [])).join("\n");
+  const calls = parts.flatMap((p) => (isObj(p.function_call) && typeof p.function_call.name === "string" ? [p.function_call] : []));
+  const role = content.role === "model" ? "assistant" : typeof content.role === "string" ? content.role : "user";
+  return [{ role, content: calls.length > 0 && text === "" ? null : text, ...(calls.length > 0 ? { tool_calls: calls.map((c) => ({ ...(typeof c.id === "string" ? { id: c.id } : {}), name: c.name as string, arguments: JSON.stringify(c.args ?? {}) })) } : {}) }];
+}
+
+export function adkRequest(a: Attributes): { messages: CallMessage[]; tools?: { [key: string]: Json }[]; params?: { [key: string]: Json } } | undefined {
+  const request = parseJson(textAttr(a, "gcp.vertex.agent.llm_request"));
+  if (!isObj(request) || !Array.isArray(request.contents)) return undefined;
+  const config = isObj(request.config) ? request.config : {};
+  const system = typeof config.system_instruction === "string" ? [{ role: "system", content: config.system_instruction }] : [];
+  const tools = Array.isArray(config.tools) ? config.tools.filter(isObj) : [];
+  const params = Object.fromEntries(Object.entries(config).filter(([k, v]) => v !== null && !["system_instruction", "tools", "labels", "http_options"].includes(k)));
+  return { messages: [...system, ...request.contents.flatMap(adkMessages)], ...(tools.length > 0 ? { tools } : {}), ...(Object.keys(params).length > 0 ? { params } : {}) };
+}
+
+export function adkReply(a: Attributes): CallMessage | undefined {
+  const response = parseJson(textAttr(a, "gcp.vertex.agent.llm_response"));
+  if (!isObj(response) || !isObj(response.content)) return undefined;
+  const [reply] = adkMessages({ ...response.content, role: "model" });
+  return reply;
+}

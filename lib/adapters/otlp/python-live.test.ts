@@ -6,7 +6,7 @@ import { adaptOtlpSpans } from "../otlp";
 import { AdapterInputError, type AdaptedTrace } from "../types";
 import { ANSWER, AUTOGEN_CREATE_AGENTS, LIVE_RUNS, LOGFIRE_CLIENT_ONLY, type Received } from "./fixtures/python-live";
 import { PYTHON_RUNS } from "./fixtures/python";
-import { LF_ANSWER, LF_CALL_HANDOFF, LF_CALL_RANDOM, LF_REQUEST, PUBLISHED_RUNS } from "./fixtures/python-published";
+import { ADK_ANSWER, ADK_CALLS, ADK_REQUEST, LF_ANSWER, LF_CALL_HANDOFF, LF_CALL_RANDOM, LF_REQUEST, PUBLISHED_RUNS } from "./fixtures/python-published";
 
 /**
  * Issue 44's Python runs in their current instrumentations' shapes
@@ -172,5 +172,21 @@ describe("logfire: OpenAI Agents in the Responses mode", () => {
       { role: "tool", content: '{"assistant": "agent2"}', tool_call_id: LF_CALL_HANDOFF },
     ]);
     expect(calls[1]!.output).toEqual({ role: "assistant", content: LF_ANSWER });
+  });
+});
+
+describe("Google ADK's own call_llm spans", () => {
+  it("read the Gemini request as chat messages: the system instruction, the function calls with their ids, each function response a tool message; the tools as declared", () => {
+    const calls = adaptOtlpSpans(PUBLISHED_RUNS.adkPartial).calls!;
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.tools).toEqual([{ function_declarations: [{ name: "get_weather" }, { name: "get_current_time" }] }]);
+    expect(calls[0]!.output).toEqual({ role: "assistant", content: null, tool_calls: ADK_CALLS.map((c) => ({ id: c.id, name: c.tool, arguments: JSON.stringify(c.args) })) });
+    expect(calls[1]!.input).toEqual([
+      { role: "system", content: "You answer questions about the weather and the time in a city." },
+      { role: "user", content: ADK_REQUEST },
+      { role: "assistant", content: null, tool_calls: ADK_CALLS.map((c) => ({ id: c.id, name: c.tool, arguments: JSON.stringify(c.args) })) },
+      ...ADK_CALLS.map((c) => ({ role: "tool", content: JSON.stringify(c.result), tool_call_id: c.id })),
+    ]);
+    expect(calls[1]!.output).toEqual({ role: "assistant", content: ADK_ANSWER });
   });
 });
