@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type { CallMessage } from "../trace/calls";
 import { validateTrace } from "../trace/validate";
 import { adaptOtlpSpans } from "./otlp";
 import { classifySpan } from "./otlp/index";
@@ -134,5 +135,45 @@ describe("token ids and older attributes", () => {
     const [call] = adaptOtlpSpans([llm]).calls!;
     expect(call).not.toHaveProperty("prompt_token_ids");
     expect(call!.output).toEqual({ role: "assistant", content: "hi" });
+  });
+});
+
+describe("baton-spec-4 messages in the captured runs", () => {
+  it.each(["ai-sdk-6", "ai-sdk-7", "langgraph", "openai-agents"])("%s: every tool result is a tool message answering an earlier tool call by its id; no call is written as text", (name) => {
+    const calls = adaptOtlpSpans(fixtureSpans(name)).calls ?? [];
+    const results = calls.flatMap((c) => c.input.filter((m) => m.role === "tool").map((m) => ({ m, asked: c.input.flatMap((x) => x.tool_calls ?? []).map((t) => t.id) })));
+    expect(results.length).toBeGreaterThan(0);
+    for (const { m, asked } of results) {
+      expect(asked).toContain(m.tool_call_id);
+      expect(typeof m.content === "string" ? m.content : JSON.stringify(m.content)).not.toMatch(/^\{"type":"(json|text)"/);
+    }
+    for (const c of calls) {
+      const out = c.output as CallMessage;
+      if ((out.tool_calls ?? []).length > 0 && out.content !== null) expect(out.content).not.toContain(`${out.tool_calls![0]!.name}(`);
+      expect(c.source).toBe("otlp");
+    }
+  });
+});
+
+describe("tools, parameters and finish reason", () => {
+  it("OpenInference's OpenAI Agents Responses span: the tools offered, the parameters sent (not the Response's own fields)", () => {
+    const tool = { type: "function", function: { name: "lookup", description: "Look it up.", parameters: { type: "object", properties: {} }, strict: true } };
+    const llm = span({
+      id: "llm", name: "response", start: 0, end: 1,
+      attrs: {
+        "openinference.span.kind": "LLM", "llm.model_name": "gpt-4o",
+        "llm.tools.0.tool.json_schema": JSON.stringify(tool),
+        "llm.invocation_parameters": JSON.stringify({ id: "resp_1", created_at: 1730000000, model: "gpt-4o", instructions: "Be brief.", parallel_tool_calls: true, temperature: 0.5, tool_choice: "auto", top_p: 1, truncation: "disabled", text: { format: { type: "text" } } }),
+        "llm.output_messages.0.message.role": "assistant", "llm.output_messages.0.message.content": "Done.",
+      },
+    });
+    const [call] = adaptOtlpSpans([llm]).calls!;
+    expect(call).toMatchObject({ tools: [tool], params: { parallel_tool_calls: true, temperature: 0.5, tool_choice: "auto", top_p: 1, truncation: "disabled", text: { format: { type: "text" } } }, output: { role: "assistant", content: "Done." }, source: "otlp" });
+    expect(Object.keys(call!.params!)).not.toContain("id");
+  });
+
+  it("GenAI: gen_ai.request.* as the chat API's parameter names, gen_ai.tool.definitions, the first finish reason", () => {
+    const llm = span({ id: "llm", name: "chat m", start: 0, end: 1, attrs: { "gen_ai.operation.name": "chat", "gen_ai.request.temperature": 0.1, "gen_ai.request.max_tokens": 64, "gen_ai.request.stop_sequences": ["\n\n"], "gen_ai.tool.definitions": JSON.stringify([{ type: "function", name: "f" }]), "gen_ai.response.finish_reasons": ["length"], "gen_ai.output.messages": '[{"role":"assistant","parts":[{"type":"text","content":"hi"}]}]' } });
+    expect(adaptOtlpSpans([llm]).calls![0]).toMatchObject({ params: { temperature: 0.1, max_tokens: 64, stop: ["\n\n"] }, tools: [{ type: "function", name: "f" }], finish_reason: "length" });
   });
 });

@@ -1,5 +1,8 @@
 import type { CallMessage, ModelCall } from "../trace/calls";
-import { messagesOf, messageText, parseJson, roleOf, toolCallsOf, type Json } from "./otlp/content";
+import { chatMessageList, replyOf } from "./otlp/chat-messages";
+import { finishReasonOf, paramsOf, toolsOf } from "./otlp/call-request";
+import { adkReply, adkRequest, anyAgentReply, autogenFinish, autogenSent, logfireMessages, logfireReply, smolagentsSent, trailingAssistant, withIds } from "./otlp/call-sources";
+import { messagesOf, parseJson, type Json } from "./otlp/content";
 import { modelOf, usageOf } from "./otlp/families/genai";
 import { classifySpan } from "./otlp/index";
 import { secondsSince, textAttr, type Attributes, type AttrValue, type OtlpSpan } from "./otlp-span";
@@ -18,8 +21,12 @@ import type { AdaptedTrace } from "./types";
  * - output: Mastra's step output, `gen_ai.output.messages`,
  *   `llm.output_messages.*`, `ai.response.text` + `ai.response.toolCalls`,
  *   `gen_ai.completion.*`, then `output.value`.
- * Each message becomes `{role, content}` (content: the readable text, tool
- * calls written `name(args)`), plus `tool_calls` when it made any.
+ * logfire's `events` / `input` + `output` / `request_data` + `response_data`
+ * and any-agent's `gen_ai.output` are read too. Messages are the chat API's
+ * as the model was sent them (otlp/chat-messages.ts: roles mapped, tool
+ * results as `tool` messages with their `tool_call_id`, tool calls never
+ * written as text); the tools offered, sampling parameters and finish reason
+ * come from otlp/call-request.ts; every call is `source: "otlp"`.
  */
 export function modelCallsOf(spans: readonly OtlpSpan[], trace: AdaptedTrace): ModelCall[] {
   if (spans.length === 0) return [];
@@ -42,6 +49,10 @@ export function modelCallsOf(spans: readonly OtlpSpan[], trace: AdaptedTrace): M
     const promptIds = tokenIds(span.attributes, PROMPT_TOKEN_KEYS);
     const responseIds = tokenIds(span.attributes, RESPONSE_TOKEN_KEYS);
     const responseId = responseIdOf(span);
+    const adk = adkRequest(span.attributes);
+    const tools = adk?.tools ?? toolsOf(span);
+    const params = adk?.params ?? paramsOf(span);
+    const finishReason = autogenFinish(span.name, finishReasonOf(span));
     calls.push({
       id: span.spanId,
       agent: events?.agent ?? agentOf(span, byId),
@@ -50,11 +61,15 @@ export function modelCallsOf(spans: readonly OtlpSpan[], trace: AdaptedTrace): M
       ...(model !== undefined && { model }),
       input: inputOf(span, parent),
       output: outputOf(span, parent),
+      ...(tools !== undefined && { tools }),
+      ...(params !== undefined && { params }),
+      ...(finishReason !== undefined && { finish_reason: finishReason }),
       ...(usage.input !== undefined && { input_tokens: usage.input }),
       ...(usage.output !== undefined && { output_tokens: usage.output }),
       ...(promptIds && { prompt_token_ids: promptIds }),
       ...(responseIds && { response_token_ids: responseIds }),
       ...(responseId !== undefined && { response_id: responseId }),
+      source: "otlp",
       events: events?.ids ?? [],
     });
   }
@@ -103,15 +118,20 @@ function inputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage[] {
   if (genai !== undefined) {
     const system = parsedArray(a, "gen_ai.system_instructions");
     const instructions: Json[] = system !== undefined && system.length > 0 ? [{ role: "system", parts: system }] : [];
-    return [...instructions, ...genai].map(normalise);
+    return chatMessageList([...instructions, ...genai]);
   }
+  const adk = adkRequest(a);
+  if (adk !== undefined) return adk.messages;
+  const flattened = unflatten(a, "llm.input_messages");
+  if (flattened !== undefined) return smolagentsSent(flattened) ?? autogenSent(span.name, withIds(chatMessageList(flattened), messagesOf(parseJson(textAttr(a, "input.value")))));
+  const logfire = logfireMessages(a);
   const found =
-    unflatten(a, "llm.input_messages") ??
     parsedArray(a, "ai.prompt.messages") ??
     unflatten(a, "gen_ai.prompt") ??
     (parent !== undefined ? parsedArray(parent.attributes, "mastra.model_step.input") : undefined) ??
+    (logfire !== undefined ? logfire.slice(0, logfire.length - trailingAssistant(logfire)) : undefined) ??
     messagesOf(parseJson(textAttr(a, "input.value")));
-  return (found ?? []).map(normalise);
+  return chatMessageList(found ?? []);
 }
 
 function outputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage {
@@ -119,12 +139,18 @@ function outputOf(span: OtlpSpan, parent: OtlpSpan | undefined): CallMessage {
   const step = parent !== undefined ? parseJson(textAttr(parent.attributes, "mastra.model_step.output")) : undefined;
   if (isObj(step) && (typeof step.text === "string" || Array.isArray(step.toolCalls))) return sdkAnswer(step.text, step.toolCalls);
   const messages = messagesOf(parseJson(textAttr(a, "gen_ai.output.messages"))) ?? unflatten(a, "llm.output_messages");
-  if (messages !== undefined && messages.length > 0) return normalise(messages[messages.length - 1]!);
+  if (messages !== undefined && messages.length > 0) return replyOf(messages);
   const text = textAttr(a, "ai.response.text");
   const toolCalls = parseJson(textAttr(a, "ai.response.toolCalls"));
   if (text !== undefined || toolCalls !== undefined) return sdkAnswer(text ?? "", toolCalls);
+  const logfire = logfireReply(a);
+  if (logfire !== undefined) return logfire;
+  const adk = adkReply(a);
+  if (adk !== undefined) return adk;
+  const anyAgent = anyAgentReply(a);
+  if (anyAgent !== undefined) return anyAgent;
   const completion = unflatten(a, "gen_ai.completion") ?? messagesOf(parseJson(textAttr(a, "output.value")));
-  if (completion !== undefined && completion.length > 0) return normalise(completion[completion.length - 1]!);
+  if (completion !== undefined && completion.length > 0) return replyOf(completion.slice(-1));
   return { role: "assistant", content: "" };
 }
 
@@ -135,21 +161,7 @@ function sdkAnswer(text: Json | undefined, calls: Json | undefined): CallMessage
   for (const c of Array.isArray(calls) ? calls : []) {
     if (isObj(c) && typeof c.toolName === "string") parts.push({ type: "tool-call", toolCallId: c.toolCallId ?? null, toolName: c.toolName, input: c.input ?? c.args ?? null });
   }
-  return normalise({ role: "assistant", content: parts });
-}
-
-/** One message in any framework's shape -> `{role, content}` (+ `tool_calls`, `tool_call_id`). */
-function normalise(message: Json): CallMessage {
-  const m = isObj(message) && isObj(message.message) ? message.message : message;
-  const role = roleOf(m) ?? "user";
-  const calls = toolCallsOf(m);
-  const toolCallId = isObj(m) && typeof m.tool_call_id === "string" ? m.tool_call_id : undefined;
-  return {
-    role,
-    content: typeof m === "string" ? m : messageText(m),
-    ...(calls.length > 0 && { tool_calls: calls.map((c) => ({ ...(c.id !== undefined && { id: c.id }), name: c.name, arguments: c.args })) }),
-    ...(toolCallId !== undefined && { tool_call_id: toolCallId }),
-  };
+  return replyOf([{ role: "assistant", content: parts }]);
 }
 
 function parsedArray(a: Attributes, key: string): Json[] | undefined {
@@ -193,7 +205,8 @@ function set(container: Json[] | { [key: string]: Json }, path: string[], value:
 }
 
 function openInference(entry: Json): Json {
-  const m = isObj(entry) && isObj(entry.message) ? entry.message : entry;
+  // AutoGen's function results sit beside the message: `llm.input_messages.N.function.M`
+  const m = isObj(entry) && isObj(entry.message) ? { ...entry.message, ...(entry.function !== undefined ? { function: entry.function } : {}) } : entry;
   if (!isObj(m)) return m;
   const out: { [key: string]: Json } = { ...m };
   if (Array.isArray(m.tool_calls)) out.tool_calls = m.tool_calls.map((c) => (isObj(c) && isObj(c.tool_call) ? c.tool_call : c));

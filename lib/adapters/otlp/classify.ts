@@ -1,4 +1,5 @@
 import { textAttr, type OtlpSpan } from "../otlp-span";
+import { parseJson } from "./content";
 import { classifyAdk } from "./families/adk";
 import { classifyAgentOps, classifyIndexedPrompt } from "./families/agentops";
 import { classifyGenAi } from "./families/genai";
@@ -37,13 +38,39 @@ export interface SpanNode {
  * What only the tree shows:
  * - a LangGraph node running a same-name subgraph is an agent (the node
  *   span becomes the agent, the subgraph span plumbing), also when the
- *   node is a CHAIN;
+ *   node is a CHAIN, and also through a function wrapping the subgraph
+ *   (langgraph-supervisor's `call_agent`: plumbing, never a lane);
  * - an agent span directly inside an agent span of the same name is the
  *   same agent (a graph invoking itself, an AI SDK call nested in its own
  *   tool): plumbing;
  * - a root that is not an agent, model call or tool is the run;
  * - a Mastra 1.x model call takes the tool calls its step span recorded.
  */
+/**
+ * A LangGraph node whose runnable wraps a same-name graph in a function
+ * (langgraph-supervisor's `_make_call_agent`: node `<expert>` runs
+ * `call_agent`, which invokes the compiled `<expert>` graph). The wrapper
+ * runs inside the node (`metadata.langgraph_node` names it) and has no
+ * `graph.node.id`; LangChain's Python tracer types it AGENT because its name
+ * contains "agent". The wrapper and the graph it runs, or undefined.
+ */
+function nodeWrapper(node: SpanNode): { wrapper: SpanNode; graph: SpanNode } | undefined {
+  for (const wrapper of node.children) {
+    if (wrapper.c.family !== "openinference" || wrapper.span.name === node.span.name || textAttr(wrapper.span.attributes, "graph.node.id") !== undefined) continue;
+    if (wrapper.c.role !== "other" && wrapper.c.role !== "agent") continue;
+    if (langgraphNodeOf(wrapper.span) !== node.span.name) continue;
+    const graph = wrapper.children.find((k) => k.span.name === node.span.name && (k.c.role === "other" || k.c.role === "agent"));
+    if (graph !== undefined) return { wrapper, graph };
+  }
+  return undefined;
+}
+
+function langgraphNodeOf(span: OtlpSpan): string | undefined {
+  const metadata = parseJson(textAttr(span.attributes, "metadata"));
+  const node = typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? metadata.langgraph_node : undefined;
+  return typeof node === "string" ? node : undefined;
+}
+
 export function refine(roots: readonly SpanNode[]): void {
   const visit = (node: SpanNode, agent: string | undefined) => {
     const { c, span } = node;
@@ -53,6 +80,13 @@ export function refine(roots: readonly SpanNode[]): void {
         node.c = { ...c, role: "agent", name: span.name };
         same.c = { ...same.c, absorbed: true };
       }
+    }
+    const wrapped = c.family === "openinference" && node.parent !== undefined && span.name !== "LangGraph" ? nodeWrapper(node) : undefined;
+    if (wrapped !== undefined) {
+      // langgraph-supervisor: the expert's node runs `call_agent`, which runs the expert's compiled graph
+      node.c = { ...node.c, role: "agent", name: span.name };
+      wrapped.wrapper.c = { ...wrapped.wrapper.c, role: "other", absorbed: true };
+      if (wrapped.graph.c.role === "other") wrapped.graph.c = { ...wrapped.graph.c, absorbed: true };
     }
     if (inMastraStep(node.c, node.parent?.span)) {
       node.c = withStepCalls(node.c, node.parent.span);

@@ -8,6 +8,7 @@ import { textAttr, type OtlpSpan } from "../otlp-span";
 import type { AdaptedEvent, AdaptedTrace } from "../types";
 import { agentOpsExportSpans } from "./fixtures/agentops-export";
 import { PYTHON_RUNS, type HandMadeRun } from "./fixtures/python";
+import { LIVE_RUNS } from "./fixtures/python-live";
 import { PUBLISHED_CASES } from "./fixtures/python-published";
 import { adaptOtlpSpans } from "./index";
 
@@ -55,12 +56,19 @@ const AGENTOPS_CASE: HandMadeRun = {
   spans: AGENTOPS_SPANS,
 };
 
-const CASES = [...FRAMEWORKS.map((truth) => ({ truth, spans: fixtureSpans(truth.fixture) })), ...PYTHON_RUNS, ...PUBLISHED_CASES, AGENTOPS_CASE];
+/** Issue 44's runs in their current instrumentations' shapes (fixtures/python-live.ts; the logfire client-only run has no agents to check). */
+const LIVE_CASES: HandMadeRun[] = LIVE_RUNS.map((r) => ({
+  truth: { fixture: `${r.name} (current release shapes)`, lanes: r.lanes, delegations: [...r.spawns].sort(), tools: r.tools.map((t) => ({ tool: t.tool, id: t.id ?? "" })), request: r.request, answer: r.answer },
+  spans: r.spans,
+}));
+
+const CASES = [...FRAMEWORKS.map((truth) => ({ truth, spans: fixtureSpans(truth.fixture) })), ...PYTHON_RUNS, ...PUBLISHED_CASES, ...LIVE_CASES, AGENTOPS_CASE];
 
 /** A model-call span as each instrumentation marks it, not counting a same-name model span wrapped directly in another (smolagents' nesting). */
 function modelSpans(spans: readonly OtlpSpan[]): OtlpSpan[] {
   const marked = (s: OtlpSpan) =>
-    /LLM|chat|doGenerate/.test(JSON.stringify([s.attributes["openinference.span.kind"], s.attributes["gen_ai.operation.name"], s.attributes["ai.operationId"]])) ||
+    /LLM|chat|doGenerate|call_llm/.test(JSON.stringify([s.attributes["openinference.span.kind"], s.attributes["gen_ai.operation.name"], s.attributes["ai.operationId"]])) ||
+    /^Chat completion with /.test(textAttr(s.attributes, "logfire.msg_template") ?? "") ||
     s.attributes["agentops.span.kind"] === "llm" ||
     (s.attributes["gen_ai.system"] === "gcp.vertex.agent" && s.name === "call_llm");
   const byId = new Map(spans.map((s) => [s.spanId, s]));

@@ -9,6 +9,7 @@ import { batonAttribute, taskIdOf } from "./ids";
 import { refineLayers } from "./layers";
 import { provenanceOf, unmappedOf } from "./provenance";
 import { stepsOf, TurnRunner, type Closing, type TurnHost } from "./turns";
+import { bookkeepingOnly, frameworkNotes, NotARunError } from "./warnings";
 
 /**
  * OpenTelemetry spans of one trace, from any of the convention families
@@ -82,7 +83,10 @@ class OtlpRunMapper implements TurnHost {
     const run = this.roots.length === 1 && this.roots[0]!.c.role === "run" ? this.roots[0]! : undefined;
     const service = textAttr(this.roots[0]!.span.resource, "service.name");
     this.answer = run?.c.output;
+    const bookkeeping = bookkeepingOnly(this.nodes());
+    if (bookkeeping !== undefined) throw new NotARunError(file ?? `trace ${this.spans[0]!.traceId}`, bookkeeping);
     const turns = this.topTurns(run, service);
+    this.notes.push(...frameworkNotes(this.nodes()));
     if (turns.length === 0) throw new AdapterInputError("otlp", file ?? `trace ${this.spans[0]!.traceId}`, [`none of its ${this.spans.length} span(s) is a GenAI or OpenInference agent, LLM or tool span`]);
     const request = this.requestOf(run, turns);
     if (request === undefined) this.notes.push("no span holds the run's request (a user message or an agent's input): the trace starts with the first agent's step");

@@ -311,6 +311,8 @@ export function matchCalls(steps: readonly SpanNode[]): CallMatch {
       (toolCallId !== undefined ? candidates.find((c) => c.id === toolCallId) : undefined) ??
       (toolCallId === undefined || !candidates.some((c) => c.id !== undefined) ? candidates.find((c) => c.name === name || (handoffTo !== undefined && transferTarget(c.name, c.args) === handoffTo)) : undefined);
     if (call !== undefined) {
+      // paired by name, the tool span knows the call's id the model's output did not carry (any-agent writes tool calls without ids)
+      if (call.id === undefined && toolCallId !== undefined) call.id = toolCallId;
       byTool.set(step, call);
       byCall.set(call, step);
     }

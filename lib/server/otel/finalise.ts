@@ -1,6 +1,7 @@
 import "server-only";
 import { adaptOtlpSpans } from "@/lib/adapters/otlp";
 import type { OtlpSpan } from "@/lib/adapters/otlp-span";
+import { NotARunError } from "@/lib/adapters/otlp/warnings";
 import { AdapterInputError } from "@/lib/adapters/types";
 import { otelConfig } from "../config";
 import { pool } from "../db/client";
@@ -32,8 +33,8 @@ import { ingestRecords } from "../ingest/ingest";
 
 export interface FinaliseOutcome {
   trace_id: string;
-  /** stored; failed (the spans do not map onto a valid trace); receiving (spans came during finalisation: it will run again) */
-  status: "stored" | "failed" | "receiving";
+  /** stored; failed (the spans do not map onto a valid trace); ignored (the spans are no run: framework bookkeeping such as agent creation, listed nowhere); receiving (spans came during finalisation: it will run again) */
+  status: "stored" | "failed" | "ignored" | "receiving";
   events: number | null;
   edges: number | null;
   error: string | null;
@@ -97,7 +98,7 @@ async function finaliseClaimed(c: Claim): Promise<FinaliseOutcome> {
   } catch (error) {
     if (!(error instanceof AdapterInputError)) console.error(`[baton] OTLP trace ${c.trace_id}: mapping failed:`, error);
     const reason = error instanceof AdapterInputError ? error.details.join("; ") : `the spans could not be mapped (${(error as Error).message})`;
-    return outcome(c, await release(c, "failed", reason), null, reason);
+    return outcome(c, await release(c, error instanceof NotARunError ? "ignored" : "failed", reason), null, reason);
   }
   let stored: { events: number; edges: number };
   try {
@@ -131,7 +132,7 @@ async function retryLater(c: Claim, error: unknown): Promise<FinaliseOutcome> {
 }
 
 /** Ends a claim; returns the trace's status afterwards ("receiving" when spans came during the finalisation). */
-async function release(c: Claim, status: "stored" | "failed" | "receiving", error: string | null): Promise<FinaliseOutcome["status"]> {
+async function release(c: Claim, status: "stored" | "failed" | "ignored" | "receiving", error: string | null): Promise<FinaliseOutcome["status"]> {
   const result = await pool().query(
     `UPDATE otel_traces SET status = $3, error = $4, finalised_at = CASE WHEN $3 = 'stored' THEN now() ELSE finalised_at END,
        attempts = CASE WHEN $3 = 'stored' THEN 0 ELSE attempts END, next_attempt_at = NULL

@@ -12,9 +12,11 @@ import { data } from "@/lib/adapters/fixtures";
 import { TRACE, toOtlpJson } from "@/lib/adapters/otlp-fixtures";
 import type { OtlpSpan } from "@/lib/adapters/otlp-span";
 import { agentOpsExportSpans } from "@/lib/adapters/otlp/fixtures/agentops-export";
+import { AUTOGEN_CREATE_AGENTS } from "@/lib/adapters/otlp/fixtures/python-live";
 import { ADK_ANSWER, LF_ANSWER, PUBLISHED_RUNS } from "@/lib/adapters/otlp/fixtures/python-published";
 import { prisma } from "@/lib/server/db/client";
 import { getRequest, params } from "@/scripts/lib/test-http";
+import { listReceivingTraces, receivingState } from "./receiving";
 import { stopSweeper, sweepSettled } from "./sweeper";
 
 interface Stored {
@@ -49,6 +51,21 @@ afterAll(async () => {
   await sweepSettled();
   await prisma().trace.deleteMany({ where: { traceId: { in: TRACE_IDS } } });
   await prisma().otelTrace.deleteMany({ where: { traceId: { in: TRACE_IDS } } });
+});
+
+describe("framework bookkeeping through POST /api/otel/v1/traces", () => {
+  it("AutoGen's create_agent spans, made outside the run, become no trace and are listed nowhere", async () => {
+    const traceId = AUTOGEN_CREATE_AGENTS[0]!.traceId;
+    await prisma().otelTrace.deleteMany({ where: { traceId } });
+    const sent = await tracesRoute(new Request("http://localhost/api/otel/v1/traces", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(toOtlpJson(AUTOGEN_CREATE_AGENTS)) }));
+    expect(sent.status).toBe(200);
+    const flushed = await flushHandler(new Request("http://localhost/api/otel/v1/flush", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ trace_id: traceId }) }), { params: Promise.resolve({}) });
+    expect(((await flushed.json()) as { traces: { status: string; error: string | null }[] }).traces).toMatchObject([{ status: "ignored", error: expect.stringMatching(/^only agent-creation spans/) as unknown }]);
+    expect(await prisma().trace.count({ where: { traceId } })).toBe(0);
+    expect((await listReceivingTraces()).map((t) => t.trace_id)).not.toContain(traceId);
+    expect(await receivingState(traceId)).toBeNull();
+    await prisma().otelTrace.deleteMany({ where: { traceId } });
+  });
 });
 
 describe("Python runs through POST /api/otel/v1/traces", () => {

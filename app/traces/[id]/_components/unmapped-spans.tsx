@@ -4,19 +4,23 @@ import { otlpNotesOf, unmappedSpansOf } from "@/lib/adapters/otlp/provenance";
  * The OpenTelemetry spans that became no event (graph plumbing, prompts,
  * HTTP calls, retrievers), by name, so users see what the OTLP mapping
  * dropped, and what the mapping notes about the spans (kept without their
- * parent, no agent name, no request; docs/otlp.md). Nothing for traces from
- * other sources.
+ * parent, no agent name, no request, an instrumentation's known gaps such as
+ * logfire without the Agents SDK's spans; docs/otlp.md). Nothing for traces
+ * from other sources.
  */
 export function UnmappedSpans({ metadata }: { metadata: unknown }) {
   const notes = otlpNotesOf(metadata);
   return (
     <>
       {notes.length > 0 && (
-        <ul className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="otlp-notes">
-          {notes.map((note, i) => (
-            <li key={i}>{note}</li>
-          ))}
-        </ul>
+        <div className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="otlp-notes">
+          <p className="font-medium">What the spans of this run do not say (the graph may be incomplete here):</p>
+          <ul className="mt-1 list-disc pl-5">
+            {notes.map((note, i) => (
+              <li key={i}>{note}</li>
+            ))}
+          </ul>
+        </div>
       )}
       <Unmapped metadata={metadata} />
     </>

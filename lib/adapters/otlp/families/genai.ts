@@ -1,6 +1,6 @@
 import { numberAttr, textAttr, type OtlpSpan } from "../../otlp-span";
 import { indexedMessages, messagesOf, messageText, parseJson, requestText, roleOf, textOf, toolCallsOf } from "../content";
-import type { Classified, Role } from "../model";
+import type { Classified, Role, ToolCallPart } from "../model";
 import { transferTarget } from "../model";
 
 /**
@@ -8,7 +8,25 @@ import { transferTarget } from "../model";
  * (invoke_agent, invoke_workflow, create_agent, execute_tool, chat,
  * text_completion, generate_content), `gen_ai.agent.*`, `gen_ai.tool.*`,
  * `gen_ai.input.messages` / `gen_ai.output.messages` with `parts`.
+ * any-agent writes `call_llm` model calls whose reply is `gen_ai.output`
+ * (text when `gen_ai.output.type` is `text`, else JSON tool calls
+ * `[{"tool.name", "tool.args"}]`, no ids) and tools' arguments and results
+ * as `gen_ai.tool.args` / `gen_ai.output`.
  */
+
+/** any-agent's reply: its text, or its tool calls (no ids: paired with the tools by name). */
+function anyAgentOutput(span: OtlpSpan): { text?: string; calls: ToolCallPart[] } | undefined {
+  const output = textAttr(span.attributes, "gen_ai.output");
+  if (output === undefined) return undefined;
+  if (textAttr(span.attributes, "gen_ai.output.type") !== "json") return { text: output, calls: [] };
+  const parsed = parseJson(output);
+  const calls = (Array.isArray(parsed) ? parsed : []).flatMap((c): ToolCallPart[] => {
+    if (typeof c !== "object" || c === null || Array.isArray(c) || typeof c["tool.name"] !== "string") return [];
+    const args = c["tool.args"];
+    return [{ name: c["tool.name"], args: typeof args === "string" ? args : JSON.stringify(args ?? {}) }];
+  });
+  return calls.length > 0 ? { calls } : { text: output, calls: [] };
+}
 
 const ROLES: Readonly<Record<string, Role>> = {
   invoke_agent: "agent",
@@ -18,6 +36,8 @@ const ROLES: Readonly<Record<string, Role>> = {
   chat: "llm",
   text_completion: "llm",
   generate_content: "llm",
+  // any-agent (tinyagent's span generation) names its model-call operation call_llm
+  call_llm: "llm",
 };
 
 const NAME_PREFIX = /^(invoke_agent|invoke_workflow|create_agent|execute_tool)\s+/;
@@ -45,6 +65,11 @@ export const classifyGenAi = (span: OtlpSpan): Classified | undefined => {
   if (role === undefined) return undefined;
   const a = span.attributes;
   const base = { family: "genai" as const, role };
+  if (role === "llm" && operation === "call_llm") {
+    const reply = anyAgentOutput(span);
+    const request = requestText(textAttr(a, "gen_ai.input.messages"));
+    return { ...base, ...(reply?.text !== undefined ? { output: reply.text } : {}), calls: reply?.calls ?? [], ...(request !== undefined ? { request } : {}), ...(modelOf(span) !== undefined ? { model: modelOf(span) } : {}), usage: usageOf(span) };
+  }
   if (role === "llm") {
     const out = parseJson(textAttr(a, "gen_ai.output.messages"));
     // OpenLLMetry versions that set the operation but still index the messages (`gen_ai.completion.N.*`)
@@ -62,13 +87,13 @@ export const classifyGenAi = (span: OtlpSpan): Classified | undefined => {
   }
   if (role === "tool") {
     const name = textAttr(a, "gen_ai.tool.name") ?? (span.name.replace(NAME_PREFIX, "") || "tool");
-    const target = transferTarget(name, textAttr(a, "gen_ai.tool.call.arguments"));
+    const target = transferTarget(name, textAttr(a, "gen_ai.tool.call.arguments", "gen_ai.tool.args"));
     return {
       ...base,
       name,
       ...(textAttr(a, "gen_ai.tool.call.id") !== undefined ? { toolCallId: textAttr(a, "gen_ai.tool.call.id") } : {}),
-      input: textAttr(a, "gen_ai.tool.call.arguments"),
-      output: textOf(textAttr(a, "gen_ai.tool.call.result")) || undefined,
+      input: textAttr(a, "gen_ai.tool.call.arguments", "gen_ai.tool.args"),
+      output: textOf(textAttr(a, "gen_ai.tool.call.result", "gen_ai.output")) || undefined,
       ...(target !== undefined ? { handoffTo: target } : {}),
     };
   }

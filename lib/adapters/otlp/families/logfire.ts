@@ -18,6 +18,12 @@ import { modelOf, usageOf } from "./genai";
  * - `Function: {name}` is a tool (`name`, `input`, `output`), matched to the
  *   model call that asked for it by name (it carries no call id);
  * - `Handoff: {from_agent} → {to_agent}` hands control to `to_agent`.
+ * logfire's OpenAI client integration (scope `logfire.openai`) writes its
+ * own model-call spans (`Chat Completion with {request_data[model]!r}`:
+ * the request body in `request_data`, the reply in `response_data.message`;
+ * `Responses API with …`: `events`), read the same way; inside an Agents
+ * SDK span logfire leaves them out (`is_current_agent_span`), so they are
+ * the calls only when the Agents SDK's own tracing is off.
  */
 
 const isObj = (v: Json | undefined): v is { [key: string]: Json } => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -33,18 +39,37 @@ function modelMessages(span: OtlpSpan): Json[] {
   const events = parseJson(textAttr(span.attributes, "events"));
   if (Array.isArray(events)) return events;
   const request = parseJson(textAttr(span.attributes, "request_data"));
-  return isObj(request) && Array.isArray(request.messages) ? request.messages : [];
+  const messages = isObj(request) && Array.isArray(request.messages) ? request.messages : [];
+  // logfire's OpenAI client integration: the request body, and the reply in response_data
+  const response = parseJson(textAttr(span.attributes, "response_data"));
+  return isObj(response) && isObj(response.message) ? [...messages, response.message] : messages;
 }
+
+/**
+ * The message templates of logfire's OpenAI Agents spans (openai_agents.py
+ * `create_span`), recognised under any `logfire…` scope too: every logfire
+ * version so far writes them under `logfire.openai_agents`, but the
+ * templates are the integration's own, and a run whose spans are not
+ * recognised comes out as one lane named after the service with its
+ * handoffs and function tools lost.
+ */
+const AGENTS_TEMPLATE = /^(OpenAI Agents trace: \{name\}|Agent run: \{name!r\}|Function: \{name\}|Chat completion with \{gen_ai\.request\.model!r\}|Responses API|Handoff: \{from_agent\} → \{to_agent\}|Guardrail \{name!r\}|Custom span: \{name\}|Task: |Turn \{turn\} for agent |OpenAI agents: \{type\} span|MCP: list tools from server)/;
+
+/** logfire's OpenAI client integration (`logfire.instrument_openai()`, scope `logfire.openai`): its model-call spans. */
+const CLIENT_CALL = /^(Chat Completion with|Responses API with)/;
 
 export const classifyLogfire = (span: OtlpSpan): Classified | undefined => {
   const a = span.attributes;
   const template = textAttr(a, "logfire.msg_template");
-  if (template === undefined || !(span.scope.name ?? "").includes("openai_agents")) return undefined;
+  if (template === undefined) return undefined;
+  const client = span.scope.name === "logfire.openai" && CLIENT_CALL.test(template);
+  const agents = (span.scope.name ?? "").includes("openai_agents") || ((span.scope.name ?? "").startsWith("logfire") && AGENTS_TEMPLATE.test(template));
+  if (!client && !agents) return undefined;
   const base = { family: "logfire" as const };
   const name = textAttr(a, "name");
   if (template.startsWith("OpenAI Agents trace:")) return { ...base, role: "run", ...(name !== undefined ? { name } : {}) };
   if (template.startsWith("Agent run:")) return { ...base, role: "agent", name: name ?? textAttr(a, "logfire.msg") ?? span.name, usage: usageOf(span) };
-  if (template.startsWith("Responses API") || template.startsWith("Chat completion with")) {
+  if (client || template.startsWith("Responses API") || template.startsWith("Chat completion with")) {
     const messages = modelMessages(span);
     const out = outputMessages(messages);
     const text = out.map(messageTextOnly).filter((t) => t !== "").join("\n");
