@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/datasets/[id]/route";
 import { GET as getFile } from "@/app/api/datasets/[id]/files/[...path]/route";
 import { DELETE as del } from "@/app/api/datasets/[id]/route";
@@ -145,6 +145,18 @@ describe("POST /api/datasets with accounts", () => {
       expect((await answer(await post(annotator, { ...BODY, filter: { project: "p" } }))).status).toBe(202);
     } finally {
       delete process.env.BATON_DATASET_QUOTA_MB;
+    }
+  });
+
+  it("a snapshot whose stored request does not parse is shown to nobody (never a permission decision on a cast value)", async () => {
+    const bad = await prisma().dataset.create({ data: { name: "bad", filterKey: "bad-request", state: "ready", request: { body: { name: "x" }, readable: "p" } } });
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect((await answer(await getOne(authRequest("GET", `/api/datasets/${bad.id}`, siteAdmin), params({ id: String(bad.id) })))).status).toBe(404);
+      expect(quiet).toHaveBeenCalledWith(expect.stringContaining(`dataset ${bad.id}: its stored request does not parse`));
+    } finally {
+      quiet.mockRestore();
+      await prisma().dataset.delete({ where: { id: bad.id } });
     }
   });
 });

@@ -1,5 +1,6 @@
 import "server-only";
-import { filterKey } from "@/lib/datasets/request";
+import { z } from "zod";
+import { datasetRequestSchema, filterKey } from "@/lib/datasets/request";
 import { pool, prisma } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { clearPartial, failDeadBuilds } from "./build";
@@ -26,9 +27,16 @@ export interface DatasetSummary {
   diff: unknown;
 }
 
-interface StoredRequest {
-  body: CheckedRequest["request"];
-  readable: string[] | null;
+/** A snapshot's stored request (the `request` column): what was asked, and the projects it may hold. Parsed, never cast: it decides who sees the snapshot. */
+const storedRequestSchema = z.object({ body: datasetRequestSchema, readable: z.array(z.string()).nullable() });
+type StoredRequest = z.infer<typeof storedRequestSchema>;
+
+/** The stored request, or null (logged) when the column does not parse: such a snapshot is shown to nobody. */
+function storedRequest(id: number, value: unknown): StoredRequest | null {
+  const parsed = storedRequestSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  console.error(`[baton] dataset ${id}: its stored request does not parse (${parsed.error.issues[0]?.message ?? "invalid"}); it is shown to nobody`);
+  return null;
 }
 
 /** What one account's snapshots may hold (BATON_DATASET_QUOTA_MB), and how many of its snapshots may wait or build at once. */
@@ -67,7 +75,9 @@ export async function createDataset(checked: CheckedRequest, readable: string[] 
   return summary(row);
 }
 
-function visible(stored: StoredRequest, readable: string[] | null): boolean {
+function visible(row: { id: number; request: unknown }, readable: string[] | null): boolean {
+  const stored = storedRequest(row.id, row.request);
+  if (stored === null) return false;
   if (readable === null) return true;
   return stored.readable !== null && stored.readable.every((p) => readable.includes(p));
 }
@@ -75,7 +85,7 @@ function visible(stored: StoredRequest, readable: string[] | null): boolean {
 type Row = Awaited<ReturnType<ReturnType<typeof prisma>["dataset"]["findUniqueOrThrow"]>>;
 
 function summary(row: Row): DatasetSummary {
-  const body = (row.request as unknown as StoredRequest).body;
+  const body = storedRequest(row.id, row.request)?.body ?? { form: "unknown", format: "unknown" };
   return {
     id: row.id,
     name: row.name,
@@ -97,13 +107,13 @@ export async function listDatasets(readable: string[] | null): Promise<DatasetSu
   ensureDatasetWorker();
   await failDeadBuilds();
   const rows = await prisma().dataset.findMany({ where: { state: { in: ["ready", "queued", "building"] } }, orderBy: { id: "desc" }, take: 500 });
-  return rows.filter((r) => visible(r.request as unknown as StoredRequest, readable)).map(summary);
+  return rows.filter((r) => visible(r, readable)).map(summary);
 }
 
 export async function getDataset(id: number, readable: string[] | null): Promise<DatasetSummary & { files: { path: string; sha256: string; bytes: number }[] }> {
   await failDeadBuilds();
   const row = await prisma().dataset.findUnique({ where: { id } });
-  if (!row || !visible(row.request as unknown as StoredRequest, readable)) throw notFound(`dataset ${id}`);
+  if (!row || !visible({ id, request: row.request }, readable)) throw notFound(`dataset ${id}`);
   const files = row.state === "ready" ? await prisma().datasetFile.findMany({ where: { datasetId: id }, select: { path: true, sha256: true, size: true }, orderBy: { path: "asc" } }) : [];
   return { ...summary(row), files: files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.size })) };
 }
@@ -111,7 +121,7 @@ export async function getDataset(id: number, readable: string[] | null): Promise
 /** One file of a ready snapshot. */
 export async function datasetFile(id: number, path: string, readable: string[] | null): Promise<Uint8Array> {
   const row = await prisma().dataset.findUnique({ where: { id }, select: { state: true, request: true } });
-  if (!row || row.state !== "ready" || !visible(row.request as unknown as StoredRequest, readable)) throw notFound(`dataset ${id}`);
+  if (!row || row.state !== "ready" || !visible({ id, request: row.request }, readable)) throw notFound(`dataset ${id}`);
   const file = await prisma().datasetFile.findUnique({ where: { datasetId_path: { datasetId: id, path } }, select: { bytes: true } });
   if (!file) throw notFound(`file ${JSON.stringify(path.slice(0, 200))} of dataset ${id}`);
   return file.bytes;
@@ -120,7 +130,7 @@ export async function datasetFile(id: number, path: string, readable: string[] |
 /** Deletes a snapshot and its files: its creator's or a site admin's act (`userId` null: open local mode, or a site admin); 404 for anyone who may not see it. */
 export async function deleteDataset(id: number, readable: string[] | null, userId: number | null): Promise<void> {
   const row = await prisma().dataset.findUnique({ where: { id }, select: { request: true, createdBy: true, state: true } });
-  if (!row || !visible(row.request as unknown as StoredRequest, readable)) throw notFound(`dataset ${id}`);
+  if (!row || !visible({ id, request: row.request }, readable)) throw notFound(`dataset ${id}`);
   if (userId !== null && row.createdBy !== userId) throw new ApiError(403, "forbidden", "only the account that took a snapshot, or a site admin, may delete it");
   if (row.state === "building") throw new ApiError(409, "conflict", "the snapshot is being built; delete it once it is ready or failed");
   await clearPartial(id);
