@@ -106,3 +106,45 @@ test("name a decisive error, find one with guided questions, read the Attributio
   await expect(page.getByTestId("guided-run")).toHaveCount(api.traces);
   await expect(page.getByTestId("guided-mean")).not.toBeEmpty();
 });
+
+test("a Who&When run's steps read as the dataset numbers them, each asked about once", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  // Hand-Crafted/14: 32 history steps, mistake at step 14; spawn events inserted before first messages share their step
+  const response = await request.post(`/api/import?name=14.json&upsert=1`, { data: readFileSync("../shared/data/who_and_when/Hand-Crafted/14.json", "utf8"), headers: { "content-type": "application/json" } });
+  expect(response.status()).toBe(201);
+  const id = ((await response.json()) as { traces: { trace_id: string }[] }).traces[0]!.trace_id;
+  await request.delete(`/api/traces/${id}/decisive-error`);
+
+  // the event table numbers the mistake as the ground-truth box does
+  await page.goto(`/traces/${id}`);
+  await expect(page.getByTestId("ground-truth")).toContainText(/mistake step\s*14/);
+  await expect(page.getByTestId("event-row").filter({ has: page.getByTestId("ground-truth-mistake") }).getByTestId("event-number")).toHaveText("14");
+
+  await page.goto(`/traces/${id}/label`);
+  const truthRow = page.locator('[data-testid=label-row][data-event-id="e18"]');
+  await expect(truthRow.getByTestId("label-step")).toHaveText("14");
+  await page.getByTestId("guided-start").click();
+  // at most ceil(log2 32) + 1 answers: the bound counts history steps, not events
+  await expect(page.getByTestId("guided")).toHaveAttribute("data-budget", "6");
+  const order = ((await (await request.get(`/api/traces/${id}/events?limit=1000`)).json()) as { events: { id: string }[] }).events.map((e) => e.id);
+  const d = order.indexOf("e18");
+  const asked: string[] = [];
+  for (;;) {
+    const done = page.getByTestId("guided-done");
+    const question = page.getByTestId("guided-question");
+    await expect(done.or(question)).toBeVisible();
+    if (await done.isVisible()) break;
+    const k = Number(await question.getAttribute("data-k"));
+    const step = (await question.getAttribute("data-step"))!;
+    // the question names the step the selected row shows
+    await expect(page.locator('[data-testid=label-row][data-selected="true"] [data-testid=label-step]')).toHaveText(step);
+    await expect(question).toContainText(`after step ${step} (`);
+    expect(asked.at(-1), `asked ${asked.join(", ")} then ${step} again`).not.toBe(step);
+    asked.push(step);
+    await page.keyboard.press(k < d ? "y" : "n");
+    await expect(page.getByTestId("guided")).toHaveAttribute("data-answers", String(asked.length));
+  }
+  expect(asked.length).toBeLessThanOrEqual(6);
+  await expect(page.getByTestId("guided-done")).toHaveAttribute("data-event-id", "e18");
+  await expect(page.getByTestId("guided-done")).toContainText("went wrong at step 14 (");
+});
