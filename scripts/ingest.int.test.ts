@@ -53,6 +53,11 @@ describe("npm run ingest", () => {
     expect(out).toContain("$[2]: malformed JSON on line 3");
     expect(out).toContain("1 file(s) ok, 1 failed");
     expect((await prisma().trace.findMany()).map((t) => t.traceId)).toEqual(["good"]);
+    // a syntax error in a single .json is placed by line and column, as an editor shows them
+    writeFileSync(path.join(dir, "broken.json"), '{\n  "trace_id": "broken",\n  "events": [x]\n}\n');
+    const broken = await cli(path.join(dir, "broken.json"));
+    expect(broken.code).toBe(1);
+    expect(broken.out).toContain("$: malformed JSON at line 3, column 14: Unexpected token 'x'");
   });
 
   it("refuses an existing trace_id unless --upsert", async () => {
