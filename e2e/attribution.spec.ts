@@ -90,6 +90,7 @@ test("name a decisive error, find one with guided questions, read the Attributio
     nested: { family: string; scores: { step: { top1: { value: number } }; agent: { top1: { value: number } } } }[];
   };
   await page.goto(`/attribution?system=${encodeURIComponent(SYSTEM)}`);
+  await expect(page.getByTestId("add-to-agenda")).toBeVisible();
   await expect(page.getByTestId("attribution-scoring")).toHaveCount(0);
   expect(api.traces).toBeGreaterThanOrEqual(RUNS.length);
   await expect(page.getByTestId("attribution-scope")).toContainText(`${api.traces} run(s) with a decisive error`);
