@@ -109,7 +109,7 @@ test("name a decisive error, find one with guided questions, read the Attributio
 });
 
 test("a Who&When run's steps read as the dataset numbers them, each asked about once", async ({ page, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   // Hand-Crafted/14: 32 history steps, mistake at step 14; spawn events inserted before first messages share their step
   const response = await request.post(`/api/import?name=14.json&upsert=1`, { data: readFileSync("../shared/data/who_and_when/Hand-Crafted/14.json", "utf8"), headers: { "content-type": "application/json" } });
   expect(response.status()).toBe(201);
@@ -148,4 +148,25 @@ test("a Who&When run's steps read as the dataset numbers them, each asked about 
   expect(asked.length).toBeLessThanOrEqual(6);
   await expect(page.getByTestId("guided-done")).toHaveAttribute("data-event-id", "e18");
   await expect(page.getByTestId("guided-done")).toContainText("went wrong at step 14 (");
+
+  // the suspects panel on the graph: the method's agents (never the human who gave the task), each suspect's own reasons in words,
+  // and "show on the graph" rings them at once
+  await page.goto(`/traces/${id}/graph`);
+  await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true", { timeout: 60_000 });
+  const suspects = page.getByTestId("suspects");
+  await suspects.locator("summary").click();
+  await page.getByTestId("suspects-method").selectOption("learned_events");
+  await expect(suspects.getByTestId("suspect").first()).toBeVisible();
+  await expect(suspects.getByTestId("suspect-agent").first()).toBeVisible();
+  // how often the method is right on this system, or that it is not measured yet
+  await expect(suspects.getByTestId("suspects-accuracy")).toContainText("learned_events");
+  expect(await suspects.getByTestId("suspect-agent").evaluateAll((els) => els.map((e) => e.getAttribute("data-agent")))).not.toContain("human");
+  const reasons = await suspects.getByTestId("suspect-reasons").allTextContents();
+  expect(reasons.every((r) => !/\b[a-z]+_[a-z_]+\b/.test(r)), reasons.join(" | ")).toBe(true);
+  expect(new Set(reasons).size, reasons.join(" | ")).toBeGreaterThan(1);
+  const ids = await suspects.getByTestId("suspect").evaluateAll((els) => els.map((e) => e.getAttribute("data-suspect-id")!));
+  await suspects.getByTestId("suspects-graph").click();
+  const ringed = page.locator('[data-testid=event-node][data-highlighted="true"]');
+  await expect(ringed).toHaveCount(ids.length);
+  expect((await ringed.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-event-id")))).sort()).toEqual([...ids].sort());
 });
