@@ -150,6 +150,8 @@ test("a shared agenda link titles each slide as a person would and shows the vie
   const framed = page.frameLocator("[data-testid=present-frame]");
   await expect(framed.getByTestId("heatmap-panel").first()).toBeVisible({ timeout: 30_000 });
   await expect(framed.getByTestId("heatmap-controls")).toBeHidden();
+  // no side panel on a slide
+  await expect(framed.getByTestId("heatmap-aside")).toBeHidden();
   await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("slide-title")).toHaveText("Dashboard · system illustrative");
 });
