@@ -169,4 +169,9 @@ test("a Who&When run's steps read as the dataset numbers them, each asked about 
   const ringed = page.locator('[data-testid=event-node][data-highlighted="true"]');
   await expect(ringed).toHaveCount(ids.length);
   expect((await ringed.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-event-id")))).sort()).toEqual([...ids].sort());
+
+  // the heatmap marks the cells that hold a suspect
+  await page.goto(`/traces/${id}/heatmap`);
+  await expect(page.getByTestId("suspects").getByTestId("suspect").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("heatmap-suspect").first()).toBeAttached();
 });

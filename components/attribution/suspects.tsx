@@ -7,6 +7,7 @@ import type { RankedAgent, RankedEvent } from "@/lib/blame/types";
 import { formatPercent } from "@/lib/format";
 import type { SystemAccuracy as KeptAccuracy } from "@/lib/blame/scores";
 import { describeFailure, sendJson } from "@/lib/api/send";
+import { usePublishSuspects } from "./suspect-ids";
 
 interface Blame {
   method: string;
@@ -27,6 +28,7 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
   const [method, setMethod] = useState("best");
   const [blame, setBlame] = useState<Blame | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const publish = usePublishSuspects();
   useEffect(() => {
     let cancelled = false;
     void sendJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}`).then((r) => {
@@ -34,13 +36,14 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
       if (r.ok) {
         setBlame(r.data);
         setError(null);
+        publish(topSuspects(r.data.events).map((e) => e.id));
       } else setError(describeFailure(r));
     });
     return () => {
       cancelled = true;
     };
-  }, [traceId, method]);
-  const top = blame?.events.filter((e) => e.rank <= 3).slice(0, 6) ?? [];
+  }, [traceId, method, publish]);
+  const top = blame ? topSuspects(blame.events) : [];
   const agents = blame?.agents?.filter((a) => a.rank <= 3).slice(0, 3) ?? [];
   const graph = `/traces/${encodeURIComponent(traceId)}/graph?${new URLSearchParams(top.map((e) => ["sel", e.id])).toString()}`;
   return (
@@ -96,4 +99,9 @@ function Accuracy({ method, accuracy }: { method: string; accuracy: KeptAccuracy
       On {score.n} labelled {accuracy.system} run(s), {method} named the decisive step first in <strong>{formatPercent(score.value, 1)}</strong> (95 % interval {formatPercent(score.low, 1)}–{formatPercent(score.high, 1)}).
     </p>
   );
+}
+
+/** The events ranked 1 to 3 (ties included), at most six. */
+function topSuspects(events: readonly RankedEvent[]): RankedEvent[] {
+  return events.filter((e) => e.rank <= 3).slice(0, 6);
 }
