@@ -150,8 +150,19 @@ test("a shared agenda link titles each slide as a person would and shows the vie
   const framed = page.frameLocator("[data-testid=present-frame]");
   await expect(framed.getByTestId("heatmap-panel").first()).toBeVisible({ timeout: 30_000 });
   await expect(framed.getByTestId("heatmap-controls")).toBeHidden();
+  // no side panel on a slide
+  await expect(framed.getByTestId("heatmap-aside")).toBeHidden();
   await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("slide-title")).toHaveText("Dashboard · system illustrative");
+});
+
+test("the decisions slide shows the view without a filter warning; Decisions and Attribution can be added to the agenda", async ({ page }) => {
+  await page.goto(`/present?agenda=${encodeURIComponent("/decisions")}`);
+  const framed = page.frameLocator("[data-testid=present-frame]");
+  await expect(framed.getByTestId("decisions-scope")).toBeVisible({ timeout: 30_000 });
+  await expect(framed.getByText("Ignored invalid filters")).toHaveCount(0);
+  await page.goto("/decisions");
+  await expect(page.getByTestId("add-to-agenda")).toBeVisible();
 });
 
 for (const size of [{ width: 1024, height: 768 }, { width: 1920, height: 1080 }]) {
@@ -179,6 +190,26 @@ for (const size of [{ width: 1024, height: 768 }, { width: 1920, height: 1080 }]
       const map = await boxOf(minimap);
       expect(overlaps(map, canvas)).toBe(false);
     }
+    // readable from across a room: the height on the screen of every event label, lane name and role and axis tick
+    // (11 px text drawn at the fitted zoom measured 8-12 px; the other slides' text about 20 px)
+    const slide = (await (await page.getByTestId("present-frame").elementHandle()).contentFrame())!;
+    const heights = await slide.evaluate(() => {
+      const measured: Record<string, number> = {};
+      const groups = { "event label": ".event-id-label", lane: "[data-testid=lane-label] span", "axis tick": "[aria-label='Time axis'] span" };
+      for (const [name, selector] of Object.entries(groups)) {
+        for (const el of Array.from(document.querySelectorAll(selector))) {
+          const text = Array.from(el.childNodes).find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== "");
+          if (!text) continue;
+          const range = document.createRange();
+          range.selectNodeContents(text);
+          const h = range.getBoundingClientRect().height;
+          if (h > 0) measured[name] = Math.min(measured[name] ?? Infinity, h);
+        }
+      }
+      return measured;
+    });
+    expect(Object.keys(heights).sort()).toEqual(["axis tick", "event label", "lane"]);
+    for (const [name, h] of Object.entries(heights)) expect(h, `${name}: ${h.toFixed(1)} px`).toBeGreaterThanOrEqual(17);
   });
 }
 

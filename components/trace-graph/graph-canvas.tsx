@@ -1,7 +1,7 @@
 "use client";
 import { Controls, ReactFlow, type Edge, type OnMove, type ReactFlowInstance } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { initialViewport, MAX_ZOOM, minZoomFor } from "@/lib/graph-view/viewport";
 import { FlowNodePool, toFlowEdges } from "./flow-elements";
@@ -10,6 +10,7 @@ import { nodeTypes } from "./nodes/node-types";
 import type { GraphNode } from "./nodes/types";
 import { emphasisInput, useGraphActions, useGraphStore, useGraphStoreApi, useLayoutSummary, useScene } from "./store/context";
 import { useDarkTheme } from "./use-dark-theme";
+import { useTransform } from "./use-visible-lanes";
 import type { GraphState } from "./store/state";
 
 const NO_NODES: GraphNode[] = [];
@@ -78,6 +79,7 @@ function FlowView() {
 
   return (
     <div className="absolute inset-0" data-testid="graph-canvas" data-ready={scene ? "true" : "false"} data-level={scene?.level ?? ""}>
+      <FlowZoomVar />
       <ReactFlow<GraphNode>
         nodes={nodes}
         edges={edges}
@@ -105,4 +107,19 @@ function FlowView() {
       </ReactFlow>
     </div>
   );
+}
+
+/**
+ * The viewport's zoom as the CSS variable `--flow-zoom` on the canvas, so that
+ * presentation mode can keep event labels a readable size on the screen
+ * whatever the fitted zoom (app/globals.css). Its own component: a zoom step
+ * re-renders this, not the canvas.
+ */
+function FlowZoomVar() {
+  const { zoom } = useTransform();
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    ref.current?.parentElement?.style.setProperty("--flow-zoom", String(zoom));
+  }, [zoom]);
+  return <span ref={ref} hidden />;
 }

@@ -55,7 +55,7 @@ function EventNodeView({ data }: NodeProps<EventNode>) {
           {ev.label}
         </span>
       ) : null}
-      <span className="pointer-events-none absolute left-0 top-[27px] whitespace-nowrap text-[11px] leading-none text-slate-600">{ev.id}</span>
+      <span className="event-id-label pointer-events-none absolute left-0 top-[27px] whitespace-nowrap text-[11px] leading-none text-slate-600">{ev.id}</span>
       {(look & LOOK.errorSource) !== 0 ? <span className="absolute -right-1.5 -top-1.5 flex h-3.5 w-3.5 items-center justify-center rounded-full bg-red-700 text-[9px] font-bold text-white">!</span> : null}
       {(look & LOOK.stop) !== 0 ? <StopBadge /> : null}
       <Handle type="source" position={Position.Right} isConnectable={false} className="!min-h-0 !min-w-0 !h-px !w-px !border-0 !bg-transparent" />

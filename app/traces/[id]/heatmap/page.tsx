@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { SuspectIdsProvider } from "@/components/attribution/suspect-ids";
 import { Suspects } from "@/components/attribution/suspects";
 import { HeatmapControls } from "@/components/heatmap/controls";
 import { BLAME_METHODS } from "@/lib/blame";
@@ -9,7 +10,8 @@ import { searchParamsObject } from "@/lib/api/filters";
 import { graphHref, traceHeatmapQuery } from "@/lib/heatmap/query";
 import type { HeatmapModel } from "@/lib/heatmap/types";
 import { parseWeightOverrides } from "@/lib/rewards/presets";
-import { requirePageRead } from "@/lib/server/auth/page-access";
+import { pageReadableProjects, requirePageRead } from "@/lib/server/auth/page-access";
+import { keptAccuracy } from "@/lib/server/blame/kept-accuracy";
 import { parseCreditQuery } from "@/lib/server/compute/credit";
 import { heatmapPanels } from "@/lib/server/compute/heatmap-panels";
 import { ApiError } from "@/lib/server/errors";
@@ -40,7 +42,7 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
   const row = found!;
   const parsed = traceHeatmapQuery.safeParse(values);
   const heatmap = parsed.success ? parsed.data : traceHeatmapQuery.parse({});
-  const [presets, groupTraces] = await Promise.all([listPresets(), groupTraceIds(row.groupId, traceId)]);
+  const [presets, groupTraces, accuracy] = await Promise.all([listPresets(), groupTraceIds(row.groupId, traceId), pageReadableProjects("/attribution").then((readable) => keptAccuracy(row.system, readable))]);
   let panels: HeatmapModel[] = [];
   let problem: string | null = parsed.success ? null : "Some settings were invalid and are ignored.";
   try {
@@ -66,10 +68,12 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
         )}
         <span className="ml-auto"><AddToAgenda title={main?.title ?? `Heatmap ${traceId}`} /></span>
       </div>
-      <div className="hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} /></div>
-      <HeatmapControls scope="trace" values={values} presets={presets.map((p) => p.name)} groupTraces={groupTraces} />
-      {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
-      {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} overrides={overrides} />}
+      <SuspectIdsProvider>
+        <div className="hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} accuracy={accuracy} /></div>
+        <HeatmapControls scope="trace" values={values} presets={presets.map((p) => p.name)} groupTraces={groupTraces} />
+        {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
+        {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} overrides={overrides} />}
+      </SuspectIdsProvider>
       {main && main.kind === "event-family" && main.page.total > main.rows.length && (
         <nav className="flex gap-4 text-sm" aria-label="Event pages">
           {main.page.offset > 0 && <Link href={pageHref(Math.max(0, main.page.offset - main.page.limit))} className="text-blue-700 hover:underline">Previous events</Link>}
