@@ -7,7 +7,8 @@ import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/t
 import { GET as blame } from "../traces/[id]/blame/route";
 import { POST as ingest } from "../traces/route";
 import { GET as evaluation } from "./evaluation/route";
-import { keptBlameEvaluation, type BlameEvaluationResponse } from "@/lib/server/blame/evaluation";
+import { blameEvaluation } from "@/lib/server/blame/evaluation";
+import { scoredEvaluation } from "@/scripts/lib/test-blame";
 import type { BlameResponse } from "@/lib/server/blame/rank";
 import { refreshProject } from "@/lib/server/blame/jobs";
 import { DEFAULT_MODEL, rankWithDefaultModel } from "@/lib/blame/default-model";
@@ -26,7 +27,7 @@ beforeAll(async () => {
   await prisma().trace.deleteMany();
   await prisma().decisiveError.deleteMany();
   await prisma().blameModel.deleteMany();
-  await prisma().blameEvaluation.deleteMany();
+  await prisma().blameScoring.deleteMany();
   for (const f of FILES) expect((await ingestFormatted(f, { format: "auto", upsert: false })).ok).toBe(true);
 });
 
@@ -66,12 +67,12 @@ describe("GET /api/traces/{id}/blame", () => {
   });
 
   it("best names the method it chose by cross-validated step accuracy, from the kept scores, never waiting for them", async () => {
-    await prisma().blameEvaluation.deleteMany();
+    await prisma().blameScoring.deleteMany();
     // nothing scored yet: the model shipped with Baton, and it says why
     const before = await ask(ID(2), "best");
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({ method: DEFAULT_MODEL.model.method, chosen: { by: "default" }, trained: { traces: DEFAULT_MODEL.traces, at: DEFAULT_MODEL.trained_at, held_out: false, source: "default" } });
-    const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()) as BlameEvaluationResponse;
+    const scores = await scoredEvaluation("project=default");
     const { body } = await ask(ID(2), "best");
     expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default", as_of: scores.computed_at });
     expect(body.method).toBe(scores.best);
@@ -118,9 +119,7 @@ describe("GET /api/traces/{id}/blame", () => {
 
 describe("GET /api/blame/evaluation", () => {
   it("scores every method on the labelled runs of a project, the unlearned ones exactly as the methods rank them", async () => {
-    const response = await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}));
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as BlameEvaluationResponse;
+    const body = await scoredEvaluation("project=default");
     expect(body).toMatchObject({ version: "baton-spec-3", traces: 12, cv: { k: 5, seed: 1, by: "trace" } });
     const first = body.methods.find((m) => m.method === "first_step")!;
     // recomputed here from the stored traces and their decisive events
@@ -150,14 +149,15 @@ describe("GET /api/blame/evaluation", () => {
 describe("the background refresh after a decisive-error change", () => {
   it("a refresh retrains every learned method of the project and rescores its methods; a page asking for scores not kept yet gets none at once", async () => {
     await prisma().blameModel.deleteMany();
-    await prisma().blameEvaluation.deleteMany();
+    await prisma().blameScoring.deleteMany();
     // the job's work, run here (the queue itself is pg-boss's; a worker of another test file may hold its jobs)
     await refreshProject("default");
     const learned = METHODS.filter((m) => m.learned).map((m) => m.name).sort();
     expect((await prisma().blameModel.findMany({ select: { method: true } })).map((m) => m.method).sort()).toEqual(learned);
     for (const row of await prisma().blameModel.findMany()) expect(row.trainedOn).toBe(12);
-    expect(await prisma().blameEvaluation.count()).toBe(1);
-    expect(await keptBlameEvaluation({ system: "CaptainAgent (AG2)" })).toEqual({ result: null, fresh: false });
+    // the scoring of the project's labelled set is queued, not computed by the refresh
+    expect(await prisma().blameScoring.findMany({ select: { project: true, state: true } })).toEqual([{ project: "default", state: "queued" }]);
+    expect(await blameEvaluation({ system: "CaptainAgent (AG2)" })).toMatchObject({ result: null, fresh: false, scoring: { state: "queued" } });
   }, 300_000);
 });
 
@@ -165,7 +165,7 @@ describe("method=best in a project holding two systems", () => {
   it("ranks each trace with the best method of its own system once that system has 10 labelled traces", async () => {
     // ten Magentic-One runs (the shortest of Hand-Crafted: 5-17 steps) join the twelve CaptainAgent runs of the project
     for (const n of [24, 34, 48, 6, 33, 32, 29, 43, 49, 4]) expect((await ingestFormatted(`../shared/data/who_and_when/Hand-Crafted/${n}.json`, { format: "auto", upsert: true })).ok).toBe(true);
-    const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()) as BlameEvaluationResponse;
+    const scores = await scoredEvaluation("project=default");
     expect(scores.traces).toBe(22);
     expect(scores.by_system.map((s) => [s.system, s.traces])).toEqual([["CaptainAgent (AG2)", 12], ["Magentic-One", 10]]);
     for (const system of scores.by_system) {

@@ -14,9 +14,14 @@ const filter = z.strictObject({ project: filterText.optional(), system: filterTe
  * on the traces of the filter that have a decisive error (SPEC.md section 10):
  * agent and step accuracy (top-1, top-3), MRR, each with a Wilson interval,
  * overall and by system; learned methods under 5-fold cross-validation by trace.
+ * Never waits for the scoring: 200 with the scores (and `scoring`) once the
+ * labelled set as it is now is scored, else 202 with `scoring` (state,
+ * progress, estimate) and `previous`, the last scores of the filter.
  */
 export const GET = route(async (request: Request) => {
   const q = parseQuery(filter, searchParamsObject(new URL(request.url).searchParams));
   const readable = await readableProjects(request);
-  return Response.json(await blameEvaluation({ ...q, ...(readable !== null && { readable }) }));
+  const { scoring, result, fresh } = await blameEvaluation({ ...q, ...(readable !== null && { readable }) });
+  if (fresh) return Response.json({ ...result, scoring });
+  return Response.json({ scoring, previous: result }, { status: 202, headers: { "retry-after": String(scoring.state === "failed" ? 60 : 5) } });
 });
