@@ -26,11 +26,14 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
 
   const start = async () => {
     setError(null);
-    const r = await sendJson<BlameRanking & { chosen?: { by: string } }>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=best`);
+    const r = await sendJson<Partial<BlameRanking> & { method: string; chosen?: { by: string }; reason?: string }>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=best`);
     const ids = store.getState().rows.map((row) => row!.id);
+    // 202: the ranking is being made in the background; the search goes on without it
+    const ranking = r.ok && r.data.events && r.data.agents ? { method: r.data.method, events: r.data.events, agents: r.data.agents } : null;
     if (!r.ok) setError(`no prior ranking (${describeFailure(r)}): plain bisection`);
-    setPrior(r.ok ? { method: r.data.method, note: r.data.chosen?.by ?? "" } : null);
-    setState(startGuided(ids, r.ok ? r.data : null));
+    else if (!ranking) setError(`no prior ranking yet (${r.data.reason ?? "being computed"}): plain bisection`);
+    setPrior(r.ok && ranking ? { method: r.data.method, note: r.data.chosen?.by ?? "" } : null);
+    setState(startGuided(ids, ranking));
   };
 
   const answer = (onTrack: boolean) => {

@@ -7,10 +7,17 @@ import { describeFailure, sendJson } from "@/lib/api/send";
 
 interface Blame {
   method: string;
+  /** 202: being trained or ranked in the background */
+  state?: "training" | "ranking";
+  reason?: string;
+  retry_after_s?: number;
   chosen?: { by: string; reason?: string };
   trained?: { traces: number; held_out: boolean; source?: "project" | "default" };
-  events: RankedEvent[];
+  events?: RankedEvent[];
 }
+
+/** The suspects shown: the first events of the ranking are enough (the API pages it). */
+const SUSPECTS_PAGE = 20;
 
 /**
  * The blame overlay: the top three suspects of an attribution method (the
@@ -22,20 +29,25 @@ export function Suspects({ traceId, methods, collapsed = false }: { traceId: str
   const [method, setMethod] = useState("best");
   const [blame, setBlame] = useState<Blame | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // asked again while the answer is made in the background
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let cancelled = false;
-    void sendJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}`).then((r) => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    void sendJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}&limit=${SUSPECTS_PAGE}`).then((r) => {
       if (cancelled) return;
       if (r.ok) {
         setBlame(r.data);
         setError(null);
+        if (r.data.state) retry = setTimeout(() => setAttempt((a) => a + 1), (r.data.retry_after_s ?? 5) * 1000);
       } else setError(describeFailure(r));
     });
     return () => {
       cancelled = true;
+      clearTimeout(retry);
     };
-  }, [traceId, method]);
-  const top = blame?.events.filter((e) => e.rank <= 3).slice(0, 6) ?? [];
+  }, [traceId, method, attempt]);
+  const top = blame?.events?.filter((e) => e.rank <= 3).slice(0, 6) ?? [];
   const graph = `/traces/${encodeURIComponent(traceId)}/graph?${new URLSearchParams(top.map((e) => ["sel", e.id])).toString()}`;
   return (
     <details open={!collapsed} className="rounded border border-rose-200 bg-white p-3 text-sm dark:bg-transparent" data-testid="suspects" aria-label="Blame: top suspects">
@@ -54,6 +66,7 @@ export function Suspects({ traceId, methods, collapsed = false }: { traceId: str
         {top.length > 0 && <Link href={graph} className="ml-auto text-xs text-blue-700 hover:underline" data-testid="suspects-graph">show on the graph</Link>}
       </div>
       {error && <p className="text-xs text-amber-800">{error}</p>}
+      {blame?.state && <p className="text-xs text-slate-600" role="status" data-testid="suspects-pending">{blame.reason}…</p>}
       <ol className="mt-1 space-y-0.5">
         {top.map((e) => (
           <li key={e.id} data-testid="suspect" data-suspect-id={e.id} data-rank={e.rank}>

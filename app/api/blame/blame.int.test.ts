@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { blameInput, defaultFamilies, methodByName, METHODS, scoreRankings, type BlameRanking, type HeuristicMethod } from "@/lib/blame";
-import { prisma } from "@/lib/server/db/client";
+import { pool, prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { loadTrace } from "@/lib/server/queries/load-trace";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
@@ -8,7 +8,7 @@ import { GET as blame } from "../traces/[id]/blame/route";
 import { POST as ingest } from "../traces/route";
 import { GET as evaluation } from "./evaluation/route";
 import { blameEvaluation } from "@/lib/server/blame/evaluation";
-import { scoredEvaluation } from "@/scripts/lib/test-blame";
+import { runBlameJobs, scoredEvaluation } from "@/scripts/lib/test-blame";
 import type { BlameResponse } from "@/lib/server/blame/rank";
 import { refreshProject } from "@/lib/server/blame/jobs";
 import { DEFAULT_MODEL, rankWithDefaultModel } from "@/lib/blame/default-model";
@@ -22,12 +22,21 @@ async function ask(id: string, method: string) {
   return { status: response.status, body: (await response.json()) as BlameResponse & ErrorBody };
 }
 
+/** Asks, runs the jobs the ask queued (a model to train), asks again. */
+async function askTrained(id: string, method: string) {
+  await ask(id, method);
+  await runBlameJobs();
+  return ask(id, method);
+}
+
 beforeAll(async () => {
   process.env.BATON_BLAME_WORKER = "0"; // these tests train on request; the job is tested apart
   await prisma().trace.deleteMany();
   await prisma().decisiveError.deleteMany();
   await prisma().blameModel.deleteMany();
+  await prisma().blameHeldOutModel.deleteMany();
   await prisma().blameScoring.deleteMany();
+  await pool().query("DELETE FROM pgboss.job WHERE name LIKE 'blame-%'").catch(() => {});
   for (const f of FILES) expect((await ingestFormatted(f, { format: "auto", upsert: false })).ok).toBe(true);
 });
 
@@ -52,11 +61,43 @@ describe("GET /api/traces/{id}/blame", () => {
     expect(body.events).toEqual((methodByName("errors") as HeuristicMethod).rank(blameInput(trace)).events);
   });
 
+  it("a learned model is never trained on the request: 202 at once while a job trains it, then read by every process from PostgreSQL", async () => {
+    const started = performance.now();
+    const first = await ask(ID(3), "learned_events");
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ method: "learned_events", state: "training", retry_after_s: 5 });
+    // asked again before the job ran: the same one job
+    expect((await ask(ID(3), "learned_events")).status).toBe(202);
+    expect(await runBlameJobs()).toBe(1);
+    expect(await prisma().blameHeldOutModel.findMany({ select: { traceKey: true, method: true, trainedOn: true } })).toEqual([{ traceKey: ID(3), method: "learned_events", trainedOn: 11 }]);
+    expect((await ask(ID(3), "learned_events")).status).toBe(200);
+    await prisma().blameHeldOutModel.deleteMany();
+  });
+
+  it("a caller has at most 4 trainings or rankings waiting; another caller is not held up by them", async () => {
+    const asks = await Promise.all([4, 5, 6, 7, 8].map((i) => ask(ID(i), "learned_stumps")));
+    expect(asks.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
+    const queued = await pool().query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'blame-train' AND state = 'created'");
+    expect(queued.rows[0]!.n).toBe(4);
+    expect(asks.filter((a) => (a.body as unknown as { reason: string }).reason.includes("4 of your trainings"))).toHaveLength(1);
+    // the queued ones run; the refused one is queued when asked again
+    expect(await runBlameJobs()).toBe(4);
+    expect((await ask(ID(8), "learned_stumps")).status).toBe(202);
+    expect(await runBlameJobs()).toBe(1);
+    for (const i of [4, 5, 6, 7, 8]) expect((await ask(ID(i), "learned_stumps")).status).toBe(200);
+    await prisma().blameHeldOutModel.deleteMany();
+  });
+
   it("a learned method ranks a labelled run with a model that never saw its label: the same ranking once the label is gone", async () => {
+    await ask(ID(3), "learned_events");
+    await runBlameJobs();
     const labelled = await ask(ID(3), "learned_events");
     expect(labelled.status).toBe(200);
     expect(labelled.body.trained).toMatchObject({ traces: 11, held_out: true });
     await prisma().decisiveError.deleteMany({ where: { traceKey: ID(3) } });
+    await ask(ID(3), "learned_events");
+    await runBlameJobs();
     const unlabelled = await ask(ID(3), "learned_events");
     expect(unlabelled.body.trained).toMatchObject({ traces: 11, held_out: false });
     expect(unlabelled.body.events).toEqual(labelled.body.events);
@@ -73,7 +114,12 @@ describe("GET /api/traces/{id}/blame", () => {
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({ method: DEFAULT_MODEL.model.method, chosen: { by: "default" }, trained: { traces: DEFAULT_MODEL.traces, at: DEFAULT_MODEL.trained_at, held_out: false, source: "default" } });
     const scores = await scoredEvaluation("project=default");
-    const { body } = await ask(ID(2), "best");
+    // the best method learns: until the model for this labelled run is trained, the shipped model, saying so
+    expect(methodByName(scores.best!)!.learned).toBe(true);
+    const meanwhile = await ask(ID(2), "best");
+    expect(meanwhile.status).toBe(200);
+    expect(meanwhile.body).toMatchObject({ chosen: { by: "default" }, trained: { source: "default", pending: true } });
+    const { body } = await askTrained(ID(2), "best");
     expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default", as_of: scores.computed_at });
     expect(body.method).toBe(scores.best);
   }, 300_000);
@@ -174,7 +220,7 @@ describe("method=best in a project holding two systems", () => {
       expect(system.nested.map((r) => r.scores.n)).toEqual(scores.nested.map(() => system.traces));
     }
     for (const [id, system] of [[ID(2), "CaptainAgent (AG2)"], ["whowhen-hand-crafted-4", "Magentic-One"]] as const) {
-      const { status, body } = await ask(id, "best");
+      const { status, body } = await askTrained(id, "best");
       expect(status).toBe(200);
       expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default", system, as_of: scores.computed_at });
       expect(body.method).toBe(scores.by_system.find((s) => s.system === system)!.best);

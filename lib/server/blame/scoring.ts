@@ -28,8 +28,9 @@ const SLOT_LOCK = 7034;
 /** how often a running scoring checks that it is still needed */
 const CHECK_MS = 1000;
 
+/** BATON_BLAME_SCORERS (validated with the whole configuration at start). */
 export function scorers(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.BATON_BLAME_SCORERS ?? 1);
+  const n = Number(env.BATON_BLAME_SCORERS || 1);
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
