@@ -38,8 +38,7 @@ async function main(): Promise<void> {
   const db = await benchDatabase("baton_bench_blame", { embedded: { dataDir: ".baton-bench-blame", port: Number(process.env.BATON_BENCH_PG_PORT ?? 24337) } });
   process.env.DATABASE_URL = db.url;
   try {
-    const trace = { ...syntheticTrace({ events: EVENTS, seed: 7 }), trace_id: ID };
-    delete (trace as { rewards?: unknown }).rewards;
+    const trace = syntheticTrace({ events: EVENTS, seed: 7, traceId: ID });
     let started = performance.now();
     const stored = await ingest(jsonRequest("/api/traces", trace), params({}));
     if (stored.status !== 201) throw new Error(`ingest: ${stored.status} ${await stored.text()}`);
