@@ -18,7 +18,7 @@ import { blameInput } from "@/lib/blame";
 import { rankWithDefaultModel } from "@/lib/blame/default-model";
 import { syntheticTrace } from "@/lib/demo";
 import { closeDatabase, pool } from "@/lib/server/db/client";
-import { stopBoss } from "@/lib/server/judges/boss";
+import { boss, stopBoss } from "@/lib/server/judges/boss";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { benchDatabase, fmt } from "./db";
 
@@ -27,7 +27,7 @@ const EVENTS = Number(values.events);
 const LIMIT = Number(values.limit);
 const ID = `bench-blame-${EVENTS}`;
 
-async function ask(query: string): Promise<{ status: number; ms: number; bytes: number; body: { events?: { rank: number }[]; state?: string; total_events?: number } }> {
+async function ask(query: string): Promise<{ status: number; ms: number; bytes: number; body: { events?: { rank: number }[]; agents?: unknown[]; state?: string; total_events?: number; total_agents?: number } }> {
   const started = performance.now();
   const response = await blame(getRequest(`/api/traces/${ID}/blame?${query}`), params({ id: ID }));
   const text = await response.text();
@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     const stored = await ingest(jsonRequest("/api/traces", trace), params({}));
     if (stored.status !== 201) throw new Error(`ingest: ${stored.status} ${await stored.text()}`);
     console.log(`bench:blame-scale — one unlabelled run of ${fmt(EVENTS)} events (stored in ${fmt((performance.now() - started) / 1000, 1)} s); GET /api/traces/{id}/blame?method=best&limit=${LIMIT}`);
+    // the job queue is started once per process (a running app has it): not part of a request's time
+    await boss();
     const query = `method=best&limit=${LIMIT}`;
     const first = await ask(query);
     console.log(`  first ask:                 ${first.status} in ${fmt(first.ms)} ms, ${fmt(first.bytes)} bytes (state ${first.body.state ?? "-"})`);
@@ -56,7 +58,7 @@ async function main(): Promise<void> {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) times.push((answer = await ask(query)).ms);
     times.sort((a, b) => a - b);
-    console.log(`  later asks (5):            ${answer.status}, median ${fmt(times[2]!)} ms (max ${fmt(times[4]!)}), ${fmt(answer.bytes)} bytes: ${answer.body.events!.length} of ${fmt(answer.body.total_events!)} events`);
+    console.log(`  later asks (5):            ${answer.status}, median ${fmt(times[2]!)} ms (max ${fmt(times[4]!)}), ${fmt(answer.bytes)} bytes: ${answer.body.events!.length} of ${fmt(answer.body.total_events!)} events, ${answer.body.agents!.length} of ${fmt(answer.body.total_agents!)} agents`);
     const next = await ask(`${query}&offset=${LIMIT}`);
     console.log(`  the next page (offset ${LIMIT}):  ${next.status} in ${fmt(next.ms)} ms, ${fmt(next.bytes)} bytes`);
     if (values.baseline) {

@@ -22,9 +22,10 @@ export interface BlameResponse {
    * `pending` when the model for the labels as they are now is being trained in the background (this one is older, or the shipped one)
    */
   trained?: { traces: number; at: string; held_out: boolean; source: "project" | "default"; pending?: true };
-  /** events the trace has (the ranking ranks them all; `events` is the page asked for) */
+  /** events and agents the trace has (the ranking ranks them all; `events` and `agents` are the page asked for) */
   total_events: number;
-  /** the page: the ranking's events from `offset`, at most `limit` of them */
+  total_agents: number;
+  /** the page: the ranking's events (and agents) from `offset`, at most `limit` of each */
   offset: number;
   events: RankedEvent[];
   agents: RankedAgent[];
@@ -128,8 +129,18 @@ function byDefaultModel(trace: TraceRef, reason: string, page: Page, caller: str
 
 function paged(ranking: BlameRanking, extra: Pick<BlameResponse, "chosen" | "trained">, page: Page, totalEvents = ranking.events.length): BlameResponse {
   const offset = page.offset ?? 0;
-  const events = ranking.events.slice(offset, page.limit === undefined ? undefined : offset + page.limit);
-  return { version: SPEC_VERSION, method: ranking.method, ...(extra.chosen && { chosen: extra.chosen }), ...(extra.trained && { trained: extra.trained }), total_events: totalEvents, offset, events, agents: ranking.agents };
+  const end = page.limit === undefined ? undefined : offset + page.limit;
+  return {
+    version: SPEC_VERSION,
+    method: ranking.method,
+    ...(extra.chosen && { chosen: extra.chosen }),
+    ...(extra.trained && { trained: extra.trained }),
+    total_events: totalEvents,
+    total_agents: ranking.agents.length,
+    offset,
+    events: ranking.events.slice(offset, end),
+    agents: ranking.agents.slice(offset, end),
+  };
 }
 
 /** A judge's stored attribution of the trace as a ranking (its step first, the rest tied). */
