@@ -6,7 +6,7 @@ import { judgeMethodName, judgeRanking, type JudgeMode } from "@/lib/blame/judge
 import { SPEC_VERSION } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
 import { labelledRows, type LabelledFilter, type LabelledRow } from "./labelled";
-import { enqueueScoring } from "./scoring";
+import { enqueueScoring, ensureScoringWorker } from "./scoring";
 
 /** `GET /api/blame/evaluation`: every method scored on the labelled traces of a filter (SPEC.md section 10), overall and by system. */
 export interface BlameEvaluationResponse {
@@ -173,6 +173,8 @@ export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluatio
   );
   const row: ScoringRow = upserted[0]!;
   if (upserted[0]!.requeue) await enqueueScoring({ key, filter: f });
+  // a process that asks works the queue too (the one that queued the job may be gone)
+  else if (row.state === "queued" || row.state === "running") ensureScoringWorker();
   const scoring = statusOf(row);
   if (row.state === "done" && (await mayReadAll(row.trace_keys, f.readable))) return { scoring, result: { ...row.result!, filter }, fresh: true };
   return { scoring, result: await previousScores(f, key), fresh: false };

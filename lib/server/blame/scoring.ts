@@ -39,13 +39,13 @@ let worker: Promise<string> | null = null;
 export async function enqueueScoring(job: ScoringJob): Promise<void> {
   const b = await boss();
   await b.createQueue(SCORING_QUEUE);
-  if (process.env.BATON_BLAME_WORKER !== "0") ensureScoringWorker();
+  ensureScoringWorker();
   // a scoring of a few hundred labelled runs may wait for a scorer and then take minutes: more than pg-boss's default 15 minutes
   await b.send(SCORING_QUEUE, job, { singletonKey: job.key, retryLimit: 1, expireInSeconds: 3600 });
 }
 
 export function ensureScoringWorker(): void {
-  if (worker) return;
+  if (worker || process.env.BATON_BLAME_WORKER === "0") return;
   worker = (async () => {
     const b = await boss();
     await b.createQueue(SCORING_QUEUE);
