@@ -17,6 +17,7 @@ import { cachedFeatures } from "./learned";
 import type { LearnedMethod, LearnedModel } from "./methods";
 import { toRanking } from "./rank";
 import { softmax } from "./softmax";
+import { sharedTraining } from "./train-cache";
 import type { BlameInput, BlameRanking, LabelledTrace } from "./types";
 
 export interface Stump {
@@ -61,8 +62,15 @@ function thresholdsOf(values: Float64Array, count: number): number[] {
 export type StumpOptions = Partial<typeof STUMPS> & { features?: FeatureSet };
 
 export function trainStumps(examples: readonly LabelledTrace[], method = "learned_stumps", options: StumpOptions = {}): StumpModel {
-  const o = { ...STUMPS, ...options };
-  const keep = featureFilter(options.features ?? "all");
+  const o = { ...STUMPS, ...options, features: options.features ?? "all" };
+  // the stumps do not depend on the method's name: one training serves every method that trains them
+  const model = sharedTraining(`stumps ${JSON.stringify(o)}`, examples, () => boost(examples, o));
+  return { ...model, method };
+}
+
+function boost(examples: readonly LabelledTrace[], o: typeof STUMPS & { features: FeatureSet }): StumpModel {
+  const method = "";
+  const keep = featureFilter(o.features);
   const sets: { start: number; size: number; chosen: number }[] = [];
   const rows: Record<string, number>[] = [];
   for (const t of examples) {

@@ -9,6 +9,7 @@ import { evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf, type MethodEvalu
 import type { LearnedMethod } from "./methods";
 import { METHODS } from "./registry";
 import { scoredTraces, scoreRankings } from "./scores";
+import { withTrainingCache } from "./train-cache";
 import { simulateGuidedWith, type GuidedSimulation } from "./simulate";
 import { nestedRankings, transfer, type NestedResult, type TransferResult } from "./tuned";
 import type { BlameRanking, LabelledTrace } from "./types";
@@ -55,11 +56,12 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
 }
 
 /**
- * Seconds of the report per labelled run on a machine of 2 cores (it grows about linearly: as many trainings
- * whatever the count, each over the runs; measured on the 138 Who&When runs, docs/metrics.md): what the
- * Attribution page promises before a scoring has progressed enough to tell.
+ * Seconds of the report per labelled run on one core of a 2-core machine (it grows about linearly: as many
+ * trainings whatever the count, each over the runs): 1.7 s of CPU per run measured on 60 Who&When runs of both
+ * systems (`npm run bench:blame -- --report`), about 3 minutes for a hundred. What the Attribution page promises
+ * before a scoring has progressed enough to tell; a busy machine takes longer, which the progress then shows.
  */
-export const SECONDS_PER_RUN = 0.6;
+export const SECONDS_PER_RUN = 1.7;
 
 export function estimatedSeconds(runs: number): number {
   return Math.max(1, Math.round(runs * SECONDS_PER_RUN));
@@ -72,7 +74,11 @@ export function estimatedSeconds(runs: number): number {
 const SHARE = { methods: 0.15, nested: 0.6, systems: 0.25 } as const;
 
 /** `onProgress(share)`: called as parts finish, with the share of the work done (0..1). */
-export function attributionReport({ labelled, traceIds, systems, judged }: ReportInput, onProgress: (share: number) => void = () => {}): Report {
+export function attributionReport(input: ReportInput, onProgress: (share: number) => void = () => {}): Report {
+  return withTrainingCache(() => report(input, onProgress));
+}
+
+function report({ labelled, traceIds, systems, judged }: ReportInput, onProgress: (share: number) => void): Report {
   const distinct = [...new Set(systems)].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
   const several = distinct.length >= 2;
   // every method ranks every trace once (a learned one under CV over all of them); systems are scored from the same rankings
