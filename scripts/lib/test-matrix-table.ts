@@ -192,6 +192,7 @@ export const ROUTES: Row[] = [
   { route: "DELETE /api/traces/[id]/decisive-error", call: undoDecisive, expect: ANNOTATE_200, idRoute: true },
   { route: "PUT /api/traces/[id]/decisive-error/adjudication", call: onTrace(decisiveAdjudication.PUT, "PUT", "/decisive-error/adjudication", () => ({ event_id: "e1" })), expect: ADMIN_OF_P("200"), idRoute: true },
   { route: "GET /api/blame/evaluation", call: call(blameEvaluation.GET, "GET", () => "/api/blame/evaluation"), expect: LIST_OR_ACCEPTED },
+  { route: "DELETE /api/blame/evaluation", call: call(blameEvaluation.DELETE, "DELETE", () => "/api/blame/evaluation?project=p"), expect: "401 403 403 403 200 200 403 401 401" },
   { route: "POST /api/blame/judge", call: judgeAttribution, expect: ADMIN_OF_P("pass"), idRoute: true },
   { route: "GET /api/datasets", call: call(datasets.GET, "GET", () => "/api/datasets"), expect: LIST },
   // a body that fails its checks: past the policy (upload rights somewhere: annotator and up), the handler's own 400, nothing queued

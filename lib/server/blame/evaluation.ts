@@ -6,7 +6,7 @@ import { judgeMethodName, judgeRanking, type JudgeMode } from "@/lib/blame/judge
 import { SPEC_VERSION } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
 import { labelledRows, type LabelledFilter, type LabelledRow } from "./labelled";
-import { enqueueScoring, ensureScoringWorker } from "./scoring";
+import { cancelScoring, enqueueScoring, ensureScoringWorker } from "./scoring";
 
 /** `GET /api/blame/evaluation`: every method scored on the labelled traces of a filter (SPEC.md section 10), overall and by system. */
 export interface BlameEvaluationResponse {
@@ -161,13 +161,17 @@ export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluatio
   if (rows.length === 0) return nothingLabelled(filter);
   const key = await scoringKey(rows);
   const traceKeys = rows.map((r) => r.trace_id);
+  // a cancelled scoring, or one that failed over ten minutes ago, is queued again by the next ask
+  const again = "(blame_scorings.state = 'cancelled' OR blame_scorings.state = 'failed' AND blame_scorings.finished_at < now() - interval '10 minutes')";
   const { rows: upserted } = await pool().query<ScoringRow & { requeue: boolean }>(
     `INSERT INTO blame_scorings (key, project, system, trace_keys, state) VALUES ($1, $2, $3, $4, 'queued')
      ON CONFLICT (key) DO UPDATE SET asked_at = now(),
-       state = CASE WHEN blame_scorings.state = 'cancelled' THEN 'queued' ELSE blame_scorings.state END,
-       progress = CASE WHEN blame_scorings.state = 'cancelled' THEN 0 ELSE blame_scorings.progress END,
-       error = CASE WHEN blame_scorings.state = 'cancelled' THEN NULL ELSE blame_scorings.error END,
-       queued_at = CASE WHEN blame_scorings.state = 'cancelled' THEN now() ELSE blame_scorings.queued_at END
+       state = CASE WHEN ${again} THEN 'queued' ELSE blame_scorings.state END,
+       progress = CASE WHEN ${again} THEN 0 ELSE blame_scorings.progress END,
+       error = CASE WHEN ${again} THEN NULL ELSE blame_scorings.error END,
+       started_at = CASE WHEN ${again} THEN NULL ELSE blame_scorings.started_at END,
+       finished_at = CASE WHEN ${again} THEN NULL ELSE blame_scorings.finished_at END,
+       queued_at = CASE WHEN ${again} THEN now() ELSE blame_scorings.queued_at END
      RETURNING ${COLUMNS}, (xmax = 0 OR state = 'queued' AND queued_at = now()) AS requeue`,
     [key, filter.project, filter.system, traceKeys],
   );
@@ -178,6 +182,12 @@ export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluatio
   const scoring = statusOf(row);
   if (row.state === "done" && (await mayReadAll(row.trace_keys, f.readable))) return { scoring, result: { ...row.result!, filter }, fresh: true };
   return { scoring, result: await previousScores(f, key), fresh: false };
+}
+
+/** Cancels the scoring of the labelled set under a filter as it is now (every project's runs the filter holds); false when none was queued or running. */
+export async function cancelCurrentScoring(f: LabelledFilter, reason: string): Promise<boolean> {
+  const rows = await labelledRows(f);
+  return rows.length > 0 && cancelScoring(await scoringKey(rows), reason);
 }
 
 /** The last finished scores of the same filter whose traces the caller may all read (null when none). */

@@ -1,13 +1,13 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as evaluation } from "@/app/api/blame/evaluation/route";
+import * as evaluation from "@/app/api/blame/evaluation/route";
 import { pool, prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { authRequest, cleanAccounts, makeUser, signIn, type Credentials } from "@/scripts/lib/test-auth";
 import { params } from "@/scripts/lib/test-http";
 import { boss, stopBoss } from "../judges/boss";
 import type { BlameEvaluationResponse, ScoringStatus } from "./evaluation";
-import { cancelScoring, runScoring, SCORING_QUEUE, type ScoringJob } from "./scoring";
+import { runScoring, SCORING_QUEUE, type ScoringJob } from "./scoring";
 
 /** Who&When Algorithm-Generated 1-14 in project `pa`, 15-26 in `pb`: each run with its labelled mistake as decisive error. */
 const run = (i: number) => `whowhen-algorithm-generated-${i}`;
@@ -18,7 +18,7 @@ type Answer = (BlameEvaluationResponse & { scoring: ScoringStatus }) | { scoring
 
 async function ask(creds: Credentials, query: string): Promise<{ status: number; body: Answer; ms: number }> {
   const started = performance.now();
-  const response = await evaluation(authRequest("GET", `/api/blame/evaluation?${query}`, creds), params({}));
+  const response = await evaluation.GET(authRequest("GET", `/api/blame/evaluation?${query}`, creds), params({}));
   return { status: response.status, body: (await response.json()) as Answer, ms: performance.now() - started };
 }
 
@@ -56,6 +56,7 @@ const state = async (key: string) => (await prisma().blameScoring.findUniqueOrTh
 let viewerA: Credentials;
 let viewerAB: Credentials;
 let viewerB: Credentials;
+let adminB: Credentials;
 
 beforeAll(async () => {
   process.env.BATON_BLAME_WORKER = "0"; // jobs are run by the test itself, one at a time, below
@@ -68,6 +69,7 @@ beforeAll(async () => {
   viewerA = await signIn(await makeUser("viewer-a", { roles: { pa: "viewer" } }));
   viewerAB = await signIn(await makeUser("viewer-ab", { roles: { pa: "viewer", pb: "viewer" } }));
   viewerB = await signIn(await makeUser("viewer-b", { roles: { pb: "viewer" } }));
+  adminB = await signIn(await makeUser("admin-b", { roles: { pb: "admin" } }));
   await pool().query("UPDATE traces SET project_id = (SELECT id FROM projects WHERE name = 'pa') WHERE trace_id = ANY($1)", [PA.map(run)]);
   await pool().query("UPDATE traces SET project_id = (SELECT id FROM projects WHERE name = 'pb') WHERE trace_id = ANY($1)", [PB.map(run)]);
 }, 120_000);
@@ -116,7 +118,7 @@ describe("GET /api/blame/evaluation: one scoring per labelled set, as a backgrou
     expect(await queuedJobs()).toHaveLength(0);
   }, 120_000);
 
-  it("scores at most BATON_BLAME_SCORERS labelled sets at once; a scoring stops, its child killed, when its labelled set changes or it is cancelled", async () => {
+  it("scores at most BATON_BLAME_SCORERS labelled sets at once; a scoring stops, its child killed, when its labelled set changes or a project admin cancels it", async () => {
     // pa's labels change (its earlier scores stay readable meanwhile), pb is asked for: two new scorings
     await prisma().decisiveError.deleteMany({ where: { traceKey: run(14) } });
     const stale = await ask(viewerA, "project=pa");
@@ -149,10 +151,15 @@ describe("GET /api/blame/evaluation: one scoring per labelled set, as a backgrou
       expect(superseded.error).toContain("superseded");
       // pb takes the free scorer; cancelled, it stops too
       await until("pb's scoring child", async () => (await state(pb.key)) === "running" && scoringChildren().length === 1);
-      expect(await cancelScoring(pb.key)).toBe(true);
+      // a viewer may not cancel it; an admin of its project may
+      const cancel = (creds: Credentials) => evaluation.DELETE(authRequest("DELETE", "/api/blame/evaluation?project=pb", creds), params({}));
+      expect((await cancel(viewerB)).status).toBe(403);
+      const cancelled = await cancel(adminB);
+      expect(cancelled.status).toBe(200);
+      expect(await cancelled.json()).toEqual({ cancelled: true });
       await second;
       await until("no scoring child", () => Promise.resolve(scoringChildren().length === 0), 5_000);
-      expect(await state(pb.key)).toBe("cancelled");
+      expect(await prisma().blameScoring.findUniqueOrThrow({ where: { key: pb.key } })).toMatchObject({ state: "cancelled", error: expect.stringContaining("cancelled by admin-b") as unknown });
     } finally {
       clearInterval(watching);
     }
