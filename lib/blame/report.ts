@@ -57,8 +57,8 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
 
 /**
  * Seconds of the report per labelled run on one core of a 2-core machine (it grows about linearly: as many
- * trainings whatever the count, each over the runs): 1.7 s of CPU per run measured on 60 Who&When runs of both
- * systems (`npm run bench:blame -- --report`), about 3 minutes for a hundred. What the Attribution page promises
+ * trainings whatever the count, each over the runs): 1.7 s of CPU per run on 60 Who&When runs of both systems,
+ * 1.6 s on 100 (`npm run bench:blame -- --report`), under 3 minutes for a hundred. What the Attribution page promises
  * before a scoring has progressed enough to tell; a busy machine takes longer, which the progress then shows.
  */
 export const SECONDS_PER_RUN = 1.7;
