@@ -1,11 +1,13 @@
 import { AddToAgenda } from "@/components/meeting/add-to-agenda";
+import { ProgressBar } from "@/components/progress-bar";
 import { RefreshEvery } from "@/components/refresh-every";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MethodTable, NestedTable } from "@/components/attribution/method-table";
 import { formatPercent } from "@/lib/format";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
-import { keptBlameEvaluation } from "@/lib/server/blame/evaluation";
+import { blameEvaluation, type ScoringStatus } from "@/lib/server/blame/evaluation";
+import { formatDuration } from "@/lib/format";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Attribution" };
@@ -23,7 +25,7 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
   const project = first(query.project);
   const system = first(query.system);
   const readable = await pageReadableProjects("/attribution");
-  const { result: report, fresh } = await keptBlameEvaluation({ ...(project && { project }), ...(system && { system }), ...(readable !== null && { readable }) });
+  const { result: report, fresh, scoring } = await blameEvaluation({ ...(project && { project }), ...(system && { system }), ...(readable !== null && { readable }) });
   const scope = [project && `project ${project}`, system && `system ${system}`].filter(Boolean).join(" · ") || "all projects you can read";
   return (
     <div className="space-y-6">
@@ -41,12 +43,7 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
         <label className="flex flex-col">system<input name="system" defaultValue={system ?? ""} className="rounded border border-slate-300 px-2 py-1" /></label>
         <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-white hover:bg-slate-700">Apply</button>
       </form>
-      {!fresh && (
-        <p role="status" className="rounded border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900 dark:bg-transparent" data-testid="attribution-scoring">
-          {report ? `The labels changed since these scores (${report.computed_at.slice(0, 16).replace("T", " ")} UTC): ` : ""}Baton is scoring every method on these runs in the background (for a hundred runs, about a minute); this page refreshes itself.
-          <RefreshEvery seconds={5} />
-        </p>
-      )}
+      {!fresh && <ScoringNotice scoring={scoring} since={report?.computed_at ?? null} />}
       {!report ? null : report.traces === 0 ? (
         <p className="rounded border border-slate-300 bg-slate-50 p-4 text-sm" data-testid="attribution-empty">
           No run here has a decisive error yet. Name one on a run&apos;s label page (<kbd>w</kbd>, or the guided questions), or import a dataset that carries them (Who&amp;When runs do).
@@ -102,6 +99,24 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
       <p className="text-xs text-slate-500">
         Definitions: <Link className="text-blue-700 hover:underline" href="/docs/metrics#failure-attribution">docs/metrics.md, “Failure attribution”</Link>. JSON: <a className="text-blue-700 hover:underline" href={`/api/blame/evaluation?${new URLSearchParams({ ...(project && { project }), ...(system && { system }) }).toString()}`}>/api/blame/evaluation</a>
       </p>
+    </div>
+  );
+}
+
+/** Where the scoring of the labelled runs as they are now stands: progress and the time left, refreshed while it runs. */
+function ScoringNotice({ scoring, since }: { scoring: ScoringStatus; since: string | null }) {
+  const waiting = scoring.state === "queued" || scoring.state === "running";
+  return (
+    <div role="status" className="space-y-2 rounded border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900 dark:bg-transparent" data-testid="attribution-scoring" data-state={scoring.state} data-progress={scoring.progress}>
+      <p>
+        {since ? `The labels changed since these scores (${since.slice(0, 16).replace("T", " ")} UTC): ` : ""}
+        {scoring.state === "queued" && `Baton will score every method on these ${scoring.traces} runs in the background, after the scorings ahead of it (about ${formatDuration(scoring.estimate_seconds ?? 0)} of work); this page refreshes itself.`}
+        {scoring.state === "running" && `Baton is scoring every method on these ${scoring.traces} runs in the background: about ${formatDuration(scoring.estimate_seconds ?? 0)} left; this page refreshes itself.`}
+        {scoring.state === "failed" && `Scoring these runs failed: ${scoring.error ?? "no reason given"}.`}
+        {scoring.state === "cancelled" && `The scoring of these runs stopped (${scoring.error ?? "cancelled"}); opening this page again starts it.`}
+      </p>
+      {waiting && <ProgressBar done={Math.round(scoring.progress * 100)} total={100} label="scored (%)" />}
+      {waiting && <RefreshEvery seconds={3} />}
     </div>
   );
 }

@@ -31,14 +31,17 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
 
   const start = async () => {
     setError(null);
-    const r = await sendJson<BlameRanking & { chosen?: { by: string } }>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=best`);
+    const r = await sendJson<Partial<BlameRanking> & { method: string; chosen?: { by: string }; reason?: string }>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=best`);
     const rows = store.getState().rows;
     const walked = askedEvents(rows.map((row) => row!.step));
     const ids = walked.map((i) => rows[i]!.id);
+    // 202: the ranking is being made in the background; the search goes on without it
+    const ranking = r.ok && r.data.events && r.data.agents ? { method: r.data.method, events: r.data.events, agents: r.data.agents } : null;
     if (!r.ok) setError(`no prior ranking (${describeFailure(r)}): plain bisection`);
-    setPrior(r.ok ? { method: r.data.method, note: r.data.chosen?.by ?? "" } : null);
+    else if (!ranking) setError(`no prior ranking yet (${r.data.reason ?? "being computed"}): plain bisection`);
+    setPrior(r.ok && ranking ? { method: r.data.method, note: r.data.chosen?.by ?? "" } : null);
     setAsked(walked);
-    setState(startGuided(ids, r.ok ? r.data : null));
+    setState(startGuided(ids, ranking));
   };
 
   const answer = (onTrack: boolean) => {

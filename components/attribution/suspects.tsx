@@ -11,11 +11,18 @@ import { usePublishSuspects } from "./suspect-ids";
 
 interface Blame {
   method: string;
+  /** 202: being trained or ranked in the background */
+  state?: "training" | "ranking";
+  reason?: string;
+  retry_after_s?: number;
   chosen?: { by: string; reason?: string };
   trained?: { traces: number; held_out: boolean; source?: "project" | "default" };
-  events: RankedEvent[];
+  events?: RankedEvent[];
   agents?: RankedAgent[];
 }
+
+/** The events asked for: the suspects and enough of the rest for their reasons (what sets a suspect apart is read against these); the API pages the ranking. */
+const SUSPECTS_PAGE = 200;
 
 /**
  * The blame overlay: the top three suspects of an attribution method (the
@@ -29,21 +36,26 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
   const [blame, setBlame] = useState<Blame | null>(null);
   const [error, setError] = useState<string | null>(null);
   const publish = usePublishSuspects();
+  // asked again while the answer is made in the background
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let cancelled = false;
-    void sendJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}`).then((r) => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    void sendJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}&limit=${SUSPECTS_PAGE}`).then((r) => {
       if (cancelled) return;
       if (r.ok) {
         setBlame(r.data);
         setError(null);
-        publish(topSuspects(r.data.events).map((e) => e.id));
+        publish(topSuspects(r.data.events ?? []).map((e) => e.id));
+        if (r.data.state) retry = setTimeout(() => setAttempt((a) => a + 1), (r.data.retry_after_s ?? 5) * 1000);
       } else setError(describeFailure(r));
     });
     return () => {
       cancelled = true;
+      clearTimeout(retry);
     };
-  }, [traceId, method, publish]);
-  const top = blame ? topSuspects(blame.events) : [];
+  }, [traceId, method, publish, attempt]);
+  const top = blame?.events ? topSuspects(blame.events) : [];
   const agents = blame?.agents?.filter((a) => a.rank <= 3).slice(0, 3) ?? [];
   const graph = `/traces/${encodeURIComponent(traceId)}/graph?${new URLSearchParams(top.map((e) => ["sel", e.id])).toString()}`;
   return (
@@ -63,7 +75,8 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
         {top.length > 0 && <Link href={graph} className="ml-auto text-xs text-blue-700 hover:underline" data-testid="suspects-graph">show on the graph</Link>}
       </div>
       {error && <p className="text-xs text-amber-800">{error}</p>}
-      {blame && <Accuracy method={blame.method} accuracy={accuracy} />}
+      {blame?.state && <p className="text-xs text-slate-600" role="status" data-testid="suspects-pending">{blame.reason}…</p>}
+      {blame && !blame.state && <Accuracy method={blame.method} accuracy={accuracy} />}
       {agents.length > 0 && (
         <p className="mt-1 text-xs text-slate-700" data-testid="suspect-agents">
           agents: {agents.map((a, i) => <span key={a.agent} data-testid="suspect-agent" data-agent={a.agent}>{i > 0 && " · "}{a.rank}. {a.agent}</span>)}
@@ -74,7 +87,7 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
           <li key={e.id} data-testid="suspect" data-suspect-id={e.id} data-rank={e.rank}>
             <span className="mr-1 inline-block w-5 text-right font-semibold">{e.rank}.</span>
             <Link className="font-mono text-blue-700 hover:underline" href={`/traces/${encodeURIComponent(traceId)}/label?event=${encodeURIComponent(e.id)}`}>{e.id}</Link> {e.agent}{" "}
-            <span className="text-xs text-slate-600" data-testid="suspect-reasons">{reasonsOf(blame!.events, e.id)}</span>
+            <span className="text-xs text-slate-600" data-testid="suspect-reasons">{reasonsOf(blame?.events ?? [], e.id)}</span>
           </li>
         ))}
       </ol>

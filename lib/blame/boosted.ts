@@ -17,6 +17,7 @@ import { cachedFeatures } from "./learned";
 import type { LearnedMethod, LearnedModel } from "./methods";
 import { toRanking } from "./rank";
 import { softmax } from "./softmax";
+import { sharedTraining } from "./train-cache";
 import type { BlameInput, BlameRanking, LabelledTrace } from "./types";
 
 export interface Stump {
@@ -61,8 +62,15 @@ function thresholdsOf(values: Float64Array, count: number): number[] {
 export type StumpOptions = Partial<typeof STUMPS> & { features?: FeatureSet };
 
 export function trainStumps(examples: readonly LabelledTrace[], method = "learned_stumps", options: StumpOptions = {}): StumpModel {
-  const o = { ...STUMPS, ...options };
-  const keep = featureFilter(options.features ?? "all");
+  const o = { ...STUMPS, ...options, features: options.features ?? "all" };
+  // the stumps do not depend on the method's name: one training serves every method that trains them
+  const model = sharedTraining(`stumps ${JSON.stringify(o)}`, examples, () => boost(examples, o));
+  return { ...model, method };
+}
+
+function boost(examples: readonly LabelledTrace[], o: typeof STUMPS & { features: FeatureSet }): StumpModel {
+  const method = "";
+  const keep = featureFilter(o.features);
   const sets: { start: number; size: number; chosen: number }[] = [];
   const rows: Record<string, number>[] = [];
   for (const t of examples) {
@@ -107,30 +115,46 @@ export function trainStumps(examples: readonly LabelledTrace[], method = "learne
       G += g[i]!;
       H += h[i]!;
     }
-    let best: { gain: number; stump: Stump } | null = null;
-    names.forEach((feature, f) => {
+    // the best split: plain loops over typed arrays (no closure or object per candidate), the same sums in the same order
+    let bestGain = 0;
+    let bestFeature = -1;
+    let bestThreshold = 0;
+    let bestGl = 0;
+    let bestHl = 0;
+    for (let f = 0; f < names.length; f++) {
       const order = orders[f]!;
       const cuts = cutsOf[f]!;
+      const thresholds = splits[f]!;
       let gl = 0;
       let hl = 0;
       let at = 0;
-      splits[f]!.forEach((threshold, t) => {
+      for (let t = 0; t < thresholds.length; t++) {
         // rows in ascending value order: those up to cuts[t] have value <= threshold
-        for (; at < cuts[t]!; at++) {
-          gl += g[order[at]!]!;
-          hl += h[order[at]!]!;
+        const cut = cuts[t]!;
+        for (; at < cut; at++) {
+          const row = order[at]!;
+          gl += g[row]!;
+          hl += h[row]!;
         }
         const gr = G - gl;
         const hr = H - hl;
-        if (hl < o.minHessian || hr < o.minHessian) return;
+        if (hl < o.minHessian || hr < o.minHessian) continue;
         const gain = (gl * gl) / (hl + o.lambda) + (gr * gr) / (hr + o.lambda) - (G * G) / (H + o.lambda);
-        if (!best || gain > best.gain + 1e-12) best = { gain, stump: { feature, threshold, low: (-o.rate * gl) / (hl + o.lambda), high: (-o.rate * gr) / (hr + o.lambda) } };
-      });
-    });
+        if (bestFeature < 0 || gain > bestGain + 1e-12) {
+          bestGain = gain;
+          bestFeature = f;
+          bestThreshold = thresholds[t]!;
+          bestGl = gl;
+          bestHl = hl;
+        }
+      }
+    }
+    const best: { stump: Stump } | null =
+      bestFeature < 0 ? null : { stump: { feature: names[bestFeature]!, threshold: bestThreshold, low: (-o.rate * bestGl) / (bestHl + o.lambda), high: (-o.rate * (G - bestGl)) / (H - bestHl + o.lambda) } };
     if (!best) break;
-    const { stump } = best as { gain: number; stump: Stump };
+    const { stump } = best;
     stumps.push(stump);
-    const column = columns[names.indexOf(stump.feature)]!;
+    const column = columns[bestFeature]!;
     for (let i = 0; i < rows.length; i++) score[i]! += column[i]! <= stump.threshold ? stump.low : stump.high;
   }
   return { method, trained_on: sets.length, version: 1, stumps };

@@ -84,6 +84,9 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
   const n = ordered.length;
   const { failed, cause } = errorCauses(input);
   const firstError = failed.indexOf(1);
+  // which events caused an error (a lookup per event: a scan of `cause` for each would be quadratic)
+  const causedError = new Uint8Array(n);
+  for (const c of cause) if (c >= 0) causedError[c] = 1;
   const answer = answerOrigin(input);
   let beforeOrigin = -1;
   for (let k = answer.origin - 1; k >= 0 && beforeOrigin < 0; k--) if (!isHuman(ordered[k]!)) beforeOrigin = k;
@@ -164,7 +167,7 @@ export function eventFeatures(input: BlameInput): EventFeatures[] {
       fan_out: Math.log1p(fanOut) / 2,
       status_error: failed[k]!,
       next_fails: nextFails,
-      caused_error: cause.includes(k) ? 1 : 0,
+      caused_error: causedError[k]!,
       caused_first_error: firstError >= 0 && cause[firstError] === k ? 1 : 0,
       before_first_error: firstError >= 0 && k < firstError ? 1 : 0,
       after_first_error: firstError >= 0 && k > firstError ? 1 : 0,

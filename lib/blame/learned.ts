@@ -11,6 +11,7 @@ import type { LearnedMethod, LearnedModel } from "./methods";
 import { toRanking } from "./rank";
 import { dot, softmax, trainLogit, type ChoiceSet, type LogitOptions, type SparseRow } from "./softmax";
 import { HASH_BUCKETS } from "./text";
+import { sharedTraining } from "./train-cache";
 import type { BlameInput, BlameRanking, LabelledTrace } from "./types";
 
 export interface EventModel extends LearnedModel {
@@ -72,21 +73,25 @@ export interface EventModelOptions {
 }
 
 export function trainEventModel(examples: readonly LabelledTrace[], method = "learned", options: EventModelOptions = {}): EventModel {
-  const names = columns(examples, options.features ?? "all");
+  const settings = { words: options.words ?? false, hashValue: options.hashValue ?? HASH_VALUE, logit: { ...EVENT_LOGIT, ...options.logit }, features: options.features ?? "all" };
+  // the weights do not depend on the method's name: one training serves every method that trains this model
+  const model = sharedTraining(`events ${JSON.stringify(settings)}`, examples, () => trainEventWeights(examples, settings));
+  return { ...model, method };
+}
+
+function trainEventWeights(examples: readonly LabelledTrace[], o: { words: boolean; hashValue: number; logit: Required<LogitOptions>; features: FeatureSet }): EventModel {
+  const names = columns(examples, o.features);
   const column = new Map(names.map((n, i) => [n, i]));
-  const words = options.words ?? false;
-  const hashValue = options.hashValue ?? HASH_VALUE;
   const sets: ChoiceSet[] = [];
   for (const t of examples) {
     const chosen = contextOf(t.input).ordered.findIndex((e) => e.id === t.decisive_event_id);
     if (chosen < 0) continue;
-    sets.push({ rows: cachedFeatures(t.input).map((f) => row(f, column, hashValue, words)), chosen });
+    sets.push({ rows: cachedFeatures(t.input).map((f) => row(f, column, o.hashValue, o.words)), chosen });
   }
-  const logit = { ...EVENT_LOGIT, ...options.logit };
-  const w = trainLogit(sets, names.length + HASH_BUCKETS, logit);
+  const w = trainLogit(sets, names.length + HASH_BUCKETS, o.logit);
   const named: Record<string, number> = {};
   names.forEach((n, i) => (named[n] = w[i]!));
-  return { method, trained_on: sets.length, version: 1, named, hashed: words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: hashValue, l2: logit.l2 };
+  return { method: "", trained_on: sets.length, version: 1, named, hashed: o.words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: o.hashValue, l2: o.logit.l2 };
 }
 
 /** Each event's probability of being the decisive one, with the contributions that made its score. */

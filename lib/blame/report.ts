@@ -9,6 +9,7 @@ import { evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf, type MethodEvalu
 import type { LearnedMethod } from "./methods";
 import { METHODS } from "./registry";
 import { scoredTraces, scoreRankings } from "./scores";
+import { withTrainingCache } from "./train-cache";
 import { simulateGuidedWith, type GuidedSimulation } from "./simulate";
 import { nestedRankings, transfer, type NestedResult, type TransferResult } from "./tuned";
 import type { BlameRanking, LabelledTrace } from "./types";
@@ -54,11 +55,38 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
   });
 }
 
-export function attributionReport({ labelled, traceIds, systems, judged }: ReportInput): Report {
+/**
+ * Seconds of the report per labelled run on one core of a 2-core machine (it grows about linearly: as many
+ * trainings whatever the count, each over the runs): 1.7 s of CPU per run on 60 Who&When runs of both systems,
+ * 1.6 s on 100 (`npm run bench:blame -- --report`), under 3 minutes for a hundred. What the Attribution page promises
+ * before a scoring has progressed enough to tell; a busy machine takes longer, which the progress then shows.
+ */
+export const SECONDS_PER_RUN = 1.7;
+
+export function estimatedSeconds(runs: number): number {
+  return Math.max(1, Math.round(runs * SECONDS_PER_RUN));
+}
+
+/**
+ * Shares of the report's CPU time by part (measured on the 138 Who&When runs): the methods under CV,
+ * nested CV, the per-system parts (cross-system transfer); what `onProgress` reports.
+ */
+const SHARE = { methods: 0.15, nested: 0.6, systems: 0.25 } as const;
+
+/** `onProgress(share)`: called as parts finish, with the share of the work done (0..1). */
+export function attributionReport(input: ReportInput, onProgress: (share: number) => void = () => {}): Report {
+  return withTrainingCache(() => report(input, onProgress));
+}
+
+function report({ labelled, traceIds, systems, judged }: ReportInput, onProgress: (share: number) => void): Report {
   const distinct = [...new Set(systems)].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
   const several = distinct.length >= 2;
   // every method ranks every trace once (a learned one under CV over all of them); systems are scored from the same rankings
-  const ranked = METHODS.map((method) => ({ method, rankings: rankingsOf(method, labelled, DEFAULT_CV) }));
+  const ranked = METHODS.map((method, i) => {
+    const rankings = rankingsOf(method, labelled, DEFAULT_CV);
+    onProgress((SHARE.methods * (i + 1)) / METHODS.length);
+    return { method, rankings };
+  });
   const cv = { k: DEFAULT_CV.k, seed: DEFAULT_CV.seed };
   // a judge is scored like the others but never picked as best: best must be able to rank any trace
   const scoreAll = (keep: (i: number) => boolean) => {
@@ -66,7 +94,7 @@ export function attributionReport({ labelled, traceIds, systems, judged }: Repor
     return { best: pickBest(methods), methods: [...methods, ...scoreJudges(labelled, judged, keep)] };
   };
   const overall = scoreAll(() => true);
-  const nested = nestedRankings(labelled, undefined, DEFAULT_CV, several ? systems : undefined);
+  const nested = nestedRankings(labelled, undefined, DEFAULT_CV, several ? systems : undefined, (done, folds) => onProgress(SHARE.methods + (SHARE.nested * done) / folds));
   const nestedOf = (keep: (i: number) => boolean) =>
     nested.map(({ family, rankings, chosen }) => ({
       family,
@@ -74,18 +102,20 @@ export function attributionReport({ labelled, traceIds, systems, judged }: Repor
       chosen,
     }));
   const learned = METHODS.filter((m): m is LearnedMethod => m.learned);
-  const bySystem = !several ? [] : distinct.map((system): SystemReport => {
+  const bySystem = !several ? [] : distinct.map((system, s): SystemReport => {
     const keep = (i: number) => systems[i] === system;
     const subset = labelled.filter((_, i) => keep(i));
     const others = labelled.filter((_, i) => !keep(i));
     const scored = scoreAll(keep);
+    const cross_system = { trained_on: others.length, methods: transfer(others, subset, learned) };
+    onProgress(SHARE.methods + SHARE.nested + (SHARE.systems * (s + 1)) / distinct.length);
     return {
       system,
       traces: subset.length,
       best: subset.length >= OWN_LABELS_NEEDED ? scored.best : null,
       methods: scored.methods,
       nested: nestedOf(keep),
-      cross_system: { trained_on: others.length, methods: transfer(others, subset, learned) },
+      cross_system,
     };
   });
   // the guided mode's prior for a run: the best method of its system, else the overall best

@@ -79,6 +79,10 @@ export function trainLogit(sets: readonly ChoiceSet[], dim: number, options: Log
   const fIdx = Int32Array.from(idx);
   const fVal = Float64Array.from(val);
   const rows = rowStart.length - 1;
+  // typed offsets: the hot loops below read them billions of times over a nested CV
+  const setAt = Int32Array.from(setStart);
+  const rowAt = Int32Array.from(rowStart);
+  const chosenAt = Int32Array.from(chosen);
   const score = new Float64Array(rows);
   const w = new Float64Array(dim);
   const m = new Float64Array(dim);
@@ -89,12 +93,13 @@ export function trainLogit(sets: readonly ChoiceSet[], dim: number, options: Log
   for (let step = 1; step <= iterations; step++) {
     for (let i = 0; i < dim; i++) grad[i] = l2 * w[i]!;
     for (let s = 0; s < sets.length; s++) {
-      const a = setStart[s]!;
-      const b = setStart[s + 1]!;
+      const a = setAt[s]!;
+      const b = setAt[s + 1]!;
       let max = -Infinity;
       for (let r = a; r < b; r++) {
         let x = 0;
-        for (let i = rowStart[r]!; i < rowStart[r + 1]!; i++) x += w[fIdx[i]!]! * fVal[i]!;
+        const end = rowAt[r + 1]!;
+        for (let i = rowAt[r]!; i < end; i++) x += w[fIdx[i]!]! * fVal[i]!;
         score[r] = x;
         if (x > max) max = x;
       }
@@ -103,10 +108,12 @@ export function trainLogit(sets: readonly ChoiceSet[], dim: number, options: Log
         score[r] = Math.exp(score[r]! - max);
         sum += score[r]!;
       }
+      const picked = chosenAt[s]!;
       for (let r = a; r < b; r++) {
-        const coefficient = (score[r]! / sum - (r === chosen[s] ? 1 : 0)) * scale;
+        const coefficient = (score[r]! / sum - (r === picked ? 1 : 0)) * scale;
         if (coefficient === 0) continue;
-        for (let i = rowStart[r]!; i < rowStart[r + 1]!; i++) grad[fIdx[i]!]! += coefficient * fVal[i]!;
+        const end = rowAt[r + 1]!;
+        for (let i = rowAt[r]!; i < end; i++) grad[fIdx[i]!]! += coefficient * fVal[i]!;
       }
     }
     const c1 = 1 - b1 ** step;

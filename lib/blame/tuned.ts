@@ -128,7 +128,7 @@ export function nestedCv(labelled: readonly LabelledTrace[], families: Record<st
  * as `method=best` does in a project holding several systems; a system
  * with fewer than OWN_LABELS_NEEDED training traces takes the pick of all of them.
  */
-export function nestedRankings(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), outer: CvOptions = DEFAULT_CV, systems?: readonly (string | null)[]): { family: string; rankings: BlameRanking[]; chosen: string[] }[] {
+export function nestedRankings(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), outer: CvOptions = DEFAULT_CV, systems?: readonly (string | null)[], onFold?: (done: number, folds: number) => void): { family: string; rankings: BlameRanking[]; chosen: string[] }[] {
   const k = outer.k ?? DEFAULT_CV.k;
   const seed = outer.seed ?? DEFAULT_CV.seed;
   if (labelled.length < 2 * k) return [];
@@ -140,7 +140,8 @@ export function nestedRankings(labelled: readonly LabelledTrace[], families: Rec
   const rankings = new Map(names.map((n) => [n, new Array<BlameRanking>(labelled.length)]));
   const chosen = new Map(names.map((n) => [n, [] as string[]]));
   const systemOf = (i: number) => systems?.[i] ?? null;
-  for (const f of [...new Set(fold)].sort((a, b) => a - b)) {
+  const outerFolds = [...new Set(fold)].sort((a, b) => a - b);
+  for (const f of outerFolds) {
     const index = labelled.flatMap((_, i) => (fold[i] !== f ? [i] : []));
     const train = index.map((i) => labelled[i]!);
     const innerCv = { k: INNER_K, seed: innerSeed(seed, f), repeats: INNER_REPEATS };
@@ -163,6 +164,7 @@ export function nestedRankings(labelled: readonly LabelledTrace[], families: Rec
         });
       }
     }
+    onFold?.(f + 1, outerFolds.length);
   }
   return names.map((family) => ({ family, rankings: rankings.get(family)!, chosen: chosen.get(family)! }));
 }

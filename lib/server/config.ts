@@ -27,6 +27,8 @@ const schema = z.object({
   BATON_PUBLIC_READ: z.enum(["0", "1"]).default("1"),
   // OTLP receiver (docs/otlp.md): the Bearer token POST /api/otel/v1/* needs while no admin exists
   BATON_INGEST_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
+  // attribution scorings running at once across all app processes (lib/server/blame/scoring.ts)
+  BATON_BLAME_SCORERS: z.coerce.number().int().min(1).max(64).default(1),
   // OTLP receiver: a trace is finalised after this many seconds without new spans
   BATON_OTEL_IDLE_S: z.coerce.number().positive().max(86_400).default(30),
   // judges and the gateway's upstreams: may they call loopback addresses (a model server on this machine)? Off by default: their replies are shown to their users

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:blame [-- --json out.json --k 5 --seed 1]`
+ * `npm run bench:blame [-- --json out.json --k 5 --seed 1]`, `npm run bench:blame -- --report [--runs 100]`
  *
  * Failure attribution on Who&When (shared/data/who_and_when: 58 Hand-Crafted
  * and 80 Algorithm-Generated failed runs, each labelled with the decisive
@@ -10,14 +10,18 @@
  * methods are scored under k-fold cross-validation by trace; the counting
  * priors are also shown in-sample. Then nested CV per subset, both subsets as
  * one project (the pick made once, and per system), and across systems. No
- * database needed.
+ * database needed. `--report` instead times the Attribution page's whole
+ * scoring (lib/blame/report.ts, what one scoring job computes) of the first
+ * `--runs` runs of both subsets as one project: CPU and wall time, and the
+ * time of each part as its progress reports it.
  */
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { evaluateMethods, INNER_K, METHODS, nestedCv, nestedRankings, pickBest, scoredTraces, scoreRankings, simulateGuided, transfer, type BlameScores, type LabelledTrace, type LearnedMethod, type MethodEvaluation } from "@/lib/blame";
+import { attributionReport, SECONDS_PER_RUN } from "@/lib/blame/report";
 import { loadWhoAndWhen, WHO_AND_WHEN_SUBSETS } from "../lib/who-and-when";
 
-const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" } } });
+const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" }, report: { type: "boolean", default: false }, runs: { type: "string" } } });
 const CV = { k: Number(values.k), seed: Number(values.seed) };
 const SUBSETS = WHO_AND_WHEN_SUBSETS;
 
@@ -51,7 +55,32 @@ function tally(chosen: readonly string[]): string {
   return [...counts].map(([c, n]) => `${c} x${n}`).join(", ");
 }
 
+/** One scoring of the Attribution page, timed: what the page's estimate (SECONDS_PER_RUN) is measured from. */
+async function timeReport(): Promise<void> {
+  const all = (await Promise.all(SUBSETS.map(async (s) => (await loadWhoAndWhen(s)).map((t) => ({ t, s }))))).flat();
+  // interleaved, so that a prefix holds both systems
+  const order = [...all].sort((a, b) => all.filter((x) => x.s === a.s).indexOf(a) - all.filter((x) => x.s === b.s).indexOf(b));
+  const picked = order.slice(0, values.runs ? Number(values.runs) : order.length);
+  const input = { labelled: picked.map((p) => p.t), traceIds: picked.map((p) => p.t.input.trace.trace_id), systems: picked.map((p) => p.s), judged: [] };
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let last = started;
+  let lastShare = 0;
+  attributionReport(input, (share) => {
+    const now = performance.now();
+    if (share - lastShare >= 0.05 || share === 1) {
+      console.log(`  ${(100 * share).toFixed(0).padStart(3)} % at ${((now - started) / 1000).toFixed(1)} s (+${((now - last) / 1000).toFixed(1)} s)`);
+      last = now;
+      lastShare = share;
+    }
+  });
+  const wall = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  console.log(`scoring of ${picked.length} runs (${SUBSETS.map((s) => `${picked.filter((p) => p.s === s).length} ${s}`).join(", ")}): ${wall.toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU, ${(wall / picked.length).toFixed(2)} s per run (the page's estimate: ${SECONDS_PER_RUN} s per run)`);
+}
+
 async function main(): Promise<void> {
+  if (values.report) return timeReport();
   const report: Record<string, unknown> = { cv: CV, anchors: ANCHORS, subsets: {}, nested: {}, pooled: {}, cross_system: {} };
   const data = new Map<string, LabelledTrace[]>();
   for (const subset of SUBSETS) data.set(subset, await loadWhoAndWhen(subset));

@@ -86,6 +86,8 @@ export interface Row {
 
 const READ = { "0": "404 404 200 200 200 200 404 401 401", "1": "200 200 200 200 200 200 404 401 401" };
 const LIST = { "0": "401 200 200 200 200 200 403 401 401", "1": "200 200 200 200 200 200 403 401 401" };
+// a list whose answer may be made in the background: 200 when ready, 202 with its state meanwhile
+const LIST_OR_ACCEPTED = { "0": "401 pass pass pass pass pass 403 401 401", "1": "pass pass pass pass pass pass 403 401 401" };
 // a key acts for its user (a site admin here): for a write its scopes decide, so the ingest key hears 403, not 404
 const ANNOTATE = { "0": "404 404 403 201 201 201 403 401 401", "1": "401 403 403 201 201 201 403 401 401" };
 const ANNOTATE_200 = { "0": "404 404 403 200 200 200 403 401 401", "1": "401 403 403 200 200 200 403 401 401" };
@@ -189,7 +191,8 @@ export const ROUTES: Row[] = [
   { route: "PUT /api/traces/[id]/decisive-error", call: onTrace(decisiveError.PUT, "PUT", "/decisive-error", () => ({ event_id: "e1" })), expect: ANNOTATE_200, idRoute: true },
   { route: "DELETE /api/traces/[id]/decisive-error", call: undoDecisive, expect: ANNOTATE_200, idRoute: true },
   { route: "PUT /api/traces/[id]/decisive-error/adjudication", call: onTrace(decisiveAdjudication.PUT, "PUT", "/decisive-error/adjudication", () => ({ event_id: "e1" })), expect: ADMIN_OF_P("200"), idRoute: true },
-  { route: "GET /api/blame/evaluation", call: call(blameEvaluation.GET, "GET", () => "/api/blame/evaluation"), expect: LIST },
+  { route: "GET /api/blame/evaluation", call: call(blameEvaluation.GET, "GET", () => "/api/blame/evaluation"), expect: LIST_OR_ACCEPTED },
+  { route: "DELETE /api/blame/evaluation", call: call(blameEvaluation.DELETE, "DELETE", () => "/api/blame/evaluation?project=p"), expect: "401 403 403 403 200 200 403 401 401" },
   { route: "POST /api/blame/judge", call: judgeAttribution, expect: ADMIN_OF_P("pass"), idRoute: true },
   { route: "GET /api/datasets", call: call(datasets.GET, "GET", () => "/api/datasets"), expect: LIST },
   // a body that fails its checks: past the policy (upload rights somewhere: annotator and up), the handler's own 400, nothing queued

@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { blameInput, defaultFamilies, methodByName, METHODS, scoreRankings, type BlameRanking, type HeuristicMethod } from "@/lib/blame";
-import { prisma } from "@/lib/server/db/client";
+import { pool, prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { loadTrace } from "@/lib/server/queries/load-trace";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
 import { GET as blame } from "../traces/[id]/blame/route";
 import { POST as ingest } from "../traces/route";
 import { GET as evaluation } from "./evaluation/route";
-import { keptBlameEvaluation, type BlameEvaluationResponse } from "@/lib/server/blame/evaluation";
+import { blameEvaluation } from "@/lib/server/blame/evaluation";
+import { runBlameJobs, scoredEvaluation } from "@/scripts/lib/test-blame";
 import type { BlameResponse } from "@/lib/server/blame/rank";
 import { refreshProject } from "@/lib/server/blame/jobs";
 import { DEFAULT_MODEL, rankWithDefaultModel } from "@/lib/blame/default-model";
@@ -21,12 +22,21 @@ async function ask(id: string, method: string) {
   return { status: response.status, body: (await response.json()) as BlameResponse & ErrorBody };
 }
 
+/** Asks, runs the jobs the ask queued (a model to train), asks again. */
+async function askTrained(id: string, method: string) {
+  await ask(id, method);
+  await runBlameJobs();
+  return ask(id, method);
+}
+
 beforeAll(async () => {
   process.env.BATON_BLAME_WORKER = "0"; // these tests train on request; the job is tested apart
   await prisma().trace.deleteMany();
   await prisma().decisiveError.deleteMany();
   await prisma().blameModel.deleteMany();
-  await prisma().blameEvaluation.deleteMany();
+  await prisma().blameHeldOutModel.deleteMany();
+  await prisma().blameScoring.deleteMany();
+  await pool().query("DELETE FROM pgboss.job WHERE name LIKE 'blame-%'").catch(() => {});
   for (const f of FILES) expect((await ingestFormatted(f, { format: "auto", upsert: false })).ok).toBe(true);
 });
 
@@ -51,11 +61,43 @@ describe("GET /api/traces/{id}/blame", () => {
     expect(body.events).toEqual((methodByName("errors") as HeuristicMethod).rank(blameInput(trace)).events);
   });
 
+  it("a learned model is never trained on the request: 202 at once while a job trains it, then read by every process from PostgreSQL", async () => {
+    const started = performance.now();
+    const first = await ask(ID(3), "learned_events");
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ method: "learned_events", state: "training", retry_after_s: 5 });
+    // asked again before the job ran: the same one job
+    expect((await ask(ID(3), "learned_events")).status).toBe(202);
+    expect(await runBlameJobs()).toBe(1);
+    expect(await prisma().blameHeldOutModel.findMany({ select: { traceKey: true, method: true, trainedOn: true } })).toEqual([{ traceKey: ID(3), method: "learned_events", trainedOn: 11 }]);
+    expect((await ask(ID(3), "learned_events")).status).toBe(200);
+    await prisma().blameHeldOutModel.deleteMany();
+  });
+
+  it("a caller has at most 4 trainings or rankings waiting; another caller is not held up by them", async () => {
+    const asks = await Promise.all([4, 5, 6, 7, 8].map((i) => ask(ID(i), "learned_stumps")));
+    expect(asks.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
+    const queued = await pool().query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'blame-train' AND state = 'created'");
+    expect(queued.rows[0]!.n).toBe(4);
+    expect(asks.filter((a) => (a.body as unknown as { reason: string }).reason.includes("4 of your trainings"))).toHaveLength(1);
+    // the queued ones run; the refused one is queued when asked again
+    expect(await runBlameJobs()).toBe(4);
+    expect((await ask(ID(8), "learned_stumps")).status).toBe(202);
+    expect(await runBlameJobs()).toBe(1);
+    for (const i of [4, 5, 6, 7, 8]) expect((await ask(ID(i), "learned_stumps")).status).toBe(200);
+    await prisma().blameHeldOutModel.deleteMany();
+  });
+
   it("a learned method ranks a labelled run with a model that never saw its label: the same ranking once the label is gone", async () => {
+    await ask(ID(3), "learned_events");
+    await runBlameJobs();
     const labelled = await ask(ID(3), "learned_events");
     expect(labelled.status).toBe(200);
     expect(labelled.body.trained).toMatchObject({ traces: 11, held_out: true });
     await prisma().decisiveError.deleteMany({ where: { traceKey: ID(3) } });
+    await ask(ID(3), "learned_events");
+    await runBlameJobs();
     const unlabelled = await ask(ID(3), "learned_events");
     expect(unlabelled.body.trained).toMatchObject({ traces: 11, held_out: false });
     expect(unlabelled.body.events).toEqual(labelled.body.events);
@@ -66,13 +108,18 @@ describe("GET /api/traces/{id}/blame", () => {
   });
 
   it("best names the method it chose by cross-validated step accuracy, from the kept scores, never waiting for them", async () => {
-    await prisma().blameEvaluation.deleteMany();
+    await prisma().blameScoring.deleteMany();
     // nothing scored yet: the model shipped with Baton, and it says why
     const before = await ask(ID(2), "best");
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({ method: DEFAULT_MODEL.model.method, chosen: { by: "default" }, trained: { traces: DEFAULT_MODEL.traces, at: DEFAULT_MODEL.trained_at, held_out: false, source: "default" } });
-    const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()) as BlameEvaluationResponse;
-    const { body } = await ask(ID(2), "best");
+    const scores = await scoredEvaluation("project=default");
+    // the best method learns: until the model for this labelled run is trained, the shipped model, saying so
+    expect(methodByName(scores.best!)!.learned).toBe(true);
+    const meanwhile = await ask(ID(2), "best");
+    expect(meanwhile.status).toBe(200);
+    expect(meanwhile.body).toMatchObject({ chosen: { by: "default" }, trained: { source: "default", pending: true } });
+    const { body } = await askTrained(ID(2), "best");
     expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default", as_of: scores.computed_at });
     expect(body.method).toBe(scores.best);
   }, 300_000);
@@ -118,9 +165,7 @@ describe("GET /api/traces/{id}/blame", () => {
 
 describe("GET /api/blame/evaluation", () => {
   it("scores every method on the labelled runs of a project, the unlearned ones exactly as the methods rank them", async () => {
-    const response = await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}));
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as BlameEvaluationResponse;
+    const body = await scoredEvaluation("project=default");
     expect(body).toMatchObject({ version: "baton-spec-3", traces: 12, cv: { k: 5, seed: 1, by: "trace" } });
     const first = body.methods.find((m) => m.method === "first_step")!;
     // recomputed here from the stored traces and their decisive events
@@ -150,14 +195,15 @@ describe("GET /api/blame/evaluation", () => {
 describe("the background refresh after a decisive-error change", () => {
   it("a refresh retrains every learned method of the project and rescores its methods; a page asking for scores not kept yet gets none at once", async () => {
     await prisma().blameModel.deleteMany();
-    await prisma().blameEvaluation.deleteMany();
+    await prisma().blameScoring.deleteMany();
     // the job's work, run here (the queue itself is pg-boss's; a worker of another test file may hold its jobs)
     await refreshProject("default");
     const learned = METHODS.filter((m) => m.learned).map((m) => m.name).sort();
     expect((await prisma().blameModel.findMany({ select: { method: true } })).map((m) => m.method).sort()).toEqual(learned);
     for (const row of await prisma().blameModel.findMany()) expect(row.trainedOn).toBe(12);
-    expect(await prisma().blameEvaluation.count()).toBe(1);
-    expect(await keptBlameEvaluation({ system: "CaptainAgent (AG2)" })).toEqual({ result: null, fresh: false });
+    // the scoring of the project's labelled set is queued, not computed by the refresh
+    expect(await prisma().blameScoring.findMany({ select: { project: true, state: true } })).toEqual([{ project: "default", state: "queued" }]);
+    expect(await blameEvaluation({ system: "CaptainAgent (AG2)" })).toMatchObject({ result: null, fresh: false, scoring: { state: "queued" } });
   }, 300_000);
 });
 
@@ -165,7 +211,7 @@ describe("method=best in a project holding two systems", () => {
   it("ranks each trace with the best method of its own system once that system has 10 labelled traces", async () => {
     // ten Magentic-One runs (the shortest of Hand-Crafted: 5-17 steps) join the twelve CaptainAgent runs of the project
     for (const n of [24, 34, 48, 6, 33, 32, 29, 43, 49, 4]) expect((await ingestFormatted(`../shared/data/who_and_when/Hand-Crafted/${n}.json`, { format: "auto", upsert: true })).ok).toBe(true);
-    const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()) as BlameEvaluationResponse;
+    const scores = await scoredEvaluation("project=default");
     expect(scores.traces).toBe(22);
     expect(scores.by_system.map((s) => [s.system, s.traces])).toEqual([["CaptainAgent (AG2)", 12], ["Magentic-One", 10]]);
     for (const system of scores.by_system) {
@@ -174,7 +220,7 @@ describe("method=best in a project holding two systems", () => {
       expect(system.nested.map((r) => r.scores.n)).toEqual(scores.nested.map(() => system.traces));
     }
     for (const [id, system] of [[ID(2), "CaptainAgent (AG2)"], ["whowhen-hand-crafted-4", "Magentic-One"]] as const) {
-      const { status, body } = await ask(id, "best");
+      const { status, body } = await askTrained(id, "best");
       expect(status).toBe(200);
       expect(body.chosen).toEqual({ by: "cross-validated step accuracy", project: "default", system, as_of: scores.computed_at });
       expect(body.method).toBe(scores.by_system.find((s) => s.system === system)!.best);

@@ -6,10 +6,9 @@ import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { loadTrace } from "@/lib/server/queries/load-trace";
 import { startScriptedLlm, type ScriptedLlm } from "@/scripts/lib/scripted-llm";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
-import type { BlameEvaluationResponse } from "@/lib/server/blame/evaluation";
+import { scoredEvaluation } from "@/scripts/lib/test-blame";
 import type { BlameResponse } from "@/lib/server/blame/rank";
 import { GET as blame } from "../traces/[id]/blame/route";
-import { GET as evaluation } from "./evaluation/route";
 import { POST as attribute } from "./judge/route";
 
 /**
@@ -27,7 +26,7 @@ beforeAll(async () => {
   await prisma().trace.deleteMany();
   await prisma().decisiveError.deleteMany();
   await prisma().judge.deleteMany();
-  await prisma().blameEvaluation.deleteMany();
+  await prisma().blameScoring.deleteMany();
   for (const f of FILES) expect((await ingestFormatted(f, { format: "auto", upsert: false })).ok).toBe(true);
 });
 afterAll(async () => llm.close());
@@ -94,7 +93,7 @@ describe("a judge as an attribution method", () => {
     const { body } = await run({ judge_id: j.id, trace_ids: [ID(4)] });
     expect(body.outcomes[0]).toMatchObject({ event_id: null, error: "the reply is not a JSON object" });
     expect((await prisma().judgeAttribution.findFirstOrThrow({ where: { judgeId: j.id } })).raw).toContain("Looks fine");
-    const scores = (await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()) as BlameEvaluationResponse;
+    const scores = await scoredEvaluation("project=default");
     const garbage = scores.methods.find((m) => m.method === "judge:garbage:all_at_once")!;
     expect(garbage).toMatchObject({ not_applicable: 3, scores: { n: 1, step: { top1: { value: 0 } }, agent: { top1: { value: 0 } } } });
     // the all-at-once judge is scored on the two runs it attributed: hand-checked against each run's decisive event

@@ -1,13 +1,12 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { DEFAULT_CV, orderedEventIds, type BlameRanking, type GuidedSimulation, type LabelledTrace, type MethodEvaluation, type NestedResult } from "@/lib/blame";
-import type { SystemReport } from "@/lib/blame/report";
-import { attributionReportElsewhere } from "./report-process";
+import { attributionReport, estimatedSeconds, type Report, type ReportInput, type SystemReport } from "@/lib/blame/report";
 import { judgeMethodName, judgeRanking, type JudgeMode } from "@/lib/blame/judge";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
-import { scheduleBlameRefresh } from "./jobs";
-import { fingerprintOf, labelledRows, loadLabelled, type LabelledFilter, type LabelledRow } from "./labelled";
+import { labelledRows, type LabelledFilter, type LabelledRow } from "./labelled";
+import { cancelScoring, enqueueScoring, ensureScoringWorker } from "./scoring";
 
 /** `GET /api/blame/evaluation`: every method scored on the labelled traces of a filter (SPEC.md section 10), overall and by system. */
 export interface BlameEvaluationResponse {
@@ -45,10 +44,34 @@ export interface BlameEvaluationResponse {
   computed_at: string;
 }
 
+/** Where one scoring (one labelled set) stands: computed once by a background job, read by everyone who asks. */
+export interface ScoringStatus {
+  state: "queued" | "running" | "done" | "failed" | "cancelled";
+  /** share of the work done, 0..1 */
+  progress: number;
+  /** labelled traces it scores */
+  traces: number;
+  queued_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** seconds until its scores are ready (an estimate on this machine; null once finished) */
+  estimate_seconds: number | null;
+  /** why it failed, or why it was cancelled */
+  error?: string;
+}
+
+/** What a caller reads: the state of the scoring of the labelled set it asked about, its scores once done, else the last scores of the filter it may read. */
+export interface BlameEvaluationAnswer {
+  scoring: ScoringStatus;
+  result: BlameEvaluationResponse | null;
+  /** whether `result` scores the labelled set as it is now */
+  fresh: boolean;
+}
+
 /** Each judge method's stored attributions, by trace index of the labelled traces (null where it has none). */
 type JudgedRankings = Map<string, (BlameRanking | null)[]>;
 
-async function judgedRankings(labelled: readonly LabelledTrace[], rows: readonly LabelledRow[]): Promise<JudgedRankings> {
+export async function judgedRankings(labelled: readonly LabelledTrace[], rows: readonly LabelledRow[]): Promise<JudgedRankings> {
   const stored = await prisma().judgeAttribution.findMany({ where: { traceKey: { in: rows.map((r) => r.trace_id) } }, include: { judge: { select: { name: true } } } });
   const index = new Map(rows.map((r, i) => [r.trace_id, i]));
   const out: JudgedRankings = new Map();
@@ -65,63 +88,141 @@ async function judgedRankings(labelled: readonly LabelledTrace[], rows: readonly
   return out;
 }
 
-/** The form of a kept evaluation: a kept answer of an older form is recomputed. */
-const EVALUATION_FORM = 3;
-
-export const keyOf = (f: LabelledFilter) => JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
-
-/** Cross-validated scores of every method, computed now unless kept in blame_evaluations for the current labels (minutes of CPU for a hundred runs, most of it nested CV, in a child process: report-process.ts). */
-export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluationResponse> {
-  const { result, fresh, rows, fingerprint } = await stored(f);
-  if (result && fresh) return result;
-  return computeAndKeep(f, rows, fingerprint);
-}
+/** The form of a scoring's input and result: a new form is a new key (older results are never read as current). */
+const SCORING_FORM = 4;
 
 /**
- * What pages and `method=best` use, never waiting for a computation: the kept
- * scores (`fresh` false when the labels changed since; null when never
- * computed), with a background job scheduled to bring them up to date.
+ * The key of a scoring: a hash of what it computes from (the labelled traces as stored, their decisive errors and
+ * systems, the judges' attributions of them, the scoring's settings), never of who asks.
  */
-export async function keptBlameEvaluation(f: LabelledFilter): Promise<{ result: BlameEvaluationResponse | null; fresh: boolean }> {
-  const { result, fresh, rows, fingerprint } = await stored(f);
-  if (fresh) return { result, fresh };
-  // nothing labelled is quick to score; anything else is scored in the background
-  if (rows.length === 0) return { result: await computeAndKeep(f, rows, fingerprint), fresh: true };
-  await scheduleBlameRefresh({ filter: f });
-  return { result, fresh };
-}
-
-async function stored(f: LabelledFilter) {
-  const rows = await labelledRows(f);
-  // the labels, and the judges' attributions of those traces (a new judge run is a new evaluation)
+export async function scoringKey(rows: readonly LabelledRow[]): Promise<string> {
   const judged = await pool().query<{ n: number; latest: Date | null }>("SELECT count(*)::int AS n, max(created_at) AS latest FROM judge_attributions WHERE trace_key = ANY($1::text[])", [rows.map((r) => r.trace_id)]);
-  const fingerprint = `${EVALUATION_FORM}:${fingerprintOf(rows)}:${judged.rows[0]!.n}:${judged.rows[0]!.latest?.toISOString() ?? ""}`;
-  const cached = await prisma().blameEvaluation.findUnique({ where: { key: keyOf(f) } });
-  return { result: (cached?.result ?? null) as unknown as BlameEvaluationResponse | null, fresh: cached?.fingerprint === fingerprint, rows, fingerprint };
+  const h = createHash("sha256");
+  h.update(`${SCORING_FORM}\u0001k=${DEFAULT_CV.k},seed=${DEFAULT_CV.seed}\u0001${judged.rows[0]!.n}\u0000${judged.rows[0]!.latest?.toISOString() ?? ""}\u0001`);
+  for (const r of rows) h.update(`${r.id}\u0000${r.trace_id}\u0000${r.system ?? ""}\u0000${r.group_id ?? ""}\u0000${r.event_id}\u0000${r.agent}\u0001`);
+  return h.digest("hex");
 }
 
-async function computeAndKeep(f: LabelledFilter, rows: readonly LabelledRow[], fingerprint: string): Promise<BlameEvaluationResponse> {
-  const result = await evaluate(f, rows);
-  const key = keyOf(f);
-  const data = { fingerprint, result: result as unknown as Prisma.InputJsonValue, computedAt: new Date(result.computed_at) };
-  await prisma().blameEvaluation.upsert({ where: { key }, create: { key, ...data }, update: data });
-  return result;
+interface ScoringRow {
+  key: string;
+  trace_keys: string[];
+  state: ScoringStatus["state"];
+  progress: number;
+  error: string | null;
+  result: BlameEvaluationResponse | null;
+  queued_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
 }
 
-async function evaluate(f: LabelledFilter, rows: readonly LabelledRow[]): Promise<BlameEvaluationResponse> {
-  const labelled = await loadLabelled(rows);
+/** Whether a caller who reads `readable` (null: every project) may read every trace a result covers. */
+export async function mayReadAll(traceKeys: readonly string[], readable: readonly string[] | undefined): Promise<boolean> {
+  if (!readable) return true;
+  const { rows } = await pool().query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM traces t JOIN projects p ON p.id = t.project_id WHERE t.trace_id = ANY($1::text[]) AND p.name = ANY($2::text[])",
+    [traceKeys, readable],
+  );
+  return rows[0]!.n === new Set(traceKeys).size;
+}
+
+function statusOf(row: ScoringRow, now = Date.now()): ScoringStatus {
+  const traces = row.trace_keys.length;
+  let estimate: number | null = null;
+  if (row.state === "queued") estimate = estimatedSeconds(traces);
+  else if (row.state === "running") {
+    const elapsed = (now - (row.started_at ?? row.queued_at).getTime()) / 1000;
+    // early on, the progress says little: the estimate for this many runs, less the time spent
+    estimate = row.progress >= 0.1 ? (elapsed / row.progress) * (1 - row.progress) : Math.max(estimatedSeconds(traces) - elapsed, 1);
+    estimate = Math.max(1, Math.round(estimate));
+  }
+  return {
+    state: row.state,
+    progress: row.progress,
+    traces,
+    queued_at: row.queued_at.toISOString(),
+    started_at: row.started_at?.toISOString() ?? null,
+    finished_at: row.finished_at?.toISOString() ?? null,
+    estimate_seconds: estimate,
+    ...(row.error && { error: row.error }),
+  };
+}
+
+const COLUMNS = "key, trace_keys, state, progress, error, result, queued_at, started_at, finished_at";
+
+/**
+ * The scores of every method on the labelled traces of a filter, never waiting for them: the scoring of the labelled
+ * set as it is now (one per distinct input, shared by every caller and process, computed by a background job that
+ * this queues when it is new, or was cancelled), its scores once done, else the last scores of the same filter the
+ * caller may read all of. Nothing labelled is scored here at once (there is nothing to compute).
+ */
+export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluationAnswer> {
+  const rows = await labelledRows(f);
+  const filter = { project: f.project ?? null, system: f.system ?? null };
+  if (rows.length === 0) return nothingLabelled(filter);
+  const key = await scoringKey(rows);
+  const traceKeys = rows.map((r) => r.trace_id);
+  // a cancelled scoring, or one that failed over ten minutes ago, is queued again by the next ask
+  const again = "(blame_scorings.state = 'cancelled' OR blame_scorings.state = 'failed' AND blame_scorings.finished_at < now() - interval '10 minutes')";
+  const { rows: upserted } = await pool().query<ScoringRow & { requeue: boolean }>(
+    `INSERT INTO blame_scorings (key, project, system, trace_keys, state) VALUES ($1, $2, $3, $4, 'queued')
+     ON CONFLICT (key) DO UPDATE SET asked_at = now(),
+       state = CASE WHEN ${again} THEN 'queued' ELSE blame_scorings.state END,
+       progress = CASE WHEN ${again} THEN 0 ELSE blame_scorings.progress END,
+       error = CASE WHEN ${again} THEN NULL ELSE blame_scorings.error END,
+       started_at = CASE WHEN ${again} THEN NULL ELSE blame_scorings.started_at END,
+       finished_at = CASE WHEN ${again} THEN NULL ELSE blame_scorings.finished_at END,
+       queued_at = CASE WHEN ${again} THEN now() ELSE blame_scorings.queued_at END
+     RETURNING ${COLUMNS}, (xmax = 0 OR state = 'queued' AND queued_at = now()) AS requeue`,
+    [key, filter.project, filter.system, traceKeys],
+  );
+  const row: ScoringRow = upserted[0]!;
+  if (upserted[0]!.requeue) await enqueueScoring({ key, filter: f });
+  // a process that asks works the queue too (the one that queued the job may be gone)
+  else if (row.state === "queued" || row.state === "running") ensureScoringWorker();
+  const scoring = statusOf(row);
+  if (row.state === "done" && (await mayReadAll(row.trace_keys, f.readable))) return { scoring, result: { ...row.result!, filter }, fresh: true };
+  return { scoring, result: await previousScores(f, key), fresh: false };
+}
+
+/** Cancels the scoring of the labelled set under a filter as it is now (every project's runs the filter holds); false when none was queued or running. */
+export async function cancelCurrentScoring(f: LabelledFilter, reason: string): Promise<boolean> {
+  const rows = await labelledRows(f);
+  return rows.length > 0 && cancelScoring(await scoringKey(rows), reason);
+}
+
+/** The last finished scores of the same filter whose traces the caller may all read (null when none). */
+async function previousScores(f: LabelledFilter, key: string): Promise<BlameEvaluationResponse | null> {
+  const { rows } = await pool().query<ScoringRow>(
+    `SELECT ${COLUMNS} FROM blame_scorings WHERE state = 'done' AND key <> $1 AND project IS NOT DISTINCT FROM $2 AND system IS NOT DISTINCT FROM $3
+     ORDER BY finished_at DESC LIMIT 5`,
+    [key, f.project ?? null, f.system ?? null],
+  );
+  for (const r of rows) if (await mayReadAll(r.trace_keys, f.readable)) return { ...r.result!, filter: { project: f.project ?? null, system: f.system ?? null } };
+  return null;
+}
+
+/** Nothing labelled (or nothing the caller may read): nothing to compute, nothing stored. */
+async function nothingLabelled(filter: BlameEvaluationResponse["filter"]): Promise<BlameEvaluationAnswer> {
+  const now = new Date().toISOString();
+  const result = { ...(await scoreLabelled([], [])), filter };
+  return { scoring: { state: "done", progress: 1, traces: 0, queued_at: now, started_at: now, finished_at: now, estimate_seconds: null }, result, fresh: true };
+}
+
+/** Everything the report needs besides the labelled traces, and the response made of its result. */
+export async function scoreLabelled(rows: readonly LabelledRow[], labelled: readonly LabelledTrace[], report: (input: ReportInput) => Report | Promise<Report> = attributionReport): Promise<BlameEvaluationResponse> {
   const judged = await judgedRankings(labelled, rows);
-  const report = await attributionReportElsewhere({ labelled, traceIds: rows.map((r) => r.trace_id), systems: rows.map((r) => r.system), judged: [...judged] });
+  const input = { labelled, traceIds: rows.map((r) => r.trace_id), systems: rows.map((r) => r.system), judged: [...judged] };
+  const scored = await report(input);
   return {
     version: SPEC_VERSION,
-    filter: { project: f.project ?? null, system: f.system ?? null },
+    filter: { project: null, system: null },
     traces: rows.length,
     cv: { k: DEFAULT_CV.k, seed: DEFAULT_CV.seed, by: "trace" },
-    best: report.best,
-    methods: report.methods,
-    nested: report.nested,
-    by_system: report.by_system,
-    guided: report.guided,
+    best: scored.best,
+    methods: scored.methods,
+    nested: scored.nested,
+    by_system: scored.by_system,
+    guided: scored.guided,
     agreement: await decisiveAgreement(rows.map((r) => r.trace_id)),
     computed_at: new Date().toISOString(),
   };
@@ -140,12 +241,12 @@ export async function decisiveAgreement(traceKeys: readonly string[]): Promise<B
 }
 
 /**
- * `method=best` for a trace of `system` in a project: the kept evaluation's best method for the system's labelled
- * traces when the project holds several systems and this one has enough of them (`bySystem`), else the project's
- * (scheduling a rescore when the labels changed); null when never scored or no trace is labelled.
+ * `method=best` for a trace of `system` in a project: the best method of the project's scores for the system's
+ * labelled traces when the project holds several systems and this one has enough of them (`bySystem`), else the
+ * project's; the last scores while the labels' new scoring runs (`fresh` false); null when never scored.
  */
 export async function bestMethodOf(project: string, system: string | null): Promise<{ method: string; as_of: string; fresh: boolean; bySystem: boolean } | null> {
-  const { result, fresh } = await keptBlameEvaluation({ project });
+  const { result, fresh } = await blameEvaluation({ project });
   const own = result?.by_system.find((s) => s.system === system)?.best;
   if (own) return { method: own, as_of: result.computed_at, fresh, bySystem: true };
   return result?.best ? { method: result.best, as_of: result.computed_at, fresh, bySystem: false } : null;

@@ -4,7 +4,6 @@ import { METHODS } from "@/lib/blame";
 import { prisma } from "../db/client";
 import { boss } from "../judges/boss";
 import { blameEvaluation } from "./evaluation";
-import type { LabelledFilter } from "./labelled";
 import { fullModel } from "./models";
 
 /**
@@ -18,8 +17,8 @@ export const BLAME_QUEUE = "blame-refresh";
 
 let worker: Promise<string> | null = null;
 
-/** A project's models and scores (after a label change), or the scores of one filter (a page asked for them). */
-export type RefreshJob = { project: string } | { filter: LabelledFilter };
+/** A project's models and scores (after a label change). */
+export type RefreshJob = { project: string };
 
 export async function scheduleBlameRefresh(job: RefreshJob): Promise<void> {
   if (process.env.BATON_BLAME_WORKER === "0") return;
@@ -36,9 +35,7 @@ function ensureWorker(): void {
   worker = (async () => {
     const b = await boss();
     return b.work<RefreshJob>(BLAME_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, ([job]) => onPrimary(async () => {
-      if (!job) return;
-      if ("project" in job.data) await refreshProject(job.data.project);
-      else await blameEvaluation(job.data.filter);
+      if (job) await refreshProject(job.data.project);
     }));
   })();
   worker.catch((error) => {
@@ -47,7 +44,7 @@ function ensureWorker(): void {
   });
 }
 
-/** Retrains every learned method of a project and rescores its methods. */
+/** Retrains every learned method of a project and queues the scoring of its methods (blame_scorings). */
 export async function refreshProject(project: string): Promise<void> {
   const row = await prisma().project.findUnique({ where: { name: project } });
   if (!row) return;

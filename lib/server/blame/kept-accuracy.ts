@@ -1,22 +1,25 @@
 import "server-only";
 import type { Score, SystemAccuracy } from "@/lib/blame/scores";
-import { prisma } from "../db/client";
-import { keyOf, type BlameEvaluationResponse } from "./evaluation";
-import type { LabelledFilter } from "./labelled";
+import { pool } from "../db/client";
+import { mayReadAll, type BlameEvaluationResponse } from "./evaluation";
 
 export type KeptAccuracy = SystemAccuracy;
 
 /**
- * The kept scores of a system's labelled runs (what the Attribution page shows), read without scoring anything:
- * null when they were never computed for this scope.
+ * The last finished scores of a system's labelled runs (what the Attribution page shows), read without scoring
+ * anything: the newest scoring asked for that system whose runs the reader may all read; null when there is none.
  */
 export async function keptAccuracy(system: string | null, readable: readonly string[] | null): Promise<KeptAccuracy | null> {
   if (system === null) return null;
-  const f: LabelledFilter = { system, ...(readable !== null && { readable }) };
-  const kept = await prisma().blameEvaluation.findUnique({ where: { key: keyOf(f) }, select: { result: true } });
-  const result = kept?.result as unknown as BlameEvaluationResponse | null | undefined;
-  if (!result || result.traces === 0) return null;
-  const step_top1: Record<string, Score> = {};
-  for (const m of result.methods) if (m.scores) step_top1[m.method] = m.scores.step.top1;
-  return { system, best: result.best, step_top1 };
+  const { rows } = await pool().query<{ trace_keys: string[]; result: BlameEvaluationResponse | null }>(
+    "SELECT trace_keys, result FROM blame_scorings WHERE state = 'done' AND system = $1 ORDER BY finished_at DESC LIMIT 5",
+    [system],
+  );
+  for (const row of rows) {
+    if (!row.result || row.result.traces === 0 || !(await mayReadAll(row.trace_keys, readable ?? undefined))) continue;
+    const step_top1: Record<string, Score> = {};
+    for (const m of row.result.methods) if (m.scores) step_top1[m.method] = m.scores.step.top1;
+    return { system, best: row.result.best, step_top1 };
+  }
+  return null;
 }

@@ -1,12 +1,13 @@
 import "server-only";
-import { BEST, BlameNotApplicableError, methodByName, orderedEventIds, type BlameRanking, type RankedAgent, type RankedEvent } from "@/lib/blame";
+import { BEST, BlameNotApplicableError, methodByName, orderedEventIds, type BlameMethod, type BlameRanking, type LearnedModel, type RankedAgent, type RankedEvent } from "@/lib/blame";
 import { SPEC_VERSION } from "@/lib/metrics";
-import { DEFAULT_MODEL, OWN_LABELS_NEEDED, rankWithDefaultModel } from "@/lib/blame/default-model";
+import { DEFAULT_MODEL, OWN_LABELS_NEEDED } from "@/lib/blame/default-model";
 import { judgeRanking } from "@/lib/blame/judge";
 import { prisma } from "../db/client";
 import { ApiError } from "../errors";
 import { bestMethodOf } from "./evaluation";
 import { blameInputOf, labelledRows } from "./labelled";
+import { queueRanking, queueTraining, storedRanking } from "./model-jobs";
 import { modelFor } from "./models";
 
 /** `GET /api/traces/{id}/blame?method=` (the shape of the attribution API). */
@@ -17,13 +18,33 @@ export interface BlameResponse {
   chosen?: { by: "cross-validated step accuracy"; project: string; system?: string | null; as_of: string; note?: string } | { by: "default"; reason: string };
   /**
    * learned methods: on how many labelled traces, when; `held_out` when this trace has a decisive error, which was left out;
-   * `source` "project" (the project's own labelled traces) or "default" (the model shipped with Baton, lib/blame/default-model.json)
+   * `source` "project" (the project's own labelled traces) or "default" (the model shipped with Baton, lib/blame/default-model.json);
+   * `pending` when the model for the labels as they are now is being trained in the background (this one is older, or the shipped one)
    */
-  trained?: { traces: number; at: string; held_out: boolean; source: "project" | "default" };
+  trained?: { traces: number; at: string; held_out: boolean; source: "project" | "default"; pending?: true };
+  /** events and agents the trace has (the ranking ranks them all; `events` and `agents` are the page asked for) */
+  total_events: number;
+  total_agents: number;
+  /** the page: the ranking's events (and agents) from `offset`, at most `limit` of each */
+  offset: number;
   events: RankedEvent[];
   agents: RankedAgent[];
 }
 
+/** 202: the answer is being made in the background (a model trained, a big trace ranked); ask again after `retry_after_s`. */
+export interface BlamePending {
+  version: typeof SPEC_VERSION;
+  method: string;
+  state: "training" | "ranking";
+  reason: string;
+  retry_after_s: number;
+  chosen?: BlameResponse["chosen"];
+}
+
+export type BlameAnswer = { status: 200; body: BlameResponse } | { status: 202; body: BlamePending };
+
+/** A trace of this many events or more is ranked by a background job, its top RANKING_KEPT events kept. */
+export const BIG_TRACE = 5_000;
 
 interface TraceRef {
   id: number;
@@ -32,10 +53,20 @@ interface TraceRef {
   projectId: number;
   project: string;
   system: string | null;
+  /** events it has */
+  events: number;
 }
 
-/** One trace ranked by one method; a learned method ranks a labelled trace with a model that never saw its label. */
-export async function blameOf(trace: TraceRef, requested: string): Promise<BlameResponse> {
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * One trace ranked by one method; a learned method ranks a labelled trace with a model that never saw its label.
+ * Nothing is trained or ranked at length here: `caller` (who asks) queues that work, a few jobs at most.
+ */
+export async function blameOf(trace: TraceRef, requested: string, page: Page = {}, caller = "anonymous"): Promise<BlameAnswer> {
   let name = requested;
   let chosen: BlameResponse["chosen"];
   if (requested === BEST) {
@@ -47,41 +78,73 @@ export async function blameOf(trace: TraceRef, requested: string): Promise<Blame
         own < OWN_LABELS_NEEDED
           ? `project ${trace.project} has ${own} other traces with a decisive error, fewer than the ${OWN_LABELS_NEEDED} needed to learn from its own: the model shipped with Baton`
           : `the methods of project ${trace.project} are not scored yet (being scored now): the model shipped with Baton`;
-      return byDefaultModel(trace, reason);
+      return byDefaultModel(trace, reason, page, caller);
     }
     name = best.method;
     chosen = { by: "cross-validated step accuracy", project: trace.project, ...(best.bySystem && { system: trace.system }), as_of: best.as_of, ...(!best.fresh && { note: "labels changed since: being rescored" }) };
   }
-  if (name.startsWith("judge:")) return judged(trace, name);
+  if (name.startsWith("judge:")) return { status: 200, body: paged(await judged(trace, name), {}, page) };
   const method = methodByName(name);
   if (!method) throw new ApiError(400, "invalid_input", `unknown attribution method "${name}"`, [{ path: "method", message: "unknown method" }]);
+  if (!method.learned) return ranked(trace, method, null, method.name, { chosen }, page, caller);
+  const lookup = await modelFor(trace.projectId, method, trace.traceId, (job) => queueTraining(job, caller));
+  if (!lookup) throw new ApiError(422, "not_applicable", `project ${trace.project} has too few traces with a decisive error to learn from`);
+  if (lookup.pending && !lookup.trained) {
+    if (requested === BEST) return byDefaultModel(trace, `the ${name} model for this trace is being trained (${lookup.reason}): the model shipped with Baton meanwhile`, page, caller, true);
+    return pending(name, "training", `the ${name} model for this trace is ${lookup.reason === "being trained" ? "being trained in the background" : `not trained yet: ${lookup.reason}`}`, chosen);
+  }
+  const t = lookup.trained!;
+  const trained: BlameResponse["trained"] = { traces: t.traces, at: t.at.toISOString(), held_out: t.heldOut, source: "project", ...(lookup.pending && { pending: true as const }) };
+  return ranked(trace, method, t.model, t.key, { chosen, trained }, page, caller);
+}
+
+function pending(method: string, state: BlamePending["state"], reason: string, chosen?: BlameResponse["chosen"]): BlameAnswer {
+  return { status: 202, body: { version: SPEC_VERSION, method, state, reason, retry_after_s: 5, ...(chosen && { chosen }) } };
+}
+
+/** The ranking by `method` (with `model`, stored under `modelKey`): here for a small trace, by a background job for a big one. */
+async function ranked(trace: TraceRef, method: BlameMethod, model: LearnedModel | null, modelKey: string, extra: Pick<BlameResponse, "chosen" | "trained">, page: Page, caller: string): Promise<BlameAnswer> {
+  if (trace.events >= BIG_TRACE) {
+    const stored = await storedRanking(trace.id, method.name, modelKey);
+    if (stored) return { status: 200, body: paged(stored.ranking, extra, page, stored.totalEvents) };
+    const refused = await queueRanking({ traceDbId: trace.id, traceKey: trace.traceId, groupId: trace.groupId, projectId: trace.projectId, method: method.name, modelKey }, caller);
+    return pending(method.name, "ranking", refused ?? `a trace of ${trace.events.toLocaleString("en")} events is ranked in the background (a minute at 100,000 events); its top suspects are kept`, extra.chosen);
+  }
   const input = await blameInputOf(trace.id, trace.groupId);
   try {
-    if (!method.learned) return answer(method.rank(input), { chosen });
-    const trained = await modelFor(trace.projectId, method, trace.traceId);
-    if (!trained) throw new BlameNotApplicableError(name, `project ${trace.project} has too few traces with a decisive error to learn from`);
-    return answer(method.rank(trained.model, input), { chosen, trained: { traces: trained.traces, at: trained.at.toISOString(), held_out: trained.heldOut, source: "project" } });
+    const ranking = method.learned ? method.rank(model!, input) : method.rank(input);
+    return { status: 200, body: paged(ranking, extra, page) };
   } catch (error) {
     if (error instanceof BlameNotApplicableError) throw new ApiError(422, "not_applicable", error.message);
     throw error;
   }
 }
 
-/** `best` without enough labels of the project's own: the shipped model (lib/blame/default-model.ts). */
-async function byDefaultModel(trace: TraceRef, reason: string): Promise<BlameResponse> {
-  const input = await blameInputOf(trace.id, trace.groupId);
-  return answer(rankWithDefaultModel(input), {
-    chosen: { by: "default", reason },
-    trained: { traces: DEFAULT_MODEL.traces, at: DEFAULT_MODEL.trained_at, held_out: false, source: "default" },
-  });
+/** `best` without enough labels of the project's own (or while its model trains): the shipped model (lib/blame/default-model.ts). */
+function byDefaultModel(trace: TraceRef, reason: string, page: Page, caller: string, modelPending = false): Promise<BlameAnswer> {
+  const method = methodByName(DEFAULT_MODEL.model.method)!;
+  const trained: BlameResponse["trained"] = { traces: DEFAULT_MODEL.traces, at: DEFAULT_MODEL.trained_at, held_out: false, source: "default", ...(modelPending && { pending: true as const }) };
+  return ranked(trace, method, DEFAULT_MODEL.model, `default:${DEFAULT_MODEL.trained_at}`, { chosen: { by: "default", reason }, trained }, page, caller);
 }
 
-function answer(ranking: BlameRanking, extra: Pick<BlameResponse, "chosen" | "trained">): BlameResponse {
-  return { version: SPEC_VERSION, method: ranking.method, ...(extra.chosen && { chosen: extra.chosen }), ...(extra.trained && { trained: extra.trained }), events: ranking.events, agents: ranking.agents };
+function paged(ranking: BlameRanking, extra: Pick<BlameResponse, "chosen" | "trained">, page: Page, totalEvents = ranking.events.length): BlameResponse {
+  const offset = page.offset ?? 0;
+  const end = page.limit === undefined ? undefined : offset + page.limit;
+  return {
+    version: SPEC_VERSION,
+    method: ranking.method,
+    ...(extra.chosen && { chosen: extra.chosen }),
+    ...(extra.trained && { trained: extra.trained }),
+    total_events: totalEvents,
+    total_agents: ranking.agents.length,
+    offset,
+    events: ranking.events.slice(offset, end),
+    agents: ranking.agents.slice(offset, end),
+  };
 }
 
 /** A judge's stored attribution of the trace as a ranking (its step first, the rest tied). */
-async function judged(trace: TraceRef, name: string): Promise<BlameResponse> {
+async function judged(trace: TraceRef, name: string): Promise<BlameRanking> {
   const [, judgeName, mode] = /^judge:(.+):(all_at_once|binary_search|step_by_step)$/.exec(name)!;
   const stored = await prisma().judgeAttribution.findFirst({ where: { traceKey: trace.traceId, mode, judge: { name: judgeName, projectId: trace.projectId } } });
   if (!stored) throw new ApiError(422, "not_applicable", `judge ${judgeName} has not attributed this trace (${mode}): POST /api/blame/judge`);
@@ -89,5 +152,5 @@ async function judged(trace: TraceRef, name: string): Promise<BlameResponse> {
   const input = await blameInputOf(trace.id, trace.groupId);
   const step = orderedEventIds(input).indexOf(stored.eventId);
   if (step < 0) throw new ApiError(422, "not_applicable", `judge ${judgeName} named event ${stored.eventId}, which the trace no longer has`);
-  return answer(judgeRanking(name, input, step, stored.reason ?? ""), {});
+  return judgeRanking(name, input, step, stored.reason ?? "");
 }

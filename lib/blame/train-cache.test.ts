@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { learnedStumps } from "./boosted";
+import { learnedMix } from "./ensemble";
+import { codeFailureRun } from "./fixtures";
+import { learnedEvents } from "./learned";
+import { attributionReport } from "./report";
+import { eventsCandidate, stumpsCandidate } from "./tuned";
+import { withTrainingCache } from "./train-cache";
+
+const runs = Array.from({ length: 8 }, (_, i) => codeFailureRun(i, i % 3 === 0 ? "end" : "bad"));
+
+describe("trainings shared within one report", () => {
+  it("one training serves every method that trains the same model on the same runs; each keeps its own name", () => {
+    const [events, twin, mix, stumps, stumpsTwin] = withTrainingCache(() => [
+      learnedEvents.train(runs),
+      eventsCandidate(0.1, "all").train(runs),
+      learnedMix.train(runs) as unknown as { events: { named: object; method: string }; stumps: { stumps: object } },
+      learnedStumps.train(runs),
+      stumpsCandidate(150, 10, "all").train(runs),
+    ]);
+    // the very same weights (one training), under each method's own name
+    expect(twin.named).toBe(events.named);
+    expect(mix.events.named).toBe(events.named);
+    expect(mix.events.method).toBe("learned_mix");
+    expect(events.method).toBe("learned_events");
+    expect(stumpsTwin.stumps).toBe(stumps.stumps);
+    expect(mix.stumps.stumps).toBe(stumps.stumps);
+    // other runs, or other settings: another training
+    const [fewer, other] = withTrainingCache(() => [learnedEvents.train(runs.slice(1)), eventsCandidate(0.3, "all").train(runs)]);
+    expect(fewer.named).not.toBe(events.named);
+    expect(other.named).not.toEqual(events.named);
+  });
+
+  it("outside a report nothing is kept, and the models are the same", () => {
+    const a = learnedEvents.train(runs);
+    const b = eventsCandidate(0.1, "all").train(runs);
+    expect(b.named).not.toBe(a.named);
+    expect(b.named).toEqual(a.named);
+    expect(withTrainingCache(() => learnedEvents.train(runs))).toEqual(a);
+  });
+
+  it("a report's scores are those of the methods trained apart", () => {
+    const input = { labelled: runs, traceIds: runs.map((r) => r.input.trace.trace_id), systems: runs.map(() => null), judged: [] };
+    const report = attributionReport(input);
+    expect(report.methods.find((m) => m.method === "learned_mix")!.scores).not.toBeNull();
+    expect(attributionReport(input)).toEqual(report);
+  });
+});
