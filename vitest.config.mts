@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { sharedDataExclusions } from "./scripts/lib/shared-data.mjs";
+import { sharedDataExclusions, skipSummary } from "./scripts/lib/shared-data.mjs";
 
 const alias = {
   "@": fileURLToPath(new URL(".", import.meta.url)),
@@ -14,12 +14,14 @@ const needShared = sharedDataExclusions(root, ["lib", "scripts", "app", "compone
 const unitSkipped = needShared.filter((f) => !f.endsWith(".int.test.ts"));
 const integrationSkipped = needShared.filter((f) => f.endsWith(".int.test.ts"));
 
-/** Prints, after vitest's own summary, how many test files were left out for want of ../shared. */
+/** Says once, after vitest's own summary, how many test files of the projects it runs were left out for want of ../shared. */
+let projectsRun: ReadonlySet<string> | null = null;
 const sharedSkipReport = {
+  onInit(vitest: { projects: readonly { name: string }[] }) {
+    projectsRun = new Set(vitest.projects.map((p) => p.name));
+  },
   onTestRunEnd() {
-    if (needShared.length === 0) return;
-    console.log(`\n Skipped  ${needShared.length} test files (${unitSkipped.length} unit, ${integrationSkipped.length} integration): they read ../shared/data or ../shared/trace-schema, which is absent here`);
-    for (const f of needShared) console.log(`          ${f}`);
+    for (const line of skipSummary({ unit: unitSkipped, integration: integrationSkipped }, projectsRun, process.env.BATON_LIST_SKIPPED === "1")) console.log(line);
   },
 };
 

@@ -79,7 +79,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             </nav>
           </header>
         </div>
-        <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
+        {/* a page that needs the whole screen (the trace list's many columns) says so with data-wide */}
+        <main className="mx-auto max-w-7xl px-6 py-6 has-[[data-wide]]:max-w-none">{children}</main>
       </body>
     </html>
   );

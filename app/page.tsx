@@ -7,9 +7,10 @@ import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { listReceivingTraces } from "@/lib/server/otel/receiving";
 import { searchSnippets } from "@/lib/server/queries/search-snippets";
 import { listTotal, MAX_RANKED, scanSearch } from "@/lib/server/queries/trace-list";
-import { listTraces, traceFacets } from "@/lib/server/queries/traces";
+import { listTraces, onlyDemoTraces, traceFacets } from "@/lib/server/queries/traces";
 import { ReceivingTraces } from "./_components/receiving-traces";
 import { SelectionProvider } from "./_components/selection";
+import { StartHere } from "./_components/start-here";
 import { SelectionBar } from "./_components/selection-bar";
 import { TraceFilters } from "./_components/trace-filters";
 import { TraceTable } from "./_components/trace-table";
@@ -29,13 +30,14 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
   const ranked = query.sort === "match" && query.text !== undefined;
   const scans = await scanSearch(query);
   const counted = ranked ? await listTotal(query, readable, scans) : undefined;
-  const [page, { n: total, at_least: atLeast }, facets, receiving, session] = await Promise.all([
+  const [page, { n: total, at_least: atLeast }, facets, receiving, session, newcomer] = await Promise.all([
     listTraces(query, readable, { scans, total: counted }),
     counted ?? listTotal(query, readable, scans),
     traceFacets(readable),
     // OTLP traces go to the default project
     readable === null || readable.includes("default") ? listReceivingTraces() : [],
     currentSession(),
+    onlyDemoTraces(),
   ]);
   const terms = query.text ? searchTerms(query.text) : [];
   const hits = terms.length > 0 ? await searchSnippets(page.traces.map((t) => t.id), query.text!) : new Map();
@@ -55,13 +57,14 @@ export default async function TraceListPage({ searchParams }: { searchParams: Pr
   // what "export all that match" exports: the list's filters (a page's sort and cursor are not filters); none when a filter is invalid
   const filters = parsed.success ? new URLSearchParams(Object.entries(raw).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k))).toString() : "";
   return (
-    <div className="space-y-4">
+    <div className="space-y-4" data-wide>
       <div className="flex items-baseline justify-between">
         <h1 className="text-2xl font-semibold">Traces</h1>
         <Link href="/upload" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white hover:bg-slate-700">
           Upload traces
         </Link>
       </div>
+      {newcomer && <StartHere empty={facets.systems.length === 0} />}
       {!parsed.success && (
         <p className="text-sm text-red-700" role="alert">
           Some filters were invalid and are ignored: {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}

@@ -90,6 +90,7 @@ test("name a decisive error, find one with guided questions, read the Attributio
     nested: { family: string; scores: { step: { top1: { value: number } }; agent: { top1: { value: number } } } }[];
   };
   await page.goto(`/attribution?system=${encodeURIComponent(SYSTEM)}`);
+  await expect(page.getByTestId("add-to-agenda")).toBeVisible();
   await expect(page.getByTestId("attribution-scoring")).toHaveCount(0);
   expect(api.traces).toBeGreaterThanOrEqual(RUNS.length);
   await expect(page.getByTestId("attribution-scope")).toContainText(`${api.traces} run(s) with a decisive error`);
@@ -105,4 +106,72 @@ test("name a decisive error, find one with guided questions, read the Attributio
   await expect(nestedRow.nth(1)).toHaveAttribute("data-value", String(nestedBest.scores.agent.top1.value));
   await expect(page.getByTestId("guided-run")).toHaveCount(api.traces);
   await expect(page.getByTestId("guided-mean")).not.toBeEmpty();
+});
+
+test("a Who&When run's steps read as the dataset numbers them, each asked about once", async ({ page, request }) => {
+  test.setTimeout(150_000);
+  // Hand-Crafted/14: 32 history steps, mistake at step 14; spawn events inserted before first messages share their step
+  const response = await request.post(`/api/import?name=14.json&upsert=1`, { data: readFileSync("../shared/data/who_and_when/Hand-Crafted/14.json", "utf8"), headers: { "content-type": "application/json" } });
+  expect(response.status()).toBe(201);
+  const id = ((await response.json()) as { traces: { trace_id: string }[] }).traces[0]!.trace_id;
+  await request.delete(`/api/traces/${id}/decisive-error`);
+
+  // the event table numbers the mistake as the ground-truth box does
+  await page.goto(`/traces/${id}`);
+  await expect(page.getByTestId("ground-truth")).toContainText(/mistake step\s*14/);
+  await expect(page.getByTestId("event-row").filter({ has: page.getByTestId("ground-truth-mistake") }).getByTestId("event-number")).toHaveText("14");
+
+  await page.goto(`/traces/${id}/label`);
+  const truthRow = page.locator('[data-testid=label-row][data-event-id="e18"]');
+  await expect(truthRow.getByTestId("label-step")).toHaveText("14");
+  await page.getByTestId("guided-start").click();
+  // at most ceil(log2 32) + 1 answers: the bound counts history steps, not events
+  await expect(page.getByTestId("guided")).toHaveAttribute("data-budget", "6");
+  const order = ((await (await request.get(`/api/traces/${id}/events?limit=1000`)).json()) as { events: { id: string }[] }).events.map((e) => e.id);
+  const d = order.indexOf("e18");
+  const asked: string[] = [];
+  for (;;) {
+    const done = page.getByTestId("guided-done");
+    const question = page.getByTestId("guided-question");
+    await expect(done.or(question)).toBeVisible();
+    if (await done.isVisible()) break;
+    const k = Number(await question.getAttribute("data-k"));
+    const step = (await question.getAttribute("data-step"))!;
+    // the question names the step the selected row shows
+    await expect(page.locator('[data-testid=label-row][data-selected="true"] [data-testid=label-step]')).toHaveText(step);
+    await expect(question).toContainText(`after step ${step} (`);
+    expect(asked.at(-1), `asked ${asked.join(", ")} then ${step} again`).not.toBe(step);
+    asked.push(step);
+    await page.keyboard.press(k < d ? "y" : "n");
+    await expect(page.getByTestId("guided")).toHaveAttribute("data-answers", String(asked.length));
+  }
+  expect(asked.length).toBeLessThanOrEqual(6);
+  await expect(page.getByTestId("guided-done")).toHaveAttribute("data-event-id", "e18");
+  await expect(page.getByTestId("guided-done")).toContainText("went wrong at step 14 (");
+
+  // the suspects panel on the graph: the method's agents (never the human who gave the task), each suspect's own reasons in words,
+  // and "show on the graph" rings them at once
+  await page.goto(`/traces/${id}/graph`);
+  await expect(page.getByTestId("graph-canvas")).toHaveAttribute("data-ready", "true", { timeout: 60_000 });
+  const suspects = page.getByTestId("suspects");
+  await suspects.locator("summary").click();
+  await page.getByTestId("suspects-method").selectOption("learned_events");
+  await expect(suspects.getByTestId("suspect").first()).toBeVisible();
+  await expect(suspects.getByTestId("suspect-agent").first()).toBeVisible();
+  // how often the method is right on this system, or that it is not measured yet
+  await expect(suspects.getByTestId("suspects-accuracy")).toContainText("learned_events");
+  expect(await suspects.getByTestId("suspect-agent").evaluateAll((els) => els.map((e) => e.getAttribute("data-agent")))).not.toContain("human");
+  const reasons = await suspects.getByTestId("suspect-reasons").allTextContents();
+  expect(reasons.every((r) => !/\b[a-z]+_[a-z_]+\b/.test(r)), reasons.join(" | ")).toBe(true);
+  expect(new Set(reasons).size, reasons.join(" | ")).toBeGreaterThan(1);
+  const ids = await suspects.getByTestId("suspect").evaluateAll((els) => els.map((e) => e.getAttribute("data-suspect-id")!));
+  await suspects.getByTestId("suspects-graph").click();
+  const ringed = page.locator('[data-testid=event-node][data-highlighted="true"]');
+  await expect(ringed).toHaveCount(ids.length);
+  expect((await ringed.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-event-id")))).sort()).toEqual([...ids].sort());
+
+  // the heatmap marks the cells that hold a suspect
+  await page.goto(`/traces/${id}/heatmap`);
+  await expect(page.getByTestId("suspects").getByTestId("suspect").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("heatmap-suspect").first()).toBeAttached();
 });

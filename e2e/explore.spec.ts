@@ -53,6 +53,16 @@ test("the trace page reads as a conversation with the final answer, beside the m
   await expect(conversation.getByTestId("conversation-entry").first()).toBeVisible();
   await expect(conversation).toContainText("calls");
   await expect(conversation).toContainText("get_user_details");
+  // the answer is the agent's last turn, not the user simulator's ###STOP###
+  const final = conversation.locator("[data-testid=conversation-entry][data-final]");
+  await expect(final).toHaveCount(1);
+  await expect(final).toContainText("assistant");
+  await expect(final).toContainText("has been successfully booked");
+  await expect(final).not.toContainText("###STOP###");
+  // a tool's "Error: ..." reply is an error
+  const failed = conversation.locator("[data-testid=conversation-entry][data-error]");
+  await expect(failed.first()).toContainText("Error: payment amount does not add up");
+  await expect(failed.first()).toContainText("error");
   await expect(page.getByTestId("metrics-panel").getByTestId("metric-makespan")).toContainText("steps");
 });
 

@@ -25,6 +25,8 @@ test("agent x time: a row per agent, a column per bucket, cells equal to the API
   expect(await drawnCells(panel(page))).toEqual(matrix);
   expect(matrix[1]).toEqual([null, expect.closeTo(1.2251, 9), null, null]); // the planner's message e4
   await expect(panel(page).getByTestId("legend-tick")).toHaveCount(5);
+  // round ticks (the largest cell is 1.2251): -2, -1, 0, 1, 2, not -1.225, -0.6126, ...
+  expect((await panel(page).getByTestId("legend-tick").allTextContents()).map((t) => Number(t.replace("−", "-")))).toEqual([-2, -1, 0, 1, 2]);
 
   await page.getByTestId("control-buckets").fill("2");
   await page.getByTestId("control-buckets").press("Enter");

@@ -46,6 +46,12 @@ test("grades a Who&When run, a tau-bench conversation and a demo trace from one 
     // the task and the final answer are in front of the annotator
     await expect(page.getByTestId("trace-task")).not.toHaveText("no content");
     await expect(page.getByTestId("trace-answer")).toBeVisible();
+    if (trace === taubench) {
+      // tau-bench: the task's instruction and the agent's last turn as text, not the user simulator's ###STOP###
+      await expect(page.getByTestId("trace-task")).toContainText("mia_li_3668");
+      await expect(page.getByTestId("trace-answer")).toContainText("successfully booked");
+      await expect(page.getByTestId("trace-answer")).not.toContainText("###STOP###");
+    }
     await expect(page.getByTestId("rubric-task_success")).toContainText("The task was done");
     await page.keyboard.press("3"); // no third option: nothing is chosen
     await expect(page.locator('[data-testid^=option-task_success][data-chosen="true"]')).toHaveCount(0);

@@ -150,8 +150,19 @@ test("a shared agenda link titles each slide as a person would and shows the vie
   const framed = page.frameLocator("[data-testid=present-frame]");
   await expect(framed.getByTestId("heatmap-panel").first()).toBeVisible({ timeout: 30_000 });
   await expect(framed.getByTestId("heatmap-controls")).toBeHidden();
+  // no side panel on a slide
+  await expect(framed.getByTestId("heatmap-aside")).toBeHidden();
   await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("slide-title")).toHaveText("Dashboard · system illustrative");
+});
+
+test("the decisions slide shows the view without a filter warning; Decisions and Attribution can be added to the agenda", async ({ page }) => {
+  await page.goto(`/present?agenda=${encodeURIComponent("/decisions")}`);
+  const framed = page.frameLocator("[data-testid=present-frame]");
+  await expect(framed.getByTestId("decisions-scope")).toBeVisible({ timeout: 30_000 });
+  await expect(framed.getByText("Ignored invalid filters")).toHaveCount(0);
+  await page.goto("/decisions");
+  await expect(page.getByTestId("add-to-agenda")).toBeVisible();
 });
 
 for (const size of [{ width: 1024, height: 768 }, { width: 1920, height: 1080 }]) {

@@ -26,6 +26,34 @@ test("the list shows the demo traces, filters them and opens one", async ({ page
   await expect(page.getByTestId("edge-row").first()).toBeVisible();
 });
 
+test("on a 1920 px screen the list uses its width: every column in view, ids wrapped only at their hyphens", async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto("/?q=demo-rollout");
+  await expect(page.getByTestId("trace-row").first()).toBeVisible();
+  const table = page.getByTestId("trace-table");
+  expect((await table.boundingBox())!.width).toBeGreaterThan(1600);
+  // nothing scrolled out of view: the Created column ends inside the screen
+  expect(await table.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
+  const created = (await page.getByTestId("sort-created").boundingBox())!;
+  expect(created.x + created.width).toBeLessThanOrEqual(1920);
+  // where an id wraps, the line ends on a hyphen
+  const cuts = await page.getByTestId("trace-link").evaluateAll((links) =>
+    links.flatMap((a) => {
+      const text = a.firstChild as Text;
+      const top = (i: number) => {
+        const r = document.createRange();
+        r.setStart(text, i);
+        r.setEnd(text, i + 1);
+        return r.getClientRects()[0]?.top ?? 0;
+      };
+      const found: string[] = [];
+      for (let i = 1; i < text.length; i++) if (top(i) > top(i - 1) + 1) found.push(`${text.data.slice(0, i)}|${text.data.slice(i)}`);
+      return found;
+    }),
+  );
+  expect(cuts.filter((c) => !c.split("|")[0]!.endsWith("-"))).toEqual([]);
+});
+
 test("uploading a valid file lists it; an invalid one shows its errors with paths", async ({ page }) => {
   const traceId = `e2e-upload-${Date.now()}`;
   const valid = JSON.stringify({ ...JSON.parse(example), trace_id: traceId });

@@ -38,3 +38,15 @@ test("a file over the body limit, an empty file, a CSV and a binary file are ref
     rmSync(big, { force: true });
   }
 });
+
+test("a ChatDev run's .log picked on the upload page is stored under the id and task the CLI gives its folder", async ({ page, request }) => {
+  const folder = "../shared/data/chatdev_warehouse/Gomoku_THUNLP_20230625201030";
+  await request.delete("/api/traces/chatdev-20230625201030");
+  await page.goto("/upload");
+  await expect(page.getByTestId("file-input")).toHaveAttribute("accept", /(^|,)\.log(,|$)/);
+  await page.getByTestId("file-input").setInputFiles(`${folder}/20230625201030.log`);
+  await expect(page.getByTestId("upload-ok")).toContainText("chatdev-20230625201030");
+  // the id and task the CLI gives the run's folder (scripts/ingest.int.test.ts, lib/adapters/chatdev.test.ts)
+  const stored = (await (await request.get("/api/traces/chatdev-20230625201030")).json()) as { metadata: { task: string } };
+  expect(stored.metadata.task).toBe("20230625201030");
+});

@@ -53,16 +53,33 @@ describe("npm run ingest", () => {
     expect(out).toContain("$[2]: malformed JSON on line 3");
     expect(out).toContain("1 file(s) ok, 1 failed");
     expect((await prisma().trace.findMany()).map((t) => t.traceId)).toEqual(["good"]);
+    // a syntax error in a single .json is placed by line and column, as an editor shows them
+    writeFileSync(path.join(dir, "broken.json"), '{\n  "trace_id": "broken",\n  "events": [x]\n}\n');
+    const broken = await cli(path.join(dir, "broken.json"));
+    expect(broken.code).toBe(1);
+    expect(broken.out).toContain("$: malformed JSON at line 3, column 14: Unexpected token 'x'");
   });
 
   it("refuses an existing trace_id unless --upsert", async () => {
     writeFileSync(path.join(dir, "t.json"), line("again"));
     expect((await cli(path.join(dir, "t.json"))).code).toBe(0);
+    // a rerun: the file is said to be stored already, not a failure
     const second = await cli(path.join(dir, "t.json"));
-    expect(second.code).toBe(1);
-    expect(second.out).toContain('trace_id "again" exists');
+    expect(second.code).toBe(0);
+    expect(second.out).toMatch(/stored\s+\S+t\.json: already stored \(again\); nothing written/);
+    expect(second.out).toContain("0 file(s) ok, 1 already stored, 0 failed");
+    expect(second.out).toContain("--upsert replaces them, --skip-existing loads only their new traces");
     expect((await cli("--upsert", path.join(dir, "t.json"))).code).toBe(0);
     expect(await prisma().trace.count()).toBe(1);
+  });
+
+  it("a rerun over a ChatDev run folder says it is stored already, under the id its uploaded .log gets", async () => {
+    const folder = "../shared/data/chatdev_warehouse/Gomoku_THUNLP_20230625201030";
+    expect((await cli(folder)).code).toBe(0);
+    const again = await cli(folder);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/stored\s+\S+Gomoku_THUNLP_20230625201030: already stored \(chatdev-20230625201030\)/);
+    expect(again.out).not.toContain("FAILED");
   });
 
   it("--skip-existing loads what is new in a partly stored folder and leaves the stored traces as they are", async () => {
@@ -70,10 +87,11 @@ describe("npm run ingest", () => {
     writeFileSync(path.join(dir, "nested", "bc.jsonl"), [line("skip-b"), line("skip-c")].join("\n"));
     expect((await cli(path.join(dir, "a.json"))).code).toBe(0);
     const before = await prisma().trace.findUniqueOrThrow({ where: { traceId: "skip-a" } });
-    // without it: the stored file fails (and the run exits 1)
+    // without it: the stored file is listed as stored already, and the new one loaded
     const plain = await cli(dir);
-    expect(plain.code).toBe(1);
-    expect(plain.out).toMatch(/FAILED\s+\S+a\.json/);
+    expect(plain.code).toBe(0);
+    expect(plain.out).toMatch(/stored\s+\S+a\.json: already stored/);
+    expect(plain.out).toContain("1 file(s) ok, 1 already stored, 0 failed");
     await prisma().trace.deleteMany({ where: { traceId: { in: ["skip-b", "skip-c"] } } });
     // a file whose one trace is stored, and a file with one stored and one new trace
     writeFileSync(path.join(dir, "nested", "bc.jsonl"), [line("skip-b"), line("skip-c")].join("\n"));

@@ -3,7 +3,9 @@
  * loads .json / .jsonl traces (or, through lib/adapters, another system's
  * runs; `auto` detects the format by content) through the same ingest path
  * as the API, one transaction per file or ChatDev run folder, with a
- * progress bar and a per-file summary. Exits 1 if any file failed.
+ * progress bar and a per-file summary. A file whose traces are all stored
+ * already (a rerun) is said so, not counted a failure. Exits 1 if any file
+ * failed.
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -31,8 +33,11 @@ options:
                     (re-running over a folder loads only what is new)
   -h, --help        this help
 
-Exits 0 when every file was stored (or skipped), 1 when any failed, 2 on bad
-arguments.`;
+Without --upsert or --skip-existing, a file with a trace_id stored already is
+left as it is and listed as stored already (nothing of it is written).
+
+Exits 0 when every file was stored, skipped or stored already, 1 when any
+failed, 2 on bad arguments.`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -83,8 +88,13 @@ async function main(): Promise<number> {
 
 function report(outcomes: FileOutcome[]): number {
   let failed = 0;
+  let storedAlready = 0;
   for (const o of outcomes) {
-    if (o.ok) {
+    if (!o.ok && o.storedAlready && o.storedAlready.length > 0) {
+      storedAlready++;
+      const ids = o.storedAlready;
+      console.log(`stored  ${o.file}: already stored (${ids.slice(0, 3).join(", ")}${ids.length > 3 ? `, … ${ids.length} in all` : ""}); nothing written`);
+    } else if (o.ok) {
       const stored = o.traces.filter((t) => !t.skipped);
       const events = stored.reduce((s, t) => s + t.events, 0);
       const skipped = o.traces.length - stored.length;
@@ -97,7 +107,9 @@ function report(outcomes: FileOutcome[]): number {
       if (o.problems.length > 20) console.log(`          … and ${o.problems.length - 20} more`);
     }
   }
-  console.log(`${outcomes.length - failed} file(s) ok, ${failed} failed`);
+  const ok = outcomes.length - failed - storedAlready;
+  console.log(`${ok} file(s) ok, ${storedAlready > 0 ? `${storedAlready} already stored, ` : ""}${failed} failed`);
+  if (storedAlready > 0) console.log("files already stored were left as they are: --upsert replaces them, --skip-existing loads only their new traces");
   return failed > 0 ? 1 : 0;
 }
 

@@ -68,8 +68,12 @@ export function TraceTable({ traces, values, sort, dir, receiving = new Set(), h
   );
 }
 
-/** Ids of any length wrap inside their column (shown whole, never pushing the other columns out of view). */
-const ID_CELL = "min-w-[8rem] max-w-[16rem] break-all";
+/**
+ * Ids of any length wrap inside their column (shown whole, never pushing the
+ * other columns out of view), at their hyphens (a word is cut only when it
+ * alone is wider than the column).
+ */
+const ID_CELL = "min-w-[8rem] max-w-[16rem] break-words";
 
 function Row({ t, receiving, hits, terms }: { t: TraceListItem; receiving: boolean; hits: TraceHits | undefined; terms: readonly string[] }) {
   const num = "px-3 py-2 text-right tabular-nums";

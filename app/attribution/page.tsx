@@ -1,3 +1,4 @@
+import { AddToAgenda } from "@/components/meeting/add-to-agenda";
 import { RefreshEvery } from "@/components/refresh-every";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -27,7 +28,10 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold">Failure attribution</h1>
+        <div className="flex flex-wrap items-baseline gap-4">
+          <h1 className="text-2xl font-semibold">Failure attribution</h1>
+          <span className="ml-auto"><AddToAgenda title={`Failure attribution${scope === "all projects you can read" ? "" : ` · ${scope}`}`} /></span>
+        </div>
         <p className="text-sm text-slate-600" data-testid="attribution-scope">
           {scope}: {report ? `${report.traces.toLocaleString("en")} run(s) with a decisive error.` : "scoring…"} Each method names one step (and one agent) as the one that broke the run; a share is how often that is the labelled one. Methods that learn are scored only on runs they were not trained on (5-fold cross-validation by run).
         </p>

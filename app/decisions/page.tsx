@@ -5,6 +5,8 @@ import { searchParamsObject } from "@/lib/api/filters";
 import { decisionFilter } from "@/lib/decisions/query";
 import type { DecisionBlock } from "@/lib/decisions/analytics";
 import { formatPercent, formatValue } from "@/lib/format";
+import { withoutPresent } from "@/lib/meeting/agenda";
+import { AddToAgenda } from "@/components/meeting/add-to-agenda";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { decisionAnalytics } from "@/lib/server/decisions/analytics";
 import { traceFacets } from "@/lib/server/queries/traces";
@@ -22,7 +24,7 @@ export const metadata: Metadata = { title: "Decisions" };
 
 export default async function DecisionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const values = searchParamsObject(await searchParams);
-  const parsed = decisionFilter.safeParse(values);
+  const parsed = decisionFilter.safeParse(withoutPresent(values));
   const readable = await pageReadableProjects("/decisions");
   const [report, facets] = await Promise.all([decisionAnalytics(parsed.success ? parsed.data : {}, readable), traceFacets(readable)]);
   return (
@@ -30,6 +32,7 @@ export default async function DecisionsPage({ searchParams }: { searchParams: Pr
       <div className="flex flex-wrap items-baseline gap-4">
         <h1 className="text-2xl font-semibold">Decision analytics</h1>
         <span className="text-sm text-slate-600" data-testid="decisions-scope">{report.traces.toLocaleString("en")} traces · success {formatPercent(report.overall.e1.rate, 1)} · mean R_total {formatValue(report.overall.mean_r_total)}</span>
+        <span className="ml-auto"><AddToAgenda title="Decision analytics" /></span>
       </div>
       <p role="note" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="observational-caveat">{report.caveat}</p>
       <div className="hide-when-presenting"><DecisionFilters values={values} facets={facets} /></div>

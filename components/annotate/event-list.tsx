@@ -2,6 +2,7 @@
 
 import { memo, useEffect, useRef, useState } from "react";
 import { formatValue } from "@/lib/format";
+import { stepNumber } from "@/lib/trace/steps";
 import { labelKey, useLabeling, useLabelingStore, type LabelRow } from "./store";
 
 const ROW_HEIGHT = 30;
@@ -85,7 +86,7 @@ const EventRow = memo(function EventRow({ seq, selected }: { seq: number; select
   if (!row) return <div className="flex h-full items-center px-2 text-slate-400" data-testid="label-row-loading">{seq + 1} …</div>;
   return (
     <div className={`flex h-full cursor-pointer items-center gap-2 border-b border-slate-100 px-2 ${selected ? SELECTED : ""}`} data-testid="label-row" data-selected={selected} data-event-id={row.id}>
-      <span className="w-12 shrink-0 tabular-nums text-slate-600">{seq + 1}</span>
+      <span className="w-12 shrink-0 tabular-nums text-slate-600" data-testid="label-step" title="step">{stepNumber(seq, row.step)}</span>
       <span className="w-28 shrink-0 truncate">{row.agent}</span>
       <span className="min-w-0 flex-1 truncate"><span className="font-mono text-xs text-slate-600">{row.id}</span> {row.summary}</span>
       <span className="w-16 shrink-0 text-right font-mono text-xs tabular-nums" data-testid={`credit-${row.id}`} data-value={credit ?? ""}>{formatValue(credit)}</span>

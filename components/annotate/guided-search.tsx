@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { answerQuestion, nextQuestion, startGuided, type GuidedState, type GuidedStep } from "@/lib/blame/guided";
 import type { BlameRanking } from "@/lib/blame/types";
+import { askedEvents, stepNumber } from "@/lib/trace/steps";
 import { describeFailure, sendJson } from "@/lib/api/send";
 import { useLabeling, useLabelingStore } from "./store";
 import { keyBelongsToFocus } from "./typing";
@@ -11,7 +12,9 @@ import { keyBelongsToFocus } from "./typing";
  * Finding the decisive error with a few questions: "is the run still on
  * track after step k?", k chosen by bisection weighted by the best
  * attribution method's ranking (lib/blame/guided.ts), the asked step shown
- * in the panel below. `y` / `n` answer. The first step after which the run
+ * in the panel below. Steps are those a person reads (lib/trace/steps.ts):
+ * a dataset's own steps, each asked about once, numbered as the dataset
+ * numbers them. `y` / `n` answer. The first step after which the run
  * is off track is offered as the caller's decisive error; contradictory
  * answers are listed, not hidden.
  */
@@ -20,6 +23,8 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
   const traceId = useLabeling((s) => s.traceId);
   const allLoaded = useLabeling((s) => s.loaded >= s.total && s.total > 0);
   const [state, setState] = useState<GuidedState | null>(null);
+  /** event order index of each step the search walks */
+  const [asked, setAsked] = useState<number[]>([]);
   const [prior, setPrior] = useState<{ method: string; note: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const step: GuidedStep | null = state ? nextQuestion(state) : null;
@@ -27,9 +32,12 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
   const start = async () => {
     setError(null);
     const r = await sendJson<BlameRanking & { chosen?: { by: string } }>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=best`);
-    const ids = store.getState().rows.map((row) => row!.id);
+    const rows = store.getState().rows;
+    const walked = askedEvents(rows.map((row) => row!.step));
+    const ids = walked.map((i) => rows[i]!.id);
     if (!r.ok) setError(`no prior ranking (${describeFailure(r)}): plain bisection`);
     setPrior(r.ok ? { method: r.data.method, note: r.data.chosen?.by ?? "" } : null);
+    setAsked(walked);
     setState(startGuided(ids, r.ok ? r.data : null));
   };
 
@@ -43,10 +51,10 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
   };
 
   // the asked step is selected, so that its content is what the panel shows
-  const asked = step?.kind === "question" ? step.k : step?.kind === "done" ? step.decisive_index : null;
+  const shown = step?.kind === "question" ? asked[step.k] : step?.kind === "done" ? asked[step.decisive_index] : undefined;
   useEffect(() => {
-    if (asked !== null) store.getState().setIndex(asked);
-  }, [asked, store]);
+    if (shown !== undefined) store.getState().setIndex(shown);
+  }, [shown, store]);
 
   useEffect(() => {
     if (step?.kind !== "question") return;
@@ -69,16 +77,19 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
   }
   const rows = store.getState().rows;
   const asked_n = state.answers.length;
+  /** step k of the search as the person reads it, and who acted there */
+  const stepOf = (k: number) => stepNumber(asked[k]!, rows[asked[k]!]?.step);
+  const agentOf = (k: number) => rows[asked[k]!]?.agent;
   return (
-    <div className="mt-2 w-full space-y-1 rounded border border-rose-300 bg-white p-2 dark:bg-transparent" data-testid="guided" data-answers={asked_n} role="group" aria-label="Guided search for the decisive error">
+    <div className="mt-2 w-full space-y-1 rounded border border-rose-300 bg-white p-2 dark:bg-transparent" data-testid="guided" data-answers={asked_n} data-budget={state.budget} role="group" aria-label="Guided search for the decisive error">
       <p className="text-xs text-slate-600">
-        {prior ? <>prior: <span className="font-mono">{prior.method}</span>{prior.note && ` (${prior.note})`}</> : "plain bisection"} · {asked_n} answer(s) so far, at most {state.budget}
+        {prior ? <>prior: <span className="font-mono">{prior.method}</span>{prior.note && ` (${prior.note})`}</> : "plain bisection"} · {asked_n} answer(s) so far, at most {state.budget} over {state.events.length} step(s)
       </p>
       {error && <p className="text-xs text-amber-800">{error}</p>}
       {step?.kind === "question" && (
-        <div data-testid="guided-question" data-k={step.k} data-event-id={step.event_id}>
+        <div data-testid="guided-question" data-k={asked[step.k]} data-step={stepOf(step.k)} data-event-id={step.event_id}>
           <p>
-            Is the run still on track after step {step.k} (<span className="font-mono">{step.event_id}</span>, {rows[step.k]?.agent})?{step.purpose === "check" && " (a last check of the step before)"}
+            Is the run still on track after step {stepOf(step.k)} (<span className="font-mono">{step.event_id}</span>, {agentOf(step.k)})?{step.purpose === "check" && " (a last check of an earlier answer)"}
           </p>
           <div className="mt-1 flex gap-2">
             <button type="button" onClick={() => answer(true)} className="rounded bg-emerald-700 px-2 py-1 text-emerald-50 hover:bg-emerald-600" data-testid="guided-yes">Yes, on track (y)</button>
@@ -90,12 +101,12 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
       {step?.kind === "done" && (
         <div data-testid="guided-done" data-event-id={step.decisive_event_id}>
           <p>
-            The run went wrong at step {step.decisive_index} (<span className="font-mono">{step.decisive_event_id}</span>, {rows[step.decisive_index]?.agent}), found with {step.answers.length} answer(s).
+            The run went wrong at step {stepOf(step.decisive_index)} (<span className="font-mono">{step.decisive_event_id}</span>, {agentOf(step.decisive_index)}), found with {step.answers.length} answer(s).
           </p>
           {step.contradictions.length > 0 && (
             <ul className="text-xs text-amber-800" data-testid="guided-contradictions">
               {step.contradictions.map((c, i) => (
-                <li key={i}>contradiction: &ldquo;{c.earlier.on_track ? "on track" : "off track"} after step {c.earlier.k}&rdquo; then &ldquo;{c.later.on_track ? "on track" : "off track"} after step {c.later.k}&rdquo; (the later answer counts)</li>
+                <li key={i}>contradiction: &ldquo;{c.earlier.on_track ? "on track" : "off track"} after step {stepOf(c.earlier.k)}&rdquo; then &ldquo;{c.later.on_track ? "on track" : "off track"} after step {stepOf(c.later.k)}&rdquo; (the later answer counts)</li>
               ))}
             </ul>
           )}

@@ -20,6 +20,8 @@ export interface LabelRow {
   agent: string;
   type: string;
   summary: string;
+  /** the dataset's own step, null when the trace has none (lib/trace/steps.ts) */
+  step: number | null;
   families: string[];
 }
 

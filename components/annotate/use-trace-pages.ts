@@ -62,7 +62,7 @@ export function useTracePages(store: StoreApi<LabelingState>, preset: string, on
         page.rows.map((r, i) => {
           const seq = page.from + i;
           const type = r.type as EventType;
-          return { id: r.id, seq, type, agent: r.agent, summary: r.summary, families: labelFamilies({ type }, { stopAnchor: seq === (page.stop ?? page.terminal) }) };
+          return { id: r.id, seq, type, agent: r.agent, summary: r.summary, step: r.step, families: labelFamilies({ type }, { stopAnchor: seq === (page.stop ?? page.terminal) }) };
         });
       const start = Math.max(0, store.getState().index);
       // the page holding the start event first, so that `?event=` deep links are usable at once

@@ -2,26 +2,33 @@
 
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import type { RankedEvent } from "@/lib/blame/types";
+import { suspectReasons } from "@/lib/blame/reasons";
+import type { RankedAgent, RankedEvent } from "@/lib/blame/types";
+import { formatPercent } from "@/lib/format";
+import type { SystemAccuracy as KeptAccuracy } from "@/lib/blame/scores";
 import { describeFailure, sendJson } from "@/lib/api/send";
+import { usePublishSuspects } from "./suspect-ids";
 
 interface Blame {
   method: string;
   chosen?: { by: string; reason?: string };
   trained?: { traces: number; held_out: boolean; source?: "project" | "default" };
   events: RankedEvent[];
+  agents?: RankedAgent[];
 }
 
 /**
  * The blame overlay: the top three suspects of an attribution method (the
- * project's best by default) for the run's decisive error, each with the
- * signals behind its score, linked into the graph where they are drawn
- * highlighted. Agent names and signals are text.
+ * project's best by default) for the run's decisive error, each with its own
+ * reasons in words (lib/blame/reasons.ts), the method's ranking of agents
+ * (people are never among them), linked into the graph where they are drawn
+ * highlighted. Agent names and reasons are text.
  */
-export function Suspects({ traceId, methods, collapsed = false }: { traceId: string; methods: readonly string[]; collapsed?: boolean }) {
+export function Suspects({ traceId, methods, accuracy = null, collapsed = false }: { traceId: string; methods: readonly string[]; accuracy?: KeptAccuracy | null; collapsed?: boolean }) {
   const [method, setMethod] = useState("best");
   const [blame, setBlame] = useState<Blame | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const publish = usePublishSuspects();
   useEffect(() => {
     let cancelled = false;
     void sendJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}`).then((r) => {
@@ -29,13 +36,15 @@ export function Suspects({ traceId, methods, collapsed = false }: { traceId: str
       if (r.ok) {
         setBlame(r.data);
         setError(null);
+        publish(topSuspects(r.data.events).map((e) => e.id));
       } else setError(describeFailure(r));
     });
     return () => {
       cancelled = true;
     };
-  }, [traceId, method]);
-  const top = blame?.events.filter((e) => e.rank <= 3).slice(0, 6) ?? [];
+  }, [traceId, method, publish]);
+  const top = blame ? topSuspects(blame.events) : [];
+  const agents = blame?.agents?.filter((a) => a.rank <= 3).slice(0, 3) ?? [];
   const graph = `/traces/${encodeURIComponent(traceId)}/graph?${new URLSearchParams(top.map((e) => ["sel", e.id])).toString()}`;
   return (
     <details open={!collapsed} className="rounded border border-rose-200 bg-white p-3 text-sm dark:bg-transparent" data-testid="suspects" aria-label="Blame: top suspects">
@@ -54,12 +63,18 @@ export function Suspects({ traceId, methods, collapsed = false }: { traceId: str
         {top.length > 0 && <Link href={graph} className="ml-auto text-xs text-blue-700 hover:underline" data-testid="suspects-graph">show on the graph</Link>}
       </div>
       {error && <p className="text-xs text-amber-800">{error}</p>}
+      {blame && <Accuracy method={blame.method} accuracy={accuracy} />}
+      {agents.length > 0 && (
+        <p className="mt-1 text-xs text-slate-700" data-testid="suspect-agents">
+          agents: {agents.map((a, i) => <span key={a.agent} data-testid="suspect-agent" data-agent={a.agent}>{i > 0 && " · "}{a.rank}. {a.agent}</span>)}
+        </p>
+      )}
       <ol className="mt-1 space-y-0.5">
         {top.map((e) => (
           <li key={e.id} data-testid="suspect" data-suspect-id={e.id} data-rank={e.rank}>
             <span className="mr-1 inline-block w-5 text-right font-semibold">{e.rank}.</span>
             <Link className="font-mono text-blue-700 hover:underline" href={`/traces/${encodeURIComponent(traceId)}/label?event=${encodeURIComponent(e.id)}`}>{e.id}</Link> {e.agent}{" "}
-            <span className="text-xs text-slate-500">{topSignals(e.signals)}</span>
+            <span className="text-xs text-slate-600" data-testid="suspect-reasons">{reasonsOf(blame!.events, e.id)}</span>
           </li>
         ))}
       </ol>
@@ -67,12 +82,26 @@ export function Suspects({ traceId, methods, collapsed = false }: { traceId: str
   );
 }
 
-/** The three signals that weigh most, as "name value". */
-function topSignals(signals: Record<string, number>): string {
-  return Object.entries(signals)
-    .filter(([, v]) => Number.isFinite(v) && v !== 0)
-    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
-    .slice(0, 3)
-    .map(([k, v]) => `${k} ${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(2)}`)
-    .join(" · ");
+/** What sets the suspect apart, in words; said so when nothing does (the method scores every event alike there). */
+function reasonsOf(events: readonly RankedEvent[], id: string): string {
+  const reasons = suspectReasons(events, id);
+  return reasons.length > 0 ? reasons.join(" · ") : "nothing sets it apart from the run's other steps";
+}
+
+/** How often the method names the labelled step on this system's runs, as the Attribution page last scored it. */
+function Accuracy({ method, accuracy }: { method: string; accuracy: KeptAccuracy | null }) {
+  const score = accuracy?.step_top1[method];
+  if (!accuracy || !score) {
+    return <p className="mt-1 text-xs text-slate-600" data-testid="suspects-accuracy">How often {method} is right here is not measured yet: the Attribution page scores it on this system&apos;s labelled runs.</p>;
+  }
+  return (
+    <p className="mt-1 text-xs text-slate-700" data-testid="suspects-accuracy" data-value={score.value}>
+      On {score.n} labelled {accuracy.system} run(s), {method} named the decisive step first in <strong>{formatPercent(score.value, 1)}</strong> (95 % interval {formatPercent(score.low, 1)}–{formatPercent(score.high, 1)}).
+    </p>
+  );
+}
+
+/** The events ranked 1 to 3 (ties included), at most six. */
+function topSuspects(events: readonly RankedEvent[]): RankedEvent[] {
+  return events.filter((e) => e.rank <= 3).slice(0, 6);
 }

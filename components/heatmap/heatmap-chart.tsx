@@ -4,6 +4,7 @@ import { select } from "d3";
 import { useEffect, useId, useMemo, useRef } from "react";
 import { formatValue } from "@/lib/format";
 import type { HeatmapModel } from "@/lib/heatmap/types";
+import { useSuspectIds } from "../attribution/suspect-ids";
 import { drawHeatmap } from "./draw";
 import { heatmapLayout } from "./layout";
 import { useHoverCell, useHoveredCell, useSelectedCell } from "./store";
@@ -35,6 +36,30 @@ export function HeatmapChart({ model, panel, onCellClick }: Props) {
       onClick: (row, column, event) => clickRef.current(panel, row, column, event),
     });
   }, [model, layout, gradientId, hover, panel]);
+
+  // cells holding a suspect of the blame panel beside the heatmap: a dashed rose outline
+  const suspects = useSuspectIds();
+  useEffect(() => {
+    const L = layout;
+    const wanted = new Set(suspects);
+    const marked = model.trace_id === null || wanted.size === 0 ? [] : model.cells.flatMap((row, r) => row.flatMap((cell, c) => (cell.refs.some((ref) => ref.event_ids.some((id) => wanted.has(id))) ? [{ row: r, column: c }] : [])));
+    select(svgRef.current!)
+      .selectAll("rect.heatmap-suspect")
+      .data(marked)
+      .join("rect")
+      .attr("class", "heatmap-suspect stroke-rose-700")
+      .attr("data-testid", "heatmap-suspect")
+      .attr("data-row", (d) => d.row)
+      .attr("data-col", (d) => d.column)
+      .attr("fill", "none")
+      .attr("stroke-width", 2.5)
+      .attr("stroke-dasharray", "5 3")
+      .attr("pointer-events", "none")
+      .attr("x", (d) => L.left + d.column * L.cellWidth + 2)
+      .attr("y", (d) => L.top + d.row * L.cellHeight + 2)
+      .attr("width", L.cellWidth - 4)
+      .attr("height", L.cellHeight - 4);
+  }, [suspects, layout, model]);
 
   const mine = selected?.panel === panel ? selected : null;
   useEffect(() => {

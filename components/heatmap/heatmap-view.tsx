@@ -61,7 +61,8 @@ function Panels({ panels, overrides }: Props) {
           </figure>
         ))}
       </div>
-      <aside className="w-full shrink-0 rounded border border-slate-200 bg-white p-3 xl:w-72">
+      {/* a working aid, not part of a slide: presentation mode leaves it out */}
+      <aside className="hide-when-presenting w-full shrink-0 rounded border border-slate-200 bg-white p-3 xl:w-72" data-testid="heatmap-aside">
         <p className="mb-2 text-xs text-slate-600">
           {opensGraph ? "Click a cell to open its events in the graph; Shift-click to list them here." : "Click a cell to list its traces and events."}
         </p>

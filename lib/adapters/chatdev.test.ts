@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chatDevTime, readChatDevLog } from "./chatdev-log";
 import { collect, data, eventTypes, expectValid } from "./fixtures";
@@ -103,6 +103,18 @@ describe("ChatDev adapter on the 12 WareHouse runs", () => {
       log: "Demo_DefaultOrganization_20241221131803.log",
     });
     expect(t.metadata!.task).toBe("仔细开发一个赛车小游戏");
-    expect(t.trace_id).toBe("chatdev-car-thunlpdemo-2024");
+    // the id is the log's own name, so that the lone log (an upload) gets the same one
+    expect(t.trace_id).toBe("chatdev-demo-defaultorganization-20241221131803");
+  });
+
+  it("gives a run one trace id and one task whether its folder or its lone .log is read", async () => {
+    for (const [name, fromFolder] of traces) {
+      const log = readdirSync(data(`chatdev_warehouse/${name}`)).find((f) => f.endsWith(".log"))!;
+      const [fromLog] = await collect("chatdev", { path: log, content: readFileSync(data(`chatdev_warehouse/${name}/${log}`), "utf8") });
+      expect([fromLog!.trace_id, fromLog!.task_id, fromLog!.metadata!.task], name).toEqual([fromFolder.trace_id, fromFolder.task_id, fromFolder.metadata!.task]);
+    }
+    expect(run("Gomoku_THUNLP").trace_id).toBe("chatdev-20230625201030");
+    // a task quoted only in the chat prompts (meta.txt says it too)
+    expect(run("car_THUNLPDemo_2024").metadata!.task).toBe("仔细开发一个赛车小游戏");
   });
 });

@@ -1,7 +1,7 @@
 import { addChatDevEvents } from "./chatdev-events";
 import { isoLocal, numbersIn, readChatDevLog, tableRows, type LogEntry } from "./chatdev-log";
 import { AdaptedTraceBuilder, shortHash, slug } from "./emit";
-import { baseName, pathSegments, provenanceOf } from "./provenance";
+import { provenanceOf, stem } from "./provenance";
 import { AdapterInputError, type AdaptedTrace } from "./types";
 
 /**
@@ -9,6 +9,10 @@ import { AdapterInputError, type AdaptedTrace } from "./types";
  * folder's meta.txt and ChatChainConfig.json when present. Times are real:
  * t is seconds since the first log line. No labels exist for these runs, so
  * E1 is null; the run's cost and counters (Post Info) are kept in metadata.
+ *
+ * A run gets one trace id and one task whether its folder or its lone log is
+ * read (CLI, upload, API): the id is the log's own name, the task is read
+ * from the log first, then meta.txt, then the log's name.
  */
 
 export interface ChatDevRun {
@@ -30,16 +34,15 @@ export function adaptChatDevRun(run: ChatDevRun): AdaptedTrace {
     throw new AdapterInputError("chatdev", run.path, ["no role-play turns (`Role: **A<->B on : Phase, turn N**` or `[N] AI Assistant (Role):`)"]);
   }
   const meta = run.meta !== undefined ? metaSections(run.meta) : {};
-  const task = meta.Task || taskFromLog(entries) || projectName(run.path);
+  const task = taskFromLog(entries) || meta.Task || projectName(run.logName);
   const b = new AdaptedTraceBuilder();
   addChatDevEvents(b, entries, first.time, task);
 
-  const folder = pathSegments(run.path).at(-1) ?? run.logName;
   const postInfo = lastOf(entries, "post_info") ?? lastOf(entries, "software_info");
   const counters = postInfo ? numbersIn(postInfo.body) : {};
   const trace = b.build(
     {
-      trace_id: `chatdev-${slug(folder.replace(/\.log$/, ""))}`,
+      trace_id: `chatdev-${slug(stem(run.logName))}`,
       task_id: `chatdev-${shortHash(task.trim())}`,
       system: "ChatDev",
       topology: "mixed",
@@ -83,13 +86,16 @@ function taskFromLog(entries: readonly LogEntry[]): string | undefined {
     if (fromPreprocessing) return fromPreprocessing.trim();
     const fromArgs = /Namespace\(task=(['"])(.+?)\1/.exec(e.head)?.[2];
     if (fromArgs) return fromArgs;
+    // logs without a preprocessing block: the task as the chat prompt quotes it
+    const fromPrompt = /^Task: "(.+)"\.?$/m.exec(e.body)?.[1] ?? /Here is a new customer's task: (.+?)\.?$/m.exec(e.body)?.[1];
+    if (fromPrompt) return fromPrompt.trim();
   }
   return undefined;
 }
 
-/** WareHouse folders are named <Project>_<Organisation>_<timestamp>. */
-function projectName(path: string): string {
-  return baseName(path).split("_")[0] ?? baseName(path);
+/** WareHouse logs are named like their folder, <Project>_<Organisation>_<timestamp>.log (the oldest only <timestamp>.log). */
+function projectName(logName: string): string {
+  return stem(logName).split("_")[0] || stem(logName);
 }
 
 function lastOf(entries: readonly LogEntry[], kind: LogEntry["kind"]): LogEntry | undefined {

@@ -1,3 +1,4 @@
+import { malformedJson } from "../ingest/json-error";
 import { createReadStream } from "node:fs";
 import { open, readFile, readdir, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
@@ -96,7 +97,7 @@ function parseJson(format: AdapterFormat, path: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new AdapterInputError(format, path, [`malformed JSON: ${(error as Error).message}`]);
+    throw new AdapterInputError(format, path, [malformedJson(text, error)]);
   }
 }
 

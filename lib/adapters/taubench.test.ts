@@ -46,6 +46,22 @@ describe("tau-bench adapter on gpt-4o-airline.json", () => {
     expect(new Set(handoffs.map((e) => `${e.agent} ${String(e.tool)} ${String(e.content)}`))).toEqual(new Set(["human_agent transfer_to_human_agents Transfer successful"]));
   });
 
+  it("marks tool replies beginning Error: as errors, and the agent's last text turn as the answer", () => {
+    const results = traces.flatMap((t) => t.events).filter((e) => e.type === "tool_result");
+    const refused = results.filter((e) => String(e.content).startsWith("Error:"));
+    // 73 replies in the file refuse the call (flight not available, payment not found, ...)
+    expect(refused).toHaveLength(73);
+    for (const e of results) expect(e.status === "error", String(e.content).slice(0, 40)).toBe(String(e.content).startsWith("Error:"));
+    for (const t of traces) {
+      const answers = t.events.filter((e) => e.final_answer === true);
+      expect(answers, t.trace_id).toHaveLength(1);
+      const lastAgentTurn = t.events.filter((e) => e.type === "message" && e.agent === "assistant" && String(e.content).trim() !== "").at(-1);
+      expect(answers[0]).toBe(lastAgentTurn);
+      expect(String(answers[0]!.content)).not.toContain("###STOP###");
+    }
+    expect(String(traces[0]!.events.find((e) => e.final_answer === true)!.content)).toContain("has been successfully booked");
+  });
+
   it("maps the first run turn by turn", () => {
     const t = traces[0]!;
     expect(t.events.slice(0, 9).map((e) => `${e.type}:${e.agent}${e.tool ? `:${e.tool}` : ""}`)).toEqual([

@@ -11,8 +11,12 @@ import { zodDetails } from "./zod-details";
  * - user / assistant text turns -> message (user <-> assistant);
  * - each assistant tool call -> tool_call, and the `role: "tool"` reply with
  *   the same tool_call_id -> tool_result, joined by a `return` edge;
+ * - a tool reply beginning `Error:` (the environment refused the call)
+ *   -> tool_result with status error;
  * - the reply to transfer_to_human_agents -> human_intervention (a human
  *   agent takes over there);
+ * - the agent's last text turn is the run's answer (`final_answer: true`):
+ *   the run ends on the user simulator's `###STOP###`, which answers nothing;
  * - the system prompt (the airline policy, the same in every run) is not an
  *   event; it is kept in metadata.system_prompt (graders read it as the
  *   run's policy) and its length in metadata.system_prompt_chars.
@@ -49,6 +53,8 @@ type Message = z.infer<typeof messageSchema>;
 const AGENT = "assistant";
 const USER = "user";
 const HANDOFF_TOOL = "transfer_to_human_agents";
+/** tau-bench's tools answer a refused call with "Error: ..." (flight not available, payment not found, ...) */
+const ERROR_REPLY = /^\s*Error:/;
 
 export function adaptTauRun(raw: unknown, path: string, index: number): AdaptedTrace {
   const parsed = tauRunSchema.safeParse(raw);
@@ -60,6 +66,7 @@ export function adaptTauRun(raw: unknown, path: string, index: number): AdaptedT
   let step = 0;
   let systemPrompt = 0;
   const systemTexts: string[] = [];
+  let lastAnswer: EventRef | null = null;
 
   const add = (fields: UntimedFields, parents: Parent[]) => {
     const ref = b.add({ ...fields, t: step, step }, ...parents);
@@ -83,7 +90,8 @@ export function adaptTauRun(raw: unknown, path: string, index: number): AdaptedT
       }
     } else {
       const speaker = m.role === "user" ? USER : AGENT;
-      add({ type: "message", agent: speaker, role: m.role === "user" ? "customer" : "airline_agent", from: speaker, to: speaker === USER ? AGENT : USER, content: m.content ?? "" }, afterPrevious("message"));
+      const ref = add({ type: "message", agent: speaker, role: m.role === "user" ? "customer" : "airline_agent", from: speaker, to: speaker === USER ? AGENT : USER, content: m.content ?? "" }, afterPrevious("message"));
+      if (speaker === AGENT && (m.content ?? "").trim() !== "") lastAnswer = ref;
     }
     step++;
   }
@@ -93,10 +101,11 @@ export function adaptTauRun(raw: unknown, path: string, index: number): AdaptedT
     const parents: Parent[] = call !== undefined ? [[call, "return"]] : afterPrevious("tool_result");
     const fields = { tool: m.name, content: m.content ?? "", ...(m.tool_call_id !== undefined ? { tool_call_id: m.tool_call_id } : {}) };
     if (m.name === HANDOFF_TOOL) add({ type: "human_intervention", agent: "human_agent", role: "human", ...fields }, parents);
-    else add({ type: "tool_result", agent: AGENT, role: "airline_agent", ...fields }, parents);
+    else add({ type: "tool_result", agent: AGENT, role: "airline_agent", ...fields, ...(ERROR_REPLY.test(fields.content) ? { status: "error" } : {}) }, parents);
   }
 
   if (step === 0) throw new AdapterInputError("taubench", path, [`$[${index}].traj: only a system prompt, no turns`]);
+  if (lastAnswer !== null) b.annotate(lastAnswer, { final_answer: true });
   const domain = stem(path);
   const { task, ...info } = run.info;
   return b.build(

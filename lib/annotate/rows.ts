@@ -20,6 +20,8 @@ export interface LabelRowWire {
   agent: string;
   /** eventSummary of the event's fields: no content */
   summary: string;
+  /** the dataset's own step (lib/trace/steps.ts), null when the trace has none */
+  step: number | null;
 }
 
 export interface LabelRowsPage {

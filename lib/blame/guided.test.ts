@@ -41,6 +41,17 @@ describe("guided search with a truthful annotator", () => {
     );
   });
 
+  it("never asks the same question twice in a row (every N up to 40, every position, with and without a prior)", () => {
+    for (let n = 1; n <= 40; n++) {
+      for (let d = 0; d < n; d++) {
+        for (const p of [null, prior(ids(n).map((_, i) => (i === d ? 1 : 0))), prior(ids(n).map((_, i) => (i === d - 1 ? 1 : 0)))]) {
+          const asked = runGuided(ids(n), p, (k) => k < d).answers.map((a) => a.k);
+          asked.forEach((k, i) => expect(k, `N=${n}, d=${d}: ${asked.join(",")}`).not.toBe(asked[i - 1]));
+        }
+      }
+    }
+  });
+
   it("asks fewer questions when the prior points at the decisive step", () => {
     // N = 100: 8 answers at most; the first split is free (2^7 >= 100) and lands on the prior's peak
     const weights = ids(100).map((_, i) => (i === 37 ? 10 : 0.001));
@@ -48,7 +59,8 @@ describe("guided search with a truthful annotator", () => {
     expect(guided.answers.map((a) => [a.k, a.on_track, a.purpose])).toEqual([
       [37, false, "bisect"],
       [36, true, "bisect"],
-      [36, true, "check"],
+      // the check re-asks the decisive step, not the question just answered
+      [37, false, "check"],
     ]);
     const plain = runGuided(ids(100), null, (k) => k < 37);
     expect(plain.decisive_index).toBe(37);

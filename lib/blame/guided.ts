@@ -8,7 +8,8 @@
  * at most ceil(log2 N) + 1 answers are ever needed: after a question with b
  * answers left, either side has at most 2^(b-1) candidates. When the search
  * ends with answers to spare, one check re-asks the step just before the
- * decisive one. Answers that break monotonicity (on track after k although
+ * decisive one, or the decisive step itself, never the question just
+ * answered. Answers that break monotonicity (on track after k although
  * off track after some j <= k, or two answers to one step) are reported as
  * contradictions, never hidden; the newer answer wins.
  *
@@ -107,6 +108,20 @@ function split(state: GuidedState, lo: number, hi: number): number {
   return to;
 }
 
+/**
+ * The one check, when answers are left: the step just before the decisive
+ * one (on track), else the decisive one itself (off track, when a person
+ * said so rather than the run's end), whichever was not the answer just
+ * given: a question is never asked twice in a row.
+ */
+function checkStep(state: GuidedState, lo: number): number | null {
+  if (state.answers.some((a) => a.purpose === "check") || state.answers.length >= state.budget) return null;
+  const latest = state.answers.at(-1)?.k;
+  const answered = (k: number) => state.answers.some((a) => a.k === k);
+  for (const k of [lo - 1, lo]) if (k >= 0 && k < state.events.length - 1 && k !== latest && answered(k)) return k;
+  return null;
+}
+
 /** The next question, or the result. */
 export function nextQuestion(state: GuidedState): GuidedStep {
   const { kept, contradictions } = consistent(state);
@@ -115,8 +130,8 @@ export function nextQuestion(state: GuidedState): GuidedStep {
     const k = split(state, lo, hi);
     return { kind: "question", k, event_id: state.events[k]!, purpose: "bisect" };
   }
-  const checked = state.answers.some((a) => a.purpose === "check");
-  if (!checked && lo > 0 && state.answers.length < state.budget) return { kind: "question", k: lo - 1, event_id: state.events[lo - 1]!, purpose: "check" };
+  const check = checkStep(state, lo);
+  if (check !== null) return { kind: "question", k: check, event_id: state.events[check]!, purpose: "check" };
   return { kind: "done", decisive_index: lo, decisive_event_id: state.events[lo]!, answers: state.answers, contradictions };
 }
 

@@ -52,7 +52,9 @@ describe("heuristic methods on a planted culprit", () => {
     // then the answer itself: task_success -1 at distance 0
     expect(r.events[1]).toMatchObject({ id: "answer", rank: 2, score: 1 });
     const sums = new Map<string, number>();
-    for (const e of r.events) sums.set(e.agent, (sums.get(e.agent) ?? 0) + e.signals.credit_ccp!);
+    for (const e of r.events) if (e.agent !== "human") sums.set(e.agent, (sums.get(e.agent) ?? 0) + e.signals.credit_ccp!);
+    // people are never suspects: the task giver is left out of the agent ranking
+    expect(r.agents.map((a) => a.agent)).not.toContain("human");
     expect(r.agents.map((a) => a.agent)).toEqual([...sums.entries()].sort((a, b) => a[1] - b[1]).map(([agent]) => agent));
     for (const a of r.agents) expect(a.score).toBeCloseTo(-sums.get(a.agent)!, 12);
   });

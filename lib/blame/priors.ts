@@ -2,15 +2,11 @@
  * Structural and positional priors: where decisive errors tend to sit
  * whatever the content says. Each is a baseline a useful method must beat.
  */
-import type { TraceEvent } from "../trace/types";
 import { contextOf } from "./input";
-import { agentKey, toRanking } from "./rank";
+import { agentKey, isHuman, toRanking } from "./rank";
 import type { BlameInput, BlameRanking } from "./types";
 
-/** People (the task giver) are not suspects: `human` agents, `user` roles and human interventions. */
-export function isHuman(e: TraceEvent): boolean {
-  return e.type === "human_intervention" || e.role === "user" || agentKey(e.agent) === "human";
-}
+export { isHuman };
 
 /** `first_step`: the earlier a step after the task, the more blame; agents by their earliest step. */
 export function rankFirstStep(input: BlameInput): BlameRanking {

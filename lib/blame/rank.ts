@@ -1,6 +1,7 @@
 /**
  * Scores -> a ranking: events by descending score (ties kept in event
- * order), agents by their own scores, both with competition ranks.
+ * order), agents by their own scores, both with competition ranks. People
+ * are never suspect agents: the agent ranking leaves them out.
  */
 import type { TraceEvent } from "../trace/types";
 import type { BlameRanking, RankedAgent, RankedEvent } from "./types";
@@ -8,6 +9,11 @@ import type { BlameRanking, RankedAgent, RankedEvent } from "./types";
 /** How agent names are compared (SPEC.md section 10): case-insensitively, trimmed. */
 export function agentKey(agent: string): string {
   return agent.trim().toLowerCase();
+}
+
+/** People (the task giver) are not suspects: `human` agents, `user` roles and human interventions. */
+export function isHuman(e: TraceEvent): boolean {
+  return e.type === "human_intervention" || e.role === "user" || agentKey(e.agent) === "human";
 }
 
 /** Scores closer than this (relative) are a tie: float noise must not break one. */
@@ -48,6 +54,7 @@ function rankAgents(scored: readonly ScoredEvent[], rule: AgentRule | ReadonlyMa
   const names = new Map<string, string>();
   const totals = new Map<string, number>();
   for (const { event, score } of scored) {
+    if (isHuman(event)) continue;
     const key = agentKey(event.agent);
     if (!names.has(key)) names.set(key, event.agent);
     const previous = totals.get(key);

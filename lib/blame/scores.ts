@@ -90,3 +90,11 @@ export function scoreRankings(traces: readonly ScoredTrace[]): BlameScores {
   const agents = traces.map((t) => placeOf(t.ranking.agents, (a) => agentKey(a.agent) === agentKey(t.decisive_agent)));
   return { n: traces.length, step: levelScores(steps), agent: levelScores(agents) };
 }
+
+/** How often each method named the labelled step (step top-1, with its interval) on one system's labelled runs, as last scored. */
+export interface SystemAccuracy {
+  system: string;
+  best: string | null;
+  /** method -> step top-1 over the system's labelled runs */
+  step_top1: Record<string, Score>;
+}

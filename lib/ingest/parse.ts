@@ -1,6 +1,7 @@
 import { MAX_DEPTH } from "@/lib/trace/limits";
 import type { Problem } from "@/lib/trace/validate";
 import { nestingProblem } from "./depth";
+import { malformedJson } from "./json-error";
 
 /**
  * Splits a request body into trace records: one JSON trace, a JSON array of
@@ -22,7 +23,7 @@ export function parseJsonBody(text: string): ParseResult {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problems: [{ path: "$", message: `malformed JSON: ${(error as Error).message}` }] };
+    return { ok: false, problems: [{ path: "$", message: malformedJson(text, error) }] };
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return { ok: false, problems: [{ path: "$", message: "the array holds no traces" }] };

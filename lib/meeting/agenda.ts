@@ -126,6 +126,12 @@ export function presentedUrl(url: string): string {
   return `${path}?${q.toString()}`;
 }
 
+/** A view's own query parameters, without the presentation mode's `present` (a filter schema does not know it). */
+export function withoutPresent<T extends Record<string, unknown>>(values: T): Omit<T, "present"> {
+  const { present: _present, ...rest } = values;
+  return rest;
+}
+
 /** Slide number (1-based) from the URL, kept within the agenda. */
 export function slideIndex(raw: string | undefined, count: number): number {
   const n = Number(raw);

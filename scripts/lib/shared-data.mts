@@ -14,18 +14,13 @@ const IMPORT = /(?:import|export)\s[^"'`;]*?from\s+["']([^"']+)["']|import\(\s*[
 const SOURCE = /\.(ts|tsx|mts)$/;
 const SKIP_DIRS = new Set(["node_modules", ".next", ".next-e2e", ".git", "generated"]);
 
-let warned = false;
-
 /** Whether ../shared is there; absent in CI: throws. Tests that read it only in some cases may `it.skipIf(!sharedDataAvailable())`. */
 export function sharedDataAvailable(root = process.cwd()): boolean {
   if (existsSync(path.join(root, "../shared/data")) && existsSync(path.join(root, "../shared/trace-schema"))) return true;
   if (process.env.CI === "true" || process.env.CI === "1") {
     throw new Error("../shared (real traces in ../shared/data, the paper's example in ../shared/trace-schema) is missing; in CI it must be present");
   }
-  if (!warned) {
-    warned = true;
-    console.warn("../shared is absent: the tests that read real traces from ../shared/data or ../shared/trace-schema are skipped and counted");
-  }
+  // said once, in the run's summary (vitest.config.mts, playwright.config.ts), not by every process that asks
   return false;
 }
 
@@ -91,4 +86,16 @@ export function testFilesNeedingShared(root: string, dirs: readonly string[], is
 /** The files to leave out of a test run when ../shared is absent (none when it is there; in CI its absence throws). */
 export function sharedDataExclusions(root: string, dirs: readonly string[], isTest: (file: string) => boolean): string[] {
   return sharedDataAvailable(root) ? [] : testFilesNeedingShared(root, dirs, isTest);
+}
+
+/**
+ * What a test run says about the files it left out for want of ../shared:
+ * one line, counting only the files of the projects it runs (`projectsRun`,
+ * null: all), and the files themselves only when asked (`list`).
+ */
+export function skipSummary(skipped: Readonly<Record<string, readonly string[]>>, projectsRun: ReadonlySet<string> | null, list: boolean): string[] {
+  const files = Object.entries(skipped).flatMap(([project, f]) => (projectsRun === null || projectsRun.has(project) ? f : []));
+  if (files.length === 0) return [];
+  const line = `\n Skipped  ${files.length} test file(s) that read real traces from ../shared, absent here (README.md, "Test data", says how to get it; BATON_LIST_SKIPPED=1 lists them)`;
+  return list ? [line, ...files.map((f) => `          ${f}`)] : [line];
 }

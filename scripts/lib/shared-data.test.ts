@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { sharedDataAvailable, sharedDataExclusions, testFilesNeedingShared } from "./shared-data.mjs";
+import { sharedDataAvailable, sharedDataExclusions, skipSummary, testFilesNeedingShared } from "./shared-data.mjs";
 
 /** A checkout with no ../shared beside it, holding `files`. */
 function checkout(files: Record<string, string>): string {
@@ -52,5 +52,19 @@ describe("tests that need ../shared", () => {
 
   it.skipIf(!sharedDataAvailable())("beside this checkout ../shared is present: nothing is left out", () => {
     expect(sharedDataExclusions(process.cwd(), ["lib"], isTest)).toEqual([]);
+  });
+});
+
+describe("what a run says of the files it left out", () => {
+  const skipped = { unit: ["lib/a.test.ts", "lib/b.test.ts"], integration: ["lib/c.int.test.ts"] };
+
+  it("one line, counting only the projects it runs (npm run test:unit hears nothing of integration files)", () => {
+    const [line, ...rest] = skipSummary(skipped, new Set(["unit"]), false);
+    expect(line).toContain("Skipped  2 test file(s) that read real traces from ../shared");
+    expect(line).toContain('README.md, "Test data"');
+    expect(rest).toEqual([]);
+    expect(skipSummary(skipped, null, false)[0]).toContain("Skipped  3 test file(s)");
+    expect(skipSummary(skipped, new Set(["integration"]), true)).toEqual([expect.stringContaining("Skipped  1 test file(s)"), "          lib/c.int.test.ts"]);
+    expect(skipSummary({ unit: [], integration: [] }, null, true)).toEqual([]);
   });
 });

@@ -49,13 +49,13 @@ export function UploadDropzone({ maxBytes }: { maxBytes: number }) {
         onClick={() => inputRef.current?.click()}
         className={`flex h-40 cursor-pointer flex-col items-center justify-center rounded border-2 border-dashed text-slate-600 ${dragging ? "border-blue-500 bg-blue-50" : "border-slate-300 bg-white"}`}
       >
-        <p className="font-medium">Drop .json / .jsonl files here</p>
+        <p className="font-medium">Drop .json / .jsonl files (or a ChatDev .log) here</p>
         <p className="text-sm">or click to choose</p>
         <input
           ref={inputRef}
           type="file"
           multiple
-          accept=".json,.jsonl,.ndjson,application/json"
+          accept=".json,.jsonl,.ndjson,.log,application/json,text/plain"
           className="hidden"
           data-testid="file-input"
           onChange={(e) => {

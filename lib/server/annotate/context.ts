@@ -80,9 +80,11 @@ export async function eventContext(trace: { id: number; traceId: string }, event
 export async function traceContext(trace: { id: number; traceId: string; taskId: string; system: string | null; metadata: unknown; eventCount: number; projectId: number }): Promise<TraceContext> {
   const n = trace.eventCount;
   const [terminal, agents, timeline, project] = await Promise.all([
-    // the terminal event: the last aggregate in event order, else the last event
+    // the final answer: an event an importer marked so (tau-bench's agent's last turn, not the user simulator's ###STOP###),
+    // else the terminal event: the last aggregate in event order, else the last event
     pool().query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} ${FROM_EVENTS} WHERE e.trace_id = $1 AND (e.type = 'aggregate' OR e.seq = $2) ORDER BY (e.type = 'aggregate') DESC, e.seq DESC LIMIT 1`,
+      `SELECT ${EVENT_COLUMNS} ${FROM_EVENTS} WHERE e.trace_id = $1 AND (e.type = 'aggregate' OR e.seq = $2 OR e.extra @> '{"final_answer": true}')
+       ORDER BY coalesce(e.extra @> '{"final_answer": true}', false) DESC, (e.type = 'aggregate') DESC, e.seq DESC LIMIT 1`,
       [trace.id, n - 1],
     ),
     pool().query<{ agent: string; events: number; first_seq: number; last_seq: number }>(

@@ -1,6 +1,7 @@
 import "server-only";
 import type { LabelRowsPage } from "@/lib/annotate/rows";
 import { eventSummary } from "@/lib/trace/summary";
+import { datasetStep } from "@/lib/trace/steps";
 import type { EventType } from "@/lib/trace/types";
 import { pool } from "../db/client";
 
@@ -16,6 +17,7 @@ interface RowRecord {
   reason: string | null;
   status: string | null;
   trusted: boolean | null;
+  step: unknown;
 }
 
 /**
@@ -28,7 +30,7 @@ interface RowRecord {
 export async function labelRows(trace: { id: number; eventCount: number }, from: number, limit: number): Promise<LabelRowsPage> {
   const [page, anchors] = await Promise.all([
     pool().query<RowRecord>(
-      `SELECT seq, event_id, type::text AS type, agent, from_agent, to_agent, tool, decision::text AS decision, reason::text AS reason, status, trusted
+      `SELECT seq, event_id, type::text AS type, agent, from_agent, to_agent, tool, decision::text AS decision, reason::text AS reason, status, trusted, extra->'step' AS step
        FROM events WHERE trace_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
       [trace.id, from, from + limit],
     ),
@@ -52,6 +54,7 @@ export async function labelRows(trace: { id: number; eventCount: number }, from:
       type: r.type,
       agent: r.agent,
       summary: eventSummary({ type: r.type, from: r.from_agent, to: r.to_agent, tool: r.tool, decision: r.decision, reason: r.reason, status: r.status, trusted: r.trusted }),
+      step: datasetStep({ step: r.step }),
     })),
   };
 }

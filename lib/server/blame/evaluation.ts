@@ -68,7 +68,7 @@ async function judgedRankings(labelled: readonly LabelledTrace[], rows: readonly
 /** The form of a kept evaluation: a kept answer of an older form is recomputed. */
 const EVALUATION_FORM = 3;
 
-const keyOf = (f: LabelledFilter) => JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
+export const keyOf = (f: LabelledFilter) => JSON.stringify({ project: f.project ?? null, system: f.system ?? null, readable: f.readable ? [...f.readable].sort() : null });
 
 /** Cross-validated scores of every method, computed now unless kept in blame_evaluations for the current labels (minutes of CPU for a hundred runs, most of it nested CV, in a child process: report-process.ts). */
 export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluationResponse> {

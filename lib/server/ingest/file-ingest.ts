@@ -17,6 +17,17 @@ export interface FileOutcome {
   ok: boolean;
   traces: StoredTrace[];
   problems: Problem[];
+  /** a file refused only because traces of it are stored already: their trace ids (nothing of the file was written) */
+  storedAlready?: string[];
+}
+
+/** The outcome of a file whose write failed; a conflict with stored traces says which. */
+export function failedFile(file: string, error: unknown): FileOutcome {
+  if (!(error instanceof ApiError)) return { file, ok: false, traces: [], problems: [{ path: "$", message: error instanceof Error ? error.message : String(error) }] };
+  const problems = error.details.length ? error.details : [{ path: "$", message: error.message }];
+  if (error.code !== "conflict") return { file, ok: false, traces: [], problems };
+  const storedAlready = error.details.map((d) => /^trace_id "(.*)" exists$/.exec(d.message)?.[1]).filter((id): id is string => id !== undefined);
+  return { file, ok: false, traces: [], problems, storedAlready };
 }
 
 const BATCH_EVENTS = 20_000;
@@ -54,8 +65,7 @@ export async function ingestFile(file: string, opts: StoreOptions & { onBytes?: 
     if (opts.upsert) await recomputeLabelled(traces);
     return { file, ok: true, traces, problems: [] };
   } catch (error) {
-    if (error instanceof ApiError) return { file, ok: false, traces: [], problems: error.details.length ? error.details : [{ path: "$", message: error.message }] };
-    return { file, ok: false, traces: [], problems: [{ path: "$", message: error instanceof Error ? error.message : String(error) }] };
+    return failedFile(file, error);
   }
 }
 

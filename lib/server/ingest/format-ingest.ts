@@ -6,7 +6,7 @@ import type { TraceRecord } from "@/lib/ingest/parse";
 import { SNIFF_BYTES, unsupportedInput } from "@/lib/ingest/sniff";
 import type { Problem } from "@/lib/trace/validate";
 import { ApiError } from "../errors";
-import { ingestFile, type FileOutcome } from "./file-ingest";
+import { failedFile, ingestFile, type FileOutcome } from "./file-ingest";
 import { inTransaction, validateRecords } from "./ingest";
 import { storeTraces, type StoreOptions, type StoredTrace } from "./store";
 
@@ -36,7 +36,7 @@ export async function ingestFormatted(input: string, opts: StoreOptions & { form
     if (refused) return { file: input, ok: false, traces: [], problems: [{ path: "$", message: refused }] };
     format = opts.format === "auto" ? ((await detectPath(input)) ?? "baton") : opts.format;
   } catch (error) {
-    return failure(input, error);
+    return failedFile(input, error);
   }
   if (format === "baton") return ingestFile(input, opts);
   const source = format;
@@ -68,7 +68,7 @@ export async function ingestFormatted(input: string, opts: StoreOptions & { form
     opts.onBytes?.(await inputBytes(input));
     return { file: input, ok: true, traces, problems: [] };
   } catch (error) {
-    return failure(input, error);
+    return failedFile(input, error);
   }
 }
 
@@ -86,10 +86,6 @@ async function unsupportedFile(input: string): Promise<string | null> {
   }
 }
 
-function failure(file: string, error: unknown): FileOutcome {
-  if (error instanceof ApiError) return { file, ok: false, traces: [], problems: error.details.length ? error.details : [{ path: "$", message: error.message }] };
-  return { file, ok: false, traces: [], problems: [{ path: "$", message: error instanceof Error ? error.message : String(error) }] };
-}
 
 /**
  * The inputs under a path, sorted: trace files (.json / .jsonl / .ndjson),

@@ -146,7 +146,9 @@ describe("substring filters", () => {
 
 describe("structured filters", () => {
   it("event type, agent, tool, error status, E1, tokens and cost ranges", async () => {
-    expect(await ids({ status: "error" })).toEqual(["ex-2"]);
+    expect(await ids({ status: "error", system: "paper" })).toEqual(["ex-2"]);
+    // tau-bench runs whose tools answered "Error: ..." (36 of the 200)
+    expect(await countTraces(traceListQuery.parse({ status: "error", q: "taubench" }))).toBe(36);
     expect(await ids({ system: "paper", tokens_min: "100", tokens_max: "300" })).toEqual(["ex-2", "ex-1", "ex-0"]);
     expect(await ids({ cost_min: "0.2" })).toEqual(["ex-1"]);
     expect(await countTraces(traceListQuery.parse({ tool: "get_user_details" }))).toBeGreaterThan(100);

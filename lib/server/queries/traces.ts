@@ -3,6 +3,7 @@ import { reader } from "@/lib/server/db/read";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { notFound } from "../errors";
 import { isStorableId } from "@/lib/api/text";
+import { DEMO_SOURCE } from "@/lib/demo/builder";
 import { loadTraceById } from "./load-trace";
 import { apiEvent, type ApiEvent } from "./serialize";
 
@@ -127,4 +128,15 @@ export function projectsWritten(records: readonly { value: unknown }[]): string[
     projects.add(typeof v?.project === "string" ? v.project : "default");
   }
   return [...projects];
+}
+
+/**
+ * Whether the database holds no trace of its users yet: none at all, or only
+ * Baton's generated demo traces (what the first page's "start here" is for).
+ * Stops at the first trace of another source.
+ */
+export async function onlyDemoTraces(): Promise<boolean> {
+  const rows = await (await reader()).prisma.$queryRaw<{ own: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM traces WHERE metadata->>'source' IS DISTINCT FROM ${DEMO_SOURCE}) AS own`;
+  return !rows[0]!.own;
 }

@@ -76,6 +76,8 @@ function Entry({ e, base, clock, terms, final, target }: { e: ApiEvent; base: st
       className={`scroll-mt-20 rounded border bg-white p-2 text-sm ${target ? "border-blue-500 ring-2 ring-blue-300" : final ? "border-emerald-400" : error ? "border-rose-300" : "border-slate-200"}`}
       data-testid="conversation-entry"
       data-target={target || undefined}
+      data-final={final || undefined}
+      data-error={error || undefined}
     >
       <div className="flex flex-wrap items-baseline gap-x-2 text-xs text-slate-600">
         <span className="font-mono">{e.id}</span>

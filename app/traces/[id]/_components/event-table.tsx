@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ApiEvent } from "@/lib/server/queries/serialize";
+import { datasetStep, stepNumber } from "@/lib/trace/steps";
 import { eventSummary } from "@/lib/trace/summary";
 
 interface Props {
@@ -11,7 +12,12 @@ interface Props {
   limit: number;
 }
 
-/** Events in event order, one page at a time; the page range is always stated, and rows are numbered as it is (from 1). */
+/**
+ * Events in event order, one page at a time; the page range is always stated
+ * (from 1). Each event is numbered as a person reads its step everywhere
+ * (lib/trace/steps.ts): the dataset's own step when it has one, else its
+ * place in event order from 1.
+ */
 export function EventTable({ traceId, events, total, from, nextCursor, limit }: Props) {
   const base = `/traces/${encodeURIComponent(traceId)}`;
   const prev = Math.max(0, from - limit);
@@ -24,7 +30,7 @@ export function EventTable({ traceId, events, total, from, nextCursor, limit }: 
         <table className="w-full text-sm" data-testid="event-table">
           <thead className="bg-slate-100 text-left text-xs uppercase tracking-wide text-slate-600">
             <tr>
-              <th className="px-3 py-2 font-medium">#</th>
+              <th className="px-3 py-2 font-medium">Step</th>
               <th className="px-3 py-2 font-medium">t</th>
               <th className="px-3 py-2 font-medium">Agent</th>
               <th className="px-3 py-2 font-medium">Type</th>
@@ -35,7 +41,7 @@ export function EventTable({ traceId, events, total, from, nextCursor, limit }: 
           <tbody>
             {events.map((e) => (
               <tr key={e.seq} className="border-t border-slate-100" data-testid="event-row">
-                <td className="px-3 py-1.5 tabular-nums text-slate-500" data-testid="event-number">{e.seq + 1}</td>
+                <td className="px-3 py-1.5 tabular-nums text-slate-500" data-testid="event-number">{stepNumber(e.seq, datasetStep(e.extra))}</td>
                 <td className="px-3 py-1.5 tabular-nums">{e.t_end !== null ? `${e.t}–${e.t_end}` : e.t}</td>
                 <td className="px-3 py-1.5">{e.agent}{e.role ? <span className="text-slate-500"> ({e.role})</span> : null}</td>
                 <td className="px-3 py-1.5 font-mono text-xs">{e.type}</td>

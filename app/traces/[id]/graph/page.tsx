@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { parseViewState } from "@/lib/graph-view/view-state";
-import { requirePageRead } from "@/lib/server/auth/page-access";
+import { pageReadableProjects, requirePageRead } from "@/lib/server/auth/page-access";
+import { keptAccuracy } from "@/lib/server/blame/kept-accuracy";
 import { graphMeta } from "@/lib/server/queries/graph";
 import { listPresets } from "@/lib/server/queries/presets";
 import { findTraceRowOrNull } from "@/lib/server/queries/traces";
@@ -29,7 +30,7 @@ export default async function TraceGraphPage({ params, searchParams }: Props) {
   const traceId = decodeSegment(id) ?? "";
   const row = await findTraceRowOrNull(traceId);
   await requirePageRead(`/traces/${id}/graph`, row?.project.name ?? null);
-  const [meta, presets, query] = await Promise.all([graphMeta(traceId), listPresets(), searchParams]);
+  const [meta, presets, query, accuracy] = await Promise.all([graphMeta(traceId), listPresets(), searchParams, pageReadableProjects("/attribution").then((readable) => keptAccuracy(row?.system ?? null, readable))]);
   return (
     <div className="graph-page relative left-1/2 w-screen -translate-x-1/2 px-4">
       <div className="mb-2 flex flex-wrap items-baseline gap-x-4 gap-y-1">
@@ -41,8 +42,9 @@ export default async function TraceGraphPage({ params, searchParams }: Props) {
           {meta.events.toLocaleString("en")} events · {meta.edges.toLocaleString("en")} edges · {meta.lanes.length.toLocaleString("en")} agents
         </span>
       </div>
-      <div className="mb-2 hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} collapsed /></div>
-      <GraphView key={traceId} traceId={traceId} meta={meta} view={parseViewState(query)} presets={presets.map((p) => p.name)} subject={{ task: row?.taskId ?? null, question: row ? (taskDefinition(row.metadata).instruction?.text ?? null) : null, system: row?.system ?? null }} />
+      <div className="mb-2 hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} accuracy={accuracy} collapsed /></div>
+      {/* a new set of highlighted events from a link (the suspects' "show on the graph") draws at once */}
+      <GraphView key={`${traceId}\u0000${[query.sel ?? []].flat().join(",")}`} traceId={traceId} meta={meta} view={parseViewState(query)} presets={presets.map((p) => p.name)} subject={{ task: row?.taskId ?? null, question: row ? (taskDefinition(row.metadata).instruction?.text ?? null) : null, system: row?.system ?? null }} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { SuspectIdsProvider } from "@/components/attribution/suspect-ids";
 import { Suspects } from "@/components/attribution/suspects";
 import { HeatmapControls } from "@/components/heatmap/controls";
 import { BLAME_METHODS } from "@/lib/blame";
@@ -66,10 +67,12 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
         )}
         <span className="ml-auto"><AddToAgenda title={main?.title ?? `Heatmap ${traceId}`} /></span>
       </div>
-      <div className="hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} /></div>
-      <HeatmapControls scope="trace" values={values} presets={presets.map((p) => p.name)} groupTraces={groupTraces} />
-      {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
-      {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} overrides={overrides} />}
+      <SuspectIdsProvider>
+        <div className="hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} /></div>
+        <HeatmapControls scope="trace" values={values} presets={presets.map((p) => p.name)} groupTraces={groupTraces} />
+        {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
+        {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} overrides={overrides} />}
+      </SuspectIdsProvider>
       {main && main.kind === "event-family" && main.page.total > main.rows.length && (
         <nav className="flex gap-4 text-sm" aria-label="Event pages">
           {main.page.offset > 0 && <Link href={pageHref(Math.max(0, main.page.offset - main.page.limit))} className="text-blue-700 hover:underline">Previous events</Link>}
