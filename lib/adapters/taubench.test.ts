@@ -111,7 +111,7 @@ describe("tau-bench adapter on gpt-4o-airline.json", () => {
     expect(sixth.input[0]!.content).toBe(t.metadata!.system_prompt);
     expect(sixth.input.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(["call_oIHazX6yQrB8hUwl4cRilFKj", "call_HGn16KZh9oNCruxsMJ4gYXan"]);
     expect(sixth.input[6]!.tool_calls).toEqual([{ id: "call_oIHazX6yQrB8hUwl4cRilFKj", name: "get_user_details", arguments: '{"user_id":"mia_li_3668"}' }]);
-    expect(sixth.input[11]).toEqual({ role: "user", content: expect.any(String) });
+    expect(Object.keys(sixth.input[11]!)).toEqual(["role", "content"]);
     expect(sixth.output).toEqual({
       role: "assistant",
       content: null,
@@ -120,6 +120,7 @@ describe("tau-bench adapter on gpt-4o-airline.json", () => {
     expect(sixth.events.map((id) => t.events.find((e) => e.id === id)!.type)).toEqual(["tool_call"]);
     const last = t.calls!.at(-1)!;
     expect(last.events).toEqual([t.events.find((e) => e.final_answer === true)!.id]);
-    expect(last.output).toEqual({ role: "assistant", content: expect.stringContaining("has been successfully booked") });
+    expect(Object.keys(last.output)).toEqual(["role", "content"]);
+    expect(String((last.output as { content: string }).content)).toContain("has been successfully booked");
   });
 });
