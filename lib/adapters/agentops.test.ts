@@ -45,4 +45,20 @@ describe("AgentOps adapter on the CrewAI span export", () => {
     expect(() => adaptAgentOps({ ...raw, spans: [] }, "x.json")).toThrow(AdapterInputError);
     expect(() => adaptAgentOps({ ...raw, spans: [] }, "x.json")).toThrow(/x\.json is not an AgentOps span-tree export .*\$\.spans: the export holds no spans/);
   });
+
+  it("makes each LLM span a model call: the prompt and reply the span recorded, its model and token counts", async () => {
+    const [t] = await collect("agentops", FILE);
+    const calls = t!.calls!;
+    expect(calls).toHaveLength(2);
+    expect(calls.map((c) => c.events)).toEqual(t!.events.filter((e) => e.type === "return").map((e) => [e.id]));
+    const [researcher, songwriter] = calls;
+    expect(researcher).toMatchObject({ agent: "Website Researcher", t: 0.01, t_end: 12.06, model: "ollama/llama3:latest", input_tokens: 210, output_tokens: 83, source: "import" });
+    expect(researcher!.input.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(researcher!.input[0]!.content).toMatch(/^You are Website Researcher\. Expert researcher/);
+    const reply = researcher!.output as { role: string; content: string };
+    expect(Object.keys(reply).sort()).toEqual(["content", "role"]);
+    expect([reply.role, reply.content.slice(0, 52)]).toEqual(["assistant", "Thought: I now have a great understanding of my task"]);
+    expect(songwriter).toMatchObject({ input_tokens: 271, output_tokens: 413 });
+    expect(researcher!.tools).toBeUndefined();
+  });
 });

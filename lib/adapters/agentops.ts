@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { callMessageSchema, type ModelCall } from "../trace/calls";
 import { AdaptedTraceBuilder, shortHash, slug, type EventRef, type Parent } from "./emit";
 import { provenanceOf, stem } from "./provenance";
 import { AdapterInputError, type AdaptedTrace } from "./types";
@@ -16,6 +17,12 @@ import { zodDetails } from "./zod-details";
  * - a tool span -> tool_call + tool_result (`return` edge).
  * In a sequential crew each task takes the previous task's output as
  * context, so a return links to the next task's spawn.
+ * Model calls (SPEC.md section 6): an LLM span whose `gen_ai.prompt` holds
+ * the messages sent and whose `gen_ai.completion` holds one reply becomes a
+ * call (input and output as recorded, model, token counts, the span's time),
+ * producing that span's event. The export records no tool definitions or
+ * sampling parameters; a span whose prompt or reply is missing or cut short
+ * (`freeplan_truncated`) becomes no call.
  */
 
 const spanSchema = z.looseObject({
@@ -53,6 +60,7 @@ export function adaptAgentOps(raw: unknown, path: string): AdaptedTrace {
   const at = (time: number) => time - origin;
   const orchestrator = text(attr(roots[0]!.span, "agentops.entity.name")) ?? "workflow";
   let skipped = 0;
+  const calls: { node: Node; agent: string; ref: EventRef }[] = [];
 
   for (const root of roots) {
     const decision = b.add({ t: at(root.start), type: "orchestrator_decision", agent: orchestrator, role: "orchestrator", decision: "spawn", content: root.span.span_name, span_id: root.span.span_id });
@@ -89,6 +97,7 @@ export function adaptAgentOps(raw: unknown, path: string): AdaptedTrace {
           previous,
         );
         previous = [ref, "causal"];
+        calls.push({ node, agent, ref });
         if (isLast) returns.push(ref);
       });
       if (llms.length === 0) skipped++;
@@ -101,7 +110,7 @@ export function adaptAgentOps(raw: unknown, path: string): AdaptedTrace {
 
   const first = roots[0]!.span;
   const taskNames = spans.filter((s) => attr(s, "agentops.span.kind") === "workflow.step").map((s) => s.span_name).join("\n");
-  return b.build(
+  const built = b.build(
     {
       trace_id: `agentops-${slug(trace.trace_id)}`,
       task_id: `agentops-${shortHash(taskNames || first.span_name)}`,
@@ -118,6 +127,39 @@ export function adaptAgentOps(raw: unknown, path: string): AdaptedTrace {
     },
     { clock: "seconds" },
   );
+  const modelCalls = calls.flatMap(({ node, agent, ref }, i) => {
+    const call = modelCallOf(node, agent);
+    const event = built.events.find((e) => e.id === b.idOf(ref))!;
+    // the call spans its event's interval (the span's, in the trace's seconds)
+    return call ? [{ id: `call${i + 1}`, ...call, t: event.t, ...(event.t_end !== undefined ? { t_end: event.t_end } : {}), events: [event.id] }] : [];
+  });
+  return modelCalls.length > 0 ? { ...built, calls: modelCalls } : built;
+}
+
+const recordedMessages = z.array(callMessageSchema).min(1);
+
+/** An LLM span's request and reply as the instrumentation recorded them, or null when either is missing or truncated. */
+function modelCallOf(node: Node, agent: string): Omit<ModelCall, "id" | "events" | "t"> | null {
+  if ((node.span as { freeplan_truncated?: unknown }).freeplan_truncated === true) return null;
+  const input = recordedMessages.safeParse(attr(node.span, "gen_ai.prompt"));
+  const output = recordedMessages.max(1).safeParse(attr(node.span, "gen_ai.completion"));
+  if (!input.success || !output.success || output.data[0]!.role !== "assistant") return null;
+  const model = text(attr(node.span, "gen_ai.request.model"));
+  const count = (key: string) => {
+    const n = Number(attr(node.span, `gen_ai.usage.${key}`));
+    return attr(node.span, `gen_ai.usage.${key}`) !== undefined && Number.isFinite(n) && n >= 0 ? n : undefined;
+  };
+  const inputTokens = count("prompt_tokens");
+  const outputTokens = count("completion_tokens");
+  return {
+    agent,
+    ...(model !== undefined ? { model } : {}),
+    input: input.data,
+    output: output.data[0]!,
+    ...(inputTokens !== undefined ? { input_tokens: inputTokens } : {}),
+    ...(outputTokens !== undefined ? { output_tokens: outputTokens } : {}),
+    source: "import",
+  };
 }
 
 function tree(spans: readonly Span[], path: string): Node[] {

@@ -20,6 +20,8 @@ describe("ChatDev adapter on the 12 WareHouse runs", () => {
   it("makes one valid trace per run folder, without warnings", () => {
     expect(traces.size).toBe(12);
     for (const t of traces.values()) expect(expectValid(t)).toEqual([]);
+    // the log prints messages, not the requests each agent's model was sent: no model calls (docs/adapters.md)
+    for (const t of traces.values()) expect(t.calls).toBeUndefined();
   });
 
   it("reads dates as year-day-month", () => {

@@ -29,6 +29,8 @@ describe("MARBLE adapter on the real result files", () => {
         const warnings = expectValid(t);
         if (t.events.length > 1) expect(warnings, t.trace_id).toEqual([]);
         else expect(warnings).toEqual(['$.events[0]: event "e1" has no edges']);
+        // the result files log no prompt an agent's model was sent: no model calls (docs/adapters.md)
+        expect(t.calls).toBeUndefined();
       }
     }
   });

@@ -82,4 +82,45 @@ describe("tau-bench adapter on gpt-4o-airline.json", () => {
     expect(t.metrics).toEqual({ task_success: 0 });
     expect((t.metadata!.labels as { task: { user_id: string } }).task.user_id).toBe("mia_li_3668");
   });
+
+  it("makes each assistant turn a model call: the conversation so far as the agent's model was sent it, the turn as its output", () => {
+    const all = traces.flatMap((t) => t.calls ?? []);
+    // 2454 assistant turns in the file (1164 of them call a tool, 1074 with content null); every run has calls
+    expect(all).toHaveLength(2454);
+    expect(traces.every((t) => (t.calls ?? []).length > 0)).toBe(true);
+    expect(all.filter((c) => typeof c.output !== "string" && c.output.content === null)).toHaveLength(1074);
+    for (const t of traces) {
+      const calls = t.calls!;
+      const byId = new Map(t.events.map((e) => [e.id, e]));
+      calls.forEach((c, i) => {
+        expect(c.source).toBe("import");
+        expect(c.tools).toBeUndefined(); // the file holds no tool definitions
+        expect(c.input[0]!.role).toBe("system");
+        // the prompt only grows: each call's input is the previous call's input, its output, and what came back
+        const before = calls[i - 1];
+        if (before) expect(before.input.every((m, j) => c.input[j] === m) && c.input[before.input.length] === before.output).toBe(true);
+        for (const id of c.events) expect(byId.get(id)!.agent).toBe("assistant");
+      });
+    }
+    const t = traces[0]!;
+    expect(t.calls).toHaveLength(15);
+    const sixth = t.calls![5]!;
+    // traj[12] of task 0 trial 0: a second search after the user's answer
+    expect(sixth.t).toBe(11);
+    expect(sixth.input.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "assistant", "user", "assistant", "tool", "assistant", "tool", "assistant", "user"]);
+    expect(sixth.input[0]!.content).toBe(t.metadata!.system_prompt);
+    expect(sixth.input.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(["call_oIHazX6yQrB8hUwl4cRilFKj", "call_HGn16KZh9oNCruxsMJ4gYXan"]);
+    expect(sixth.input[6]!.tool_calls).toEqual([{ id: "call_oIHazX6yQrB8hUwl4cRilFKj", name: "get_user_details", arguments: '{"user_id":"mia_li_3668"}' }]);
+    expect(Object.keys(sixth.input[11]!)).toEqual(["role", "content"]);
+    expect(sixth.output).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_HGn16KZh9oNCruxsMJ4gYXan", name: "search_onestop_flight", arguments: '{"origin":"JFK","destination":"SEA","date":"2024-05-20"}' }],
+    });
+    expect(sixth.events.map((id) => t.events.find((e) => e.id === id)!.type)).toEqual(["tool_call"]);
+    const last = t.calls!.at(-1)!;
+    expect(last.events).toEqual([t.events.find((e) => e.final_answer === true)!.id]);
+    expect(Object.keys(last.output)).toEqual(["role", "content"]);
+    expect(String((last.output as { content: string }).content)).toContain("has been successfully booked");
+  });
 });

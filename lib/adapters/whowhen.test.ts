@@ -31,6 +31,8 @@ describe("Who&When adapter on the 138 real runs", () => {
     expect(traces).toHaveLength(138);
     for (const t of traces) expect(expectValid(t)).toEqual([]);
     expect(countBy(traces, (t) => t.system!)).toEqual({ "Magentic-One": 58, "CaptainAgent (AG2)": 80 });
+    // no file holds the prompts its models were sent (docs/adapters.md): no model calls
+    expect(traces.filter((t) => t.calls !== undefined)).toEqual([]);
   });
 
   it("finds the labelled step spoken by the labelled agent in 133 runs and lists the 5 others", () => {

@@ -17,6 +17,14 @@ import { zodDetails } from "./zod-details";
  * `is_corrected` are false in all 138 files), so the reported
  * `metrics.task_success` is 0 (E1 = 0) and the `task_success` reward is -1,
  * the value SPEC.md section 2 gives a failure label (2 x 0 - 1).
+ * No model calls (SPEC.md section 6: a call is what the model saw, nothing
+ * reconstructed): a Magentic-One file is the orchestrator's transcript,
+ * without the ledger and planning prompts or the surfers' page states its
+ * models were sent; a CaptainAgent file's `history` is the initiating
+ * expert's own message list (its turns `assistant`, the others `user` with
+ * `name`), but the system message that expert's model received (AG2's
+ * group-chat instruction naming the members, wrapping the profile that
+ * `system_prompt` holds) is not in the file. See docs/adapters.md.
  */
 
 const turnSchema = z.object({ role: z.string(), name: z.string().optional(), content: z.string().nullable() });
