@@ -22,6 +22,8 @@ export interface ScriptedAnswer {
   /** characters per stream chunk, and the wait between chunks */
   chunkChars?: number;
   chunkDelayMs?: number;
+  /** send this reply object, or these stream events, exactly (a replay of a logged run) */
+  replay?: { reply: Record<string, unknown> | null; events: Record<string, unknown>[] };
 }
 
 export interface LoggedRequest {
@@ -66,6 +68,7 @@ export async function startScriptedOpenAi(script: Script): Promise<ScriptedOpenA
         return send(res, answer.status, { error: { message: `scripted ${answer.status}`, type: "scripted", code: String(answer.status) } }, answer.status === 429 ? { "retry-after": "1" } : {});
       }
       const n = ++ids;
+      if (answer.replay) return replay(res, log, req.url?.endsWith("/responses") === true, answer.replay);
       if (req.url?.endsWith("/chat/completions")) await chat(res, log, body, answer, n);
       else if (req.url?.endsWith("/responses")) await responses(res, log, body, answer, n);
       else send(res, 404, { error: { message: `not scripted: ${req.url}` } });
@@ -168,6 +171,19 @@ async function responses(res: ServerResponse, log: LoggedRequest, body: Record<s
   if (res.destroyed) return;
   await emit({ type: "response.completed", response });
   res.end();
+}
+
+function replay(res: ServerResponse, log: LoggedRequest, responsesApi: boolean, logged: NonNullable<ScriptedAnswer["replay"]>) {
+  if (logged.reply !== null) {
+    log.reply = logged.reply;
+    return send(res, 200, logged.reply);
+  }
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const event of logged.events) {
+    log.events.push(event);
+    res.write(`${responsesApi ? `event: ${String(event.type)}\n` : ""}data: ${JSON.stringify(event)}\n\n`);
+  }
+  res.end(responsesApi ? "" : "data: [DONE]\n\n");
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
