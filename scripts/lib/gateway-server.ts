@@ -8,8 +8,6 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { POST as llmRoute } from "@/app/api/llm/[...path]/route";
 import { POST as flushRoute } from "@/app/api/llm/flush/route";
 import { GET as statusRoute } from "@/app/api/status/route";
@@ -35,12 +33,17 @@ export async function startGatewayServer(): Promise<GatewayServer> {
         : new Response("not found", { status: 404 });
       res.writeHead(response.status, Object.fromEntries(response.headers));
       if (response.body === null) return void res.end();
-      const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+      // each chunk written as it comes (no Node stream in between); a closed socket cancels the body
+      const reader = response.body.getReader();
       res.on("close", () => {
-        if (!res.writableFinished) body.destroy();
+        if (!res.writableFinished) void reader.cancel().catch(() => undefined);
       });
-      body.on("error", () => res.destroy());
-      body.pipe(res);
+      try {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
+        res.end();
+      } catch {
+        res.destroy();
+      }
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(error));

@@ -13,6 +13,7 @@ import { finaliseIdleRuns, gatewayIdleSeconds } from "./runs";
 interface SweeperState {
   timer?: ReturnType<typeof setInterval>;
   running?: Promise<void>;
+  lastKick?: number;
 }
 
 const state = ((globalThis as unknown as { batonGatewaySweeper?: SweeperState }).batonGatewaySweeper ??= {});
@@ -29,8 +30,10 @@ export function stopGatewaySweeper(): void {
   state.timer = undefined;
 }
 
-export function kickGatewaySweep(): void {
-  if (state.running !== undefined) return;
+/** Starts a sweep unless one runs or one started less than a second ago (every call kicks; the timer does the rest). */
+export function kickGatewaySweep(now = Date.now()): void {
+  if (state.running !== undefined || now - (state.lastKick ?? 0) < 1000) return;
+  state.lastKick = now;
   state.running = onPrimary(() => finaliseIdleRuns())
     .then(() => undefined)
     .catch((error: unknown) => console.error("[baton] gateway sweep failed:", error))
