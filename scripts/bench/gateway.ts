@@ -11,12 +11,14 @@
  * the difference; then checks that every call through the gateway was
  * recorded (zero lost records). `--in-process`: the gateway in the bench's
  * own process instead (no second process to schedule: its own cost only).
+ * BATON_CPU_PROF=<dir>: a V8 CPU profile of the gateway process there.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { startScriptedOpenAi } from "../lib/scripted-openai";
+import { cpuSnapshot } from "./cpu";
 import { benchDatabase, fmt } from "./db";
 
 const { values } = parseArgs({
@@ -64,7 +66,8 @@ async function startGateway(env: Record<string, string>): Promise<{ child: Child
     await putUpstream("default", { base_url: env.UPSTREAM_URL!, api_key: "sk-bench", max_reply_bytes: 16 << 20, timeout_ms: 60_000, request_token_ids: false, request_logprobs: false });
     return { child: null, url: (await startGatewayServer()).url };
   }
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/bench/gateway/child.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const profile = process.env.BATON_CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BATON_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", "--conditions=react-server", "scripts/bench/gateway/child.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
   return await new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once("line", (line) => resolve({ child, url: (JSON.parse(line) as { url: string }).url }));
@@ -85,13 +88,17 @@ async function main() {
   for (let i = 0; i < 20; i++) for (const way of Object.values(ways)) await way("warm");
 
   const rows: string[][] = [];
+  const cpuCosts: string[] = [];
   for (const [label, run] of [
     ["1 stream", async (way: keyof typeof ways) => [await ways[way]("bench-1")]] as const,
     [`${CONCURRENT} streams`, (way: keyof typeof ways) => Promise.all(Array.from({ length: CONCURRENT }, (_, i) => ways[way](`bench-50-${i % 5}`)))] as const,
   ]) {
     const samples: Record<keyof typeof ways, Timing[]> = { direct: [], gateway: [] };
     const repeats = label === "1 stream" ? CALLS : ROUNDS;
+    const cpuBefore = child === null ? null : cpuSnapshot(child.pid);
     for (let r = 0; r < repeats; r++) for (const way of ["direct", "gateway"] as const) samples[way].push(...(await run(way)));
+    // the gateway process serves only the gateway's calls: its CPU time over them is what one call costs it (whatever else the machine runs)
+    if (cpuBefore !== null) cpuCosts.push(`${label}: ${fmt((cpuSnapshot(child!.pid).app - cpuBefore.app) / samples.gateway.length, 2)} ms of the gateway process's CPU per call (${fmt((1000 * (cpuSnapshot(child!.pid).app - cpuBefore.app)) / samples.gateway.length / (CHUNKS + 3), 0)} µs per chunk)`);
     for (const metric of ["ttft", "total"] as const) {
       const stat = (way: keyof typeof ways, q: number) => quantile(samples[way].map((s) => s[metric]), q);
       rows.push([label, metric === "ttft" ? "time to first token" : "whole call", `${samples.direct.length}`,
@@ -123,6 +130,7 @@ async function main() {
   console.log("| load | measure | calls each way | p50 direct | p50 gateway | p50 added | p99 direct | p99 gateway | p99 added |");
   console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+  for (const line of cpuCosts) console.log(`\n${line}`);
   const lost = gatewayCalls - stored;
   console.log(`\ncalls through the gateway: ${gatewayCalls}; recorded in the database: ${stored}; lost: ${lost} (the gateway's counters: calls ${status.gateway.calls}, recorded ${status.gateway.recorded}, lost ${status.gateway.lost})`);
   process.exit(lost !== 0 || status.gateway.lost !== 0 ? 1 : 0);

@@ -103,6 +103,11 @@ export async function forwardCall(ctx: CallContext): Promise<Response> {
   }
 
   const streaming = (response.headers.get("content-type") ?? "").includes("text/event-stream");
+  if (streaming) {
+    // no compression on the way (Next's and proxies' honour no-transform): a compressor holds chunks back
+    headers.set("cache-control", "no-cache, no-transform");
+    headers.set("x-accel-buffering", "no");
+  }
   if (!streaming && rewrite) {
     // the reply is rewritten whole (the fields Baton asked for taken out): it is read first, up to the limit
     const text = await readLimited(response, upstream.maxReplyBytes).finally(done);

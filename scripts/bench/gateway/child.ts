@@ -10,6 +10,8 @@ async function main() {
   await putUpstream("default", { base_url: process.env.UPSTREAM_URL!, api_key: "sk-bench", max_reply_bytes: 16 << 20, timeout_ms: 60_000, request_token_ids: false, request_logprobs: false });
   const server = await startGatewayServer();
   console.log(JSON.stringify({ url: server.url }));
+  // exit (not die) on SIGTERM, so that a --cpu-prof profile is written
+  process.once("SIGTERM", () => process.exit(0));
 }
 
 void main().catch((error: unknown) => {
