@@ -52,6 +52,15 @@ async function rowOf(project: string): Promise<UpstreamRow | null> {
   return row.base_url === null ? null : row;
 }
 
+/** Every project's upstream (the admin page), by project name. */
+export async function listUpstreams(): Promise<GatewayUpstream[]> {
+  const { rows } = await pool().query<UpstreamRow>(
+    `SELECT p.name AS project, p.id AS project_id, u.base_url, u.api_key_cipher, u.max_reply_bytes, u.timeout_ms, u.request_token_ids, u.request_logprobs, u.updated_at
+     FROM gateway_upstreams u JOIN projects p ON p.id = u.project_id ORDER BY p.name`,
+  );
+  return rows.map(toApi);
+}
+
 export async function getUpstream(project: string): Promise<GatewayUpstream | null> {
   const row = await rowOf(project);
   return row === null ? null : toApi(row);
