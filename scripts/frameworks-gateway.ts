@@ -45,7 +45,7 @@ async function main() {
   const { pool } = await import("@/lib/server/db/client");
   const { startGatewayServer } = await import("./lib/gateway-server");
   const upstream = await startScriptedOpenAi(supportAnswer);
-  await putUpstream("default", { base_url: upstream.url, api_key: null, max_reply_bytes: 16 << 20, timeout_ms: 60_000, request_token_ids: false, request_logprobs: false });
+  await putUpstream("default", { base_url: upstream.url, api_key: null, max_reply_bytes: 16 << 20, timeout_ms: 60_000, request_token_ids: false, request_logprobs: false, tokenizer: null });
   const gateway = await startGatewayServer();
   const runs = [];
   for (const mode of MODES) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BUILTIN_ENCODINGS } from "../gateway/tokenize";
 import { MAX_ID_LENGTH } from "../trace/limits";
 
 /**
@@ -37,6 +38,8 @@ export const gatewayUpstreamInput = z.strictObject({
   timeout_ms: z.number().int().min(100).max(MAX_TIMEOUT_MS).default(600_000),
   request_token_ids: z.boolean().default(false),
   request_logprobs: z.boolean().default(false),
+  /** token ids from a built-in OpenAI encoding when the server gives none (lib/gateway/tokenize.ts) */
+  tokenizer: z.enum(BUILTIN_ENCODINGS).nullable().default(null),
 });
 export type GatewayUpstreamInput = z.infer<typeof gatewayUpstreamInput>;
 
@@ -49,6 +52,7 @@ export const gatewayUpstreamOutput = z.strictObject({
   timeout_ms: z.number().int(),
   request_token_ids: z.boolean(),
   request_logprobs: z.boolean(),
+  tokenizer: z.enum(BUILTIN_ENCODINGS).nullable(),
   updated_at: z.string(),
 });
 export type GatewayUpstream = z.infer<typeof gatewayUpstreamOutput>;

@@ -63,7 +63,7 @@ async function startGateway(env: Record<string, string>): Promise<{ child: Child
     Object.assign(process.env, env);
     const { putUpstream } = await import("@/lib/server/gateway/upstreams");
     const { startGatewayServer } = await import("../lib/gateway-server");
-    await putUpstream("default", { base_url: env.UPSTREAM_URL!, api_key: "sk-bench", max_reply_bytes: 16 << 20, timeout_ms: 60_000, request_token_ids: false, request_logprobs: false });
+    await putUpstream("default", { base_url: env.UPSTREAM_URL!, api_key: "sk-bench", max_reply_bytes: 16 << 20, timeout_ms: 60_000, request_token_ids: false, request_logprobs: false, tokenizer: null });
     return { child: null, url: (await startGatewayServer()).url };
   }
   const profile = process.env.BATON_CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BATON_CPU_PROF}`] : [];

@@ -1,6 +1,7 @@
 "use client";
 
 import { gatewayUpstreamPath, type GatewayUpstream } from "@/lib/api/gateway";
+import { BUILTIN_ENCODINGS } from "@/lib/gateway/tokenize";
 import { formText, sendJson } from "@/lib/api/send";
 import { useAdminCall } from "./use-admin-call";
 
@@ -18,6 +19,7 @@ export function GatewayPanel({ upstreams, projects }: { upstreams: GatewayUpstre
         timeout_ms: Number(form.get("timeout_s")) * 1000,
         request_token_ids: form.get("request_token_ids") === "on",
         request_logprobs: form.get("request_logprobs") === "on",
+        tokenizer: formText(form, "tokenizer") === "" ? null : formText(form, "tokenizer"),
       }),
     );
   };
@@ -54,6 +56,13 @@ export function GatewayPanel({ upstreams, projects }: { upstreams: GatewayUpstre
         <label className="flex items-center gap-1 text-xs font-medium text-slate-600">
           <input name="request_logprobs" type="checkbox" /> logprobs
         </label>
+        <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+          Token ids when the server gives none
+          <select name="tokenizer" defaultValue="" className={input}>
+            <option value="">none</option>
+            {BUILTIN_ENCODINGS.map((e) => <option key={e} value={e}>{e}</option>)}
+          </select>
+        </label>
         <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700">Save upstream</button>
       </form>
       {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
@@ -70,7 +79,7 @@ export function GatewayPanel({ upstreams, projects }: { upstreams: GatewayUpstre
               <td className="py-1.5 pr-3 font-mono text-xs">{u.base_url}</td>
               <td className="py-1.5 pr-3 text-xs">{u.has_api_key ? "set" : "none"}</td>
               <td className="py-1.5 pr-3 text-xs">{u.timeout_ms / 1000} s</td>
-              <td className="py-1.5 pr-3 text-xs">{[u.request_token_ids && "token ids", u.request_logprobs && "logprobs"].filter(Boolean).join(", ") || "—"}</td>
+              <td className="py-1.5 pr-3 text-xs">{[u.request_token_ids && "token ids", u.request_logprobs && "logprobs", u.tokenizer && `else ${u.tokenizer}`].filter(Boolean).join(", ") || "—"}</td>
               <td className="py-1.5 pr-3 text-xs">{u.updated_at.slice(0, 16).replace("T", " ")}</td>
               <td className="py-1.5">
                 <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => void run(sendJson("DELETE", gatewayUpstreamPath(u.project)))}>

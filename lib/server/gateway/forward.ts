@@ -67,7 +67,7 @@ export async function forwardCall(ctx: CallContext): Promise<Response> {
     clearTimeout(timer);
     request.signal?.removeEventListener("abort", onClientGone);
   };
-  const save = (reply: ReplyPart | null, outcome: CallOutcome) => record({ projectId: upstream.projectId, runKey, call: recordedCall(agent, t, Date.now() / 1000, requestPart, reply), outcome });
+  const save = (reply: ReplyPart | null, outcome: CallOutcome) => record({ projectId: upstream.projectId, runKey, tokenizer: upstream.tokenizer, call: recordedCall(agent, t, Date.now() / 1000, requestPart, reply), outcome });
 
   let response: Response;
   try {

@@ -35,7 +35,7 @@ const untimed = ({ t: _t, t_end: _end, ...call }: ModelCall) => call;
 
 beforeAll(async () => {
   upstream = await startScriptedOpenAi(() => answers.shift()!);
-  await putUpstream("default", { base_url: upstream.url, api_key: null, max_reply_bytes: 1 << 20, timeout_ms: 10_000, request_token_ids: false, request_logprobs: false });
+  await putUpstream("default", { base_url: upstream.url, api_key: null, max_reply_bytes: 1 << 20, timeout_ms: 10_000, request_token_ids: false, request_logprobs: false, tokenizer: null });
 });
 
 afterAll(async () => {

@@ -169,6 +169,20 @@ describe("chat completions through the gateway", () => {
   });
 });
 
+describe("token ids from a built-in encoding", () => {
+  it("a project naming o200k_base gets ids for text calls the server gave none for, marked tokenizer; the server's ids win", async () => {
+    await setUpstream({ tokenizer: "o200k_base" });
+    answers = [{ text: "Hello, world!" }, { text: "Hello, world!" }];
+    await (await llm("run/r-tok/v1/chat/completions", { model: "m", messages: [{ role: "user", content: "Hi" }] })).text();
+    await (await llm("run/r-tok/v1/chat/completions", { model: "m", messages: [{ role: "user", content: "Hi" }], return_token_ids: true })).text();
+    const [own, server] = await recorded("r-tok");
+    expect(own!.call).toMatchObject({ response_token_ids: [13225, 11, 2375, 0], token_source: "tokenizer" });
+    // "Hi" is 12194 in o200k_base, inside the chat layout's special tokens
+    expect(own!.call.prompt_token_ids).toContain(12194);
+    expect(server!.call).toMatchObject({ response_token_ids: [..."Hello, world!"].map((c) => c.codePointAt(0)), token_source: "server" });
+  });
+});
+
 describe("the Responses API through the gateway", () => {
   it("whole and streamed: the client gets the upstream's reply, the call is stored as chat messages", async () => {
     answers = [{ tools: [{ id: "call_r1", name: "get_weather", args: { city: "Rome" } }] }, { text: "Rome: 21 C", chunkChars: 3 }];

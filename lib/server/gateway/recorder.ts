@@ -2,6 +2,7 @@ import "server-only";
 import type { GatewayCounters } from "@/lib/api/gateway";
 import type { CallOutcome, RecordedCall } from "@/lib/gateway/call";
 import { traceIdOfRun } from "@/lib/gateway/request";
+import { tokenizedCall, type BuiltinEncoding, type Encoder } from "@/lib/gateway/tokenize";
 import { inTransaction } from "../ingest/ingest";
 
 /**
@@ -20,6 +21,8 @@ export interface CallRecord {
   runKey: string | null;
   call: RecordedCall;
   outcome: CallOutcome;
+  /** the project's built-in encoding for calls the server gave no token ids (applied here, off the client's path) */
+  tokenizer?: BuiltinEncoding | null;
 }
 
 const BATCH = 500;
@@ -69,7 +72,7 @@ async function drain(): Promise<void> {
     while (state.queue.length > 0) {
       const batch = state.queue.splice(0, BATCH);
       try {
-        await writeBatch(batch);
+        await writeBatch(await Promise.all(batch.map(withTokenIds)));
         state.counters.recorded += batch.length;
       } catch (error) {
         state.counters.lost += batch.length;
@@ -79,6 +82,24 @@ async function drain(): Promise<void> {
   } finally {
     state.writing = null;
   }
+}
+
+async function withTokenIds(entry: CallRecord): Promise<CallRecord> {
+  if (!entry.tokenizer) return entry;
+  return { ...entry, call: tokenizedCall(entry.call, await encoderOf(entry.tokenizer)) };
+}
+
+/** The encodings' tables are large: each is loaded on first use. */
+const encoders = new Map<BuiltinEncoding, Promise<Encoder>>();
+function encoderOf(name: BuiltinEncoding): Promise<Encoder> {
+  let encoder = encoders.get(name);
+  if (!encoder) {
+    encoder = name === "o200k_base"
+      ? import("gpt-tokenizer/encoding/o200k_base").then((m) => ({ encode: (t: string) => m.encode(t), encodeChat: (c) => m.encodeChat(c, "gpt-4o") }) satisfies Encoder)
+      : import("gpt-tokenizer/encoding/cl100k_base").then((m) => ({ encode: (t: string) => m.encode(t), encodeChat: (c) => m.encodeChat(c, "gpt-4") }) satisfies Encoder);
+    encoders.set(name, encoder);
+  }
+  return encoder;
 }
 
 const AUTO_RUN_SQL = `SELECT run_key FROM gateway_runs WHERE project_id = $1 AND auto AND status = 'receiving' ORDER BY last_call_at DESC LIMIT 1`;

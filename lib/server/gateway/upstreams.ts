@@ -1,5 +1,6 @@
 import "server-only";
 import type { GatewayUpstream, GatewayUpstreamInput } from "@/lib/api/gateway";
+import type { BuiltinEncoding } from "@/lib/gateway/tokenize";
 import { endpointProblem } from "@/lib/judges/endpoint-rules";
 import { pool } from "../db/client";
 import { ApiError, notFound } from "../errors";
@@ -22,6 +23,7 @@ interface UpstreamRow {
   timeout_ms: number;
   request_token_ids: boolean;
   request_logprobs: boolean;
+  tokenizer: BuiltinEncoding | null;
   updated_at: Date;
 }
 
@@ -34,15 +36,16 @@ export interface LiveUpstream {
   timeoutMs: number;
   requestTokenIds: boolean;
   requestLogprobs: boolean;
+  tokenizer: BuiltinEncoding | null;
 }
 
 const SELECT = `SELECT p.name AS project, p.id AS project_id, u.base_url, u.api_key_cipher, u.max_reply_bytes, u.timeout_ms,
-    u.request_token_ids, u.request_logprobs, u.updated_at
+    u.request_token_ids, u.request_logprobs, u.tokenizer, u.updated_at
   FROM projects p LEFT JOIN gateway_upstreams u ON u.project_id = p.id WHERE p.name = $1`;
 
 const toApi = (r: UpstreamRow): GatewayUpstream => ({
   project: r.project, base_url: r.base_url, has_api_key: r.api_key_cipher !== null, max_reply_bytes: r.max_reply_bytes,
-  timeout_ms: r.timeout_ms, request_token_ids: r.request_token_ids, request_logprobs: r.request_logprobs, updated_at: r.updated_at.toISOString(),
+  timeout_ms: r.timeout_ms, request_token_ids: r.request_token_ids, request_logprobs: r.request_logprobs, tokenizer: r.tokenizer, updated_at: r.updated_at.toISOString(),
 });
 
 async function rowOf(project: string): Promise<UpstreamRow | null> {
@@ -55,7 +58,7 @@ async function rowOf(project: string): Promise<UpstreamRow | null> {
 /** Every project's upstream (the admin page), by project name. */
 export async function listUpstreams(): Promise<GatewayUpstream[]> {
   const { rows } = await pool().query<UpstreamRow>(
-    `SELECT p.name AS project, p.id AS project_id, u.base_url, u.api_key_cipher, u.max_reply_bytes, u.timeout_ms, u.request_token_ids, u.request_logprobs, u.updated_at
+    `SELECT p.name AS project, p.id AS project_id, u.base_url, u.api_key_cipher, u.max_reply_bytes, u.timeout_ms, u.request_token_ids, u.request_logprobs, u.tokenizer, u.updated_at
      FROM gateway_upstreams u JOIN projects p ON p.id = u.project_id ORDER BY p.name`,
   );
   return rows.map(toApi);
@@ -76,14 +79,14 @@ export async function putUpstream(project: string, input: GatewayUpstreamInput):
   if (!projects[0]) throw notFound(`project "${project}"`);
   const sealed = input.api_key === undefined || input.api_key === null ? input.api_key ?? null : encryptSecret(input.api_key);
   await pool().query(
-    `INSERT INTO gateway_upstreams (project_id, base_url, api_key_cipher, max_reply_bytes, timeout_ms, request_token_ids, request_logprobs, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+    `INSERT INTO gateway_upstreams (project_id, base_url, api_key_cipher, max_reply_bytes, timeout_ms, request_token_ids, request_logprobs, tokenizer, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $9, now())
      ON CONFLICT (project_id) DO UPDATE SET base_url = EXCLUDED.base_url,
        api_key_cipher = CASE WHEN $8 THEN EXCLUDED.api_key_cipher
                              WHEN gateway_upstreams.base_url <> EXCLUDED.base_url THEN NULL ELSE gateway_upstreams.api_key_cipher END,
        max_reply_bytes = EXCLUDED.max_reply_bytes, timeout_ms = EXCLUDED.timeout_ms,
-       request_token_ids = EXCLUDED.request_token_ids, request_logprobs = EXCLUDED.request_logprobs, updated_at = now()`,
-    [projects[0].id, input.base_url, sealed, input.max_reply_bytes, input.timeout_ms, input.request_token_ids, input.request_logprobs, input.api_key !== undefined],
+       request_token_ids = EXCLUDED.request_token_ids, request_logprobs = EXCLUDED.request_logprobs, tokenizer = EXCLUDED.tokenizer, updated_at = now()`,
+    [projects[0].id, input.base_url, sealed, input.max_reply_bytes, input.timeout_ms, input.request_token_ids, input.request_logprobs, input.api_key !== undefined, input.tokenizer],
   );
   forget(project);
   return (await getUpstream(project))!;
@@ -112,7 +115,7 @@ export function liveUpstream(project: string, now = Date.now()): Promise<LiveUps
   const upstream = rowOf(project).then((r) =>
     r === null ? null : {
       projectId: r.project_id, baseUrl: r.base_url, apiKey: r.api_key_cipher === null ? null : decryptSecret(r.api_key_cipher),
-      maxReplyBytes: r.max_reply_bytes, timeoutMs: r.timeout_ms, requestTokenIds: r.request_token_ids, requestLogprobs: r.request_logprobs,
+      maxReplyBytes: r.max_reply_bytes, timeoutMs: r.timeout_ms, requestTokenIds: r.request_token_ids, requestLogprobs: r.request_logprobs, tokenizer: r.tokenizer,
     },
   );
   upstream.catch(() => forget(project));

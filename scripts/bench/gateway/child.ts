@@ -7,7 +7,7 @@ import { startGatewayServer } from "../../lib/gateway-server";
 import { putUpstream } from "@/lib/server/gateway/upstreams";
 
 async function main() {
-  await putUpstream("default", { base_url: process.env.UPSTREAM_URL!, api_key: "sk-bench", max_reply_bytes: 16 << 20, timeout_ms: 60_000, request_token_ids: false, request_logprobs: false });
+  await putUpstream("default", { base_url: process.env.UPSTREAM_URL!, api_key: "sk-bench", max_reply_bytes: 16 << 20, timeout_ms: 60_000, request_token_ids: false, request_logprobs: false, tokenizer: null });
   const server = await startGatewayServer();
   console.log(JSON.stringify({ url: server.url }));
   // exit (not die) on SIGTERM, so that a --cpu-prof profile is written
