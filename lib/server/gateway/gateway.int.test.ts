@@ -9,6 +9,8 @@ import { POST as llmRoute } from "@/app/api/llm/[...path]/route";
 import { POST as flushRoute } from "@/app/api/llm/flush/route";
 import { GET as getUpstreamRoute, PUT as putUpstreamRoute } from "@/app/api/projects/[project]/gateway/route";
 import { GET as statusRoute } from "@/app/api/status/route";
+import { GET as exportTrace } from "@/app/api/traces/[id]/export/route";
+import { POST as ingestRoute } from "@/app/api/traces/route";
 import type { RecordedCall } from "@/lib/gateway/call";
 import { loadCalls } from "@/lib/server/calls/store";
 import { pool, prisma } from "@/lib/server/db/client";
@@ -166,6 +168,21 @@ describe("chat completions through the gateway", () => {
     }
     // the parameters recorded are the client's, not what Baton added
     expect(rows[0]!.call.params).toBeUndefined();
+
+    // the trace's extended export carries them exactly, and an import of that export gives the same calls back
+    await flush("r-ids");
+    const exportOf = async (id: string) => {
+      const response = await exportTrace(new Request(`http://localhost/api/traces/${id}/export?format=extended`), { params: Promise.resolve({ id }) });
+      expect(response.status).toBe(200);
+      return JSON.parse(await response.text()) as { trace_id: string; calls: RecordedCall[] };
+    };
+    const exported = await exportOf("gw-r-ids");
+    expect(exported.calls.map((c) => [c.prompt_token_ids, c.response_token_ids, c.response_logprobs, c.token_source, c.source])).toEqual(rows.map((r) => [r.call.prompt_token_ids, r.call.response_token_ids, r.call.response_logprobs, "server", "gateway"]));
+    await prisma().trace.deleteMany({ where: { traceId: "gw-r-ids-copy" } });
+    const imported = await ingestRoute(new Request("http://localhost/api/traces", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...exported, trace_id: "gw-r-ids-copy" }) }), { params: Promise.resolve({}) });
+    expect(imported.status).toBe(201);
+    expect(JSON.stringify((await exportOf("gw-r-ids-copy")).calls)).toBe(JSON.stringify(exported.calls));
+    await prisma().trace.deleteMany({ where: { traceId: "gw-r-ids-copy" } });
   });
 });
 

@@ -1,4 +1,5 @@
 import { GATEWAY_HEADERS } from "@/lib/api/gateway";
+import { decodeSegment } from "@/lib/api/text";
 import { cleanName, parseGatewayPath } from "@/lib/gateway/request";
 import { ApiError } from "@/lib/server/errors";
 import { authorizeGateway } from "@/lib/server/gateway/auth";
@@ -20,7 +21,8 @@ type Context = { params: Promise<{ path: string[] }> };
  */
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   try {
-    const path = parseGatewayPath((await params).path.map(decodeURIComponent));
+    const segments = (await params).path.map(decodeSegment);
+    const path = segments.includes(null) ? null : parseGatewayPath(segments as string[]);
     if (path === null) throw new ApiError(404, "not_found", "no such gateway endpoint: use /api/llm[/run/<key>]/v1/chat/completions or /v1/responses");
     const project = cleanName(path.project ?? request.headers.get(GATEWAY_HEADERS.project)) ?? "default";
     await authorizeGateway(request, project);
