@@ -44,7 +44,7 @@ const FRAMEWORKS: Framework[] = [
     label: "@langchain/langgraph 1.7.3 + @langchain/langgraph-supervisor 1.1.3 + @langchain/openai 1.6.0, unchanged, ChatOpenAI's baseURL only",
     script: "scripts/frameworks/langgraph/gateway.mjs",
     answer: populationAnswer,
-    // streaming: ChatOpenAI counts tokens with tiktoken ranks it downloads, and offline the run does not finish
+    // streamed, the run does not finish offline even without the gateway (ChatOpenAI fetches tiktoken ranks from the internet)
     modes: [{ api: "chat_completions", stream: false, args: [] }],
   },
 ];
