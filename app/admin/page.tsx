@@ -3,7 +3,9 @@ import { redirect } from "next/navigation";
 import { listApiKeys } from "@/lib/server/auth/api-keys";
 import { currentSession } from "@/lib/server/auth/current";
 import { listUsers } from "@/lib/server/auth/users";
+import { listUpstreams } from "@/lib/server/gateway/upstreams";
 import { traceFacets } from "@/lib/server/queries/traces";
+import { GatewayPanel } from "./_components/gateway-panel";
 import { KeysPanel } from "./_components/keys-panel";
 import { UsersPanel } from "./_components/users-panel";
 
@@ -34,13 +36,14 @@ export default async function AdminPage() {
       </div>
     );
   }
-  const [users, keys, facets] = await Promise.all([listUsers(), listApiKeys(), traceFacets(null)]);
+  const [users, keys, facets, upstreams] = await Promise.all([listUsers(), listApiKeys(), traceFacets(null), listUpstreams()]);
   const projects = [...new Set(["default", ...facets.projects])].sort();
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-semibold">Admin</h1>
       <UsersPanel users={users} projects={projects} selfId={session.user.id} />
       <KeysPanel keys={keys} users={users} selfId={session.user.id} />
+      <GatewayPanel upstreams={upstreams} projects={projects} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { readableProjects } from "@/lib/server/auth/access";
 import { databaseStatus } from "@/lib/server/db/read";
+import { gatewayCountersNow } from "@/lib/server/gateway/recorder";
 import { route } from "@/lib/server/http";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +8,9 @@ export const dynamic = "force-dynamic";
 /**
  * GET /api/status: the app process that answered (one of BATON_PROCESSES)
  * and, for that process, how many requests each database served and what
- * it last learnt of each read replica (docs/api.md).
+ * it last learnt of each read replica, and the gateway's counters: calls
+ * forwarded, recorded, lost (the database refused them), pending, upstream
+ * errors (docs/api.md).
  */
 export const GET = route(async (request: Request) => {
   await readableProjects(request);
@@ -15,6 +18,7 @@ export const GET = route(async (request: Request) => {
     {
       process: { pid: process.pid, index: Number(process.env.BATON_PROCESS_INDEX ?? 0), uptime_s: Math.round(process.uptime()) },
       databases: databaseStatus(),
+      gateway: gatewayCountersNow(),
     },
     { headers: { "cache-control": "no-store" } },
   );

@@ -1,0 +1,49 @@
+import { GATEWAY_HEADERS } from "@/lib/api/gateway";
+import { decodeSegment } from "@/lib/api/text";
+import { cleanName, parseGatewayPath } from "@/lib/gateway/request";
+import { ApiError } from "@/lib/server/errors";
+import { authorizeGateway } from "@/lib/server/gateway/auth";
+import { forwardCall } from "@/lib/server/gateway/forward";
+import { ensureGatewaySweeper, kickGatewaySweep } from "@/lib/server/gateway/sweeper";
+import { liveUpstream } from "@/lib/server/gateway/upstreams";
+import { errorResponse, maxBodyBytes, readBodyLimited, rejectDeepJson, requestRefusal } from "@/lib/server/http";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ path: string[] }> };
+
+/**
+ * POST /api/llm[/project/<name>][/run/<key>]/v1/chat/completions and
+ * .../v1/responses: the recording gateway (docs/gateway.md). OpenAI-
+ * compatible: the upstream's reply (or error) as it came, streamed chunk
+ * by chunk; the call is recorded off the client's path. Not wrapped in
+ * route(): a model call's answer is the upstream's, with nothing stamped on it.
+ */
+export async function POST(request: Request, { params }: Context): Promise<Response> {
+  try {
+    // /api/llm/v1/* is outside proxy.ts (model calls stream their bodies): its host, cross-site and body-type rules apply here
+    const refused = requestRefusal(request);
+    if (refused) throw refused;
+    const segments = (await params).path.map(decodeSegment);
+    const path = segments.includes(null) ? null : parseGatewayPath(segments as string[]);
+    if (path === null) throw new ApiError(404, "not_found", "no such gateway endpoint: use /api/llm[/run/<key>]/v1/chat/completions or /v1/responses");
+    const project = cleanName(path.project ?? request.headers.get(GATEWAY_HEADERS.project)) ?? "default";
+    await authorizeGateway(request, project);
+    ensureGatewaySweeper();
+    kickGatewaySweep();
+    const upstream = await liveUpstream(project);
+    if (upstream === null) throw new ApiError(503, "no_upstream", `project "${project}" has no upstream model server: an admin sets one with PUT /api/projects/${project}/gateway`);
+    const text = await readBodyLimited(request, maxBodyBytes());
+    rejectDeepJson(text);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      throw new ApiError(400, "invalid_input", "malformed JSON", [{ path: "$", message: (error as Error).message }]);
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError(400, "invalid_input", "the body must be a JSON object");
+    return await forwardCall({ api: path.api, upstream, runKey: cleanName(path.runKey), request, body: body as Record<string, unknown> });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,42 @@
+import "server-only";
+import { authorize, isOpenMode } from "../auth/access";
+import { safeEqual } from "../auth/tokens";
+import { otelConfig } from "../config";
+import { ApiError } from "../errors";
+
+/**
+ * Who may call models through the gateway: as for the OTLP receiver
+ * (lib/server/otel/auth.ts), an API key with scope `ingest` in the project
+ * the call is recorded in (`Authorization: Bearer baton_…`, which is what an
+ * OpenAI client sends as its API key). In open local mode,
+ * `BATON_INGEST_TOKEN` when set, else anyone.
+ *
+ * A call is latency its client waits for: an answer is kept for
+ * ALLOWED_FOR_MS per credentials and project (only a yes; a no is asked
+ * again each time), so that a run's calls do not each wait on the database.
+ * A revoked key or a removed role stops calls within that time.
+ */
+const ALLOWED_FOR_MS = 1000;
+const allowed = new Map<string, number>();
+
+export async function authorizeGateway(request: Request, project: string): Promise<void> {
+  const key = `${project}\n${request.headers.get("authorization") ?? ""}`;
+  const now = Date.now();
+  if ((allowed.get(key) ?? 0) > now) return;
+  await decide(request, project);
+  if (allowed.size > 10_000) allowed.clear();
+  allowed.set(key, now + ALLOWED_FOR_MS);
+}
+
+async function decide(request: Request, project: string): Promise<void> {
+  if (!(await isOpenMode())) {
+    await authorize(request, "ingest", project);
+    return;
+  }
+  const { ingestToken } = otelConfig();
+  if (ingestToken === undefined) return;
+  const sent = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (sent === undefined || !safeEqual(sent, ingestToken)) {
+    throw new ApiError(401, "unauthenticated", "send the ingest token as the API key (Authorization: Bearer <BATON_INGEST_TOKEN>)");
+  }
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "gateway_upstreams" ADD COLUMN     "tokenizer" TEXT;
