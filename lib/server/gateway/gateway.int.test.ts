@@ -310,6 +310,14 @@ describe("access, runs and agents", () => {
     expect(JSON.stringify(open)).not.toContain(UPSTREAM_KEY);
   });
 
+  it("a page on another site cannot spend the upstream: cross-site writes and form or text bodies are refused before any call", async () => {
+    const post = (headers: Record<string, string>) =>
+      llmRoute(new Request("http://127.0.0.1:3000/api/llm/v1/chat/completions", { method: "POST", headers: { host: "127.0.0.1:3000", ...headers }, body: JSON.stringify({ model: "m", messages: [] }) }), { params: Promise.resolve({ path: ["v1", "chat", "completions"] }) });
+    expect((await post({ origin: "https://evil.example", "content-type": "application/json" })).status).toBe(403);
+    expect((await post({ "content-type": "text/plain" })).status).toBe(415);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it("without a run key, calls join the project's open auto run; without an agent name, the system prompt's hash names the lane", async () => {
     const body = (system: string) => ({ model: "m", messages: [{ role: "system", content: system }, { role: "user", content: "hi" }] });
     await (await llm("v1/chat/completions", body("You are A."))).text();
