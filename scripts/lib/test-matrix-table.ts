@@ -25,6 +25,9 @@ import * as metricsAll from "@/app/api/metrics/route";
 import * as decisionsAll from "@/app/api/decisions/route";
 import * as groupRoute from "@/app/api/groups/[group_id]/route";
 import * as otelFlush from "@/app/api/otel/v1/flush/route";
+import * as llm from "@/app/api/llm/[...path]/route";
+import * as llmFlush from "@/app/api/llm/flush/route";
+import * as gatewayUpstream from "@/app/api/projects/[project]/gateway/route";
 import * as otelTraces from "@/app/api/otel/v1/traces/route";
 import * as presets from "@/app/api/presets/route";
 import * as status from "@/app/api/status/route";
@@ -125,6 +128,9 @@ const judgeOfP = async () => {
 };
 const runOfP = async () => String((await prisma().judgeRun.create({ data: { judgeId: Number(await judgeOfP()), source: { filter: { trace_ids: [] } }, state: "cancelled" } })).id);
 const UNKNOWN_ID = "999999999";
+/** A model call through the gateway (its catch-all path is an array). */
+const gatewayCall: Call = async (_fx, creds) =>
+  llm.POST(authRequest("POST", "/api/llm/v1/chat/completions", creds, { model: "m", messages: [] }), { params: Promise.resolve({ path: ["v1", "chat", "completions"] }) });
 const onJudge = (handler: unknown, method: string, suffix: string, body?: () => unknown): Call => async (fx, creds, unknown) => {
   const id = unknown ? UNKNOWN_ID : await judgeOfP();
   return (handler as Handler)(authRequest(method, `/api/judges/${id}${suffix}`, creds, body?.()), { params: Promise.resolve({ id }) });
@@ -201,6 +207,8 @@ export const ROUTES: Row[] = [
   { route: "POST /api/datasets", variant: "filter.project p", call: call(datasets.POST, "POST", () => "/api/datasets", { body: () => ({ name: "m", form: "nope", filter: { project: "p" } }) }), expect: "401 403 403 pass pass pass 403 401 401" },
   { route: "GET /api/datasets/[id]", variant: "unknown snapshot", call: call(dataset.GET, "GET", () => "/api/datasets/999999999", { params: () => ({ id: "999999999" }) }), expect: UNKNOWN_SNAPSHOT },
   { route: "GET /api/datasets/[id]/files/[...path]", variant: "unknown snapshot", call: snapshotFile, expect: UNKNOWN_SNAPSHOT },
+  // deleting needs upload rights somewhere (annotator and up): the rest hear 401/403 before the id is looked at
+  { route: "DELETE /api/datasets/[id]", variant: "unknown snapshot", call: call(dataset.DELETE, "DELETE", () => "/api/datasets/999999999", { params: () => ({ id: "999999999" }) }), expect: "401 404 403 404 404 404 403 401 401" },
   { route: "POST /api/adjudications", call: call(adjudications.POST, "POST", () => "/api/adjudications", { body: (fx, u) => ({ trace_id: tid(fx, u), event_id: null, family: "step_quality", value: 0.5 }) }), expect: ADMIN_OF_P("201"), idRoute: true },
   { route: "GET /api/traces", call: call(traces.GET, "GET", () => "/api/traces"), expect: LIST },
   { route: "POST /api/traces", call: call(traces.POST, "POST", () => "/api/traces", { body: () => exampleTrace(unique("i").slice(10), "p") }), expect: INGEST_P },
@@ -246,6 +254,13 @@ export const ROUTES: Row[] = [
   { route: "POST /api/queues/[id]/items/[itemId]/skip", call: onQueue(skip.POST, "POST", "/items/{item}/skip"), expect: QUEUE_WORK("pass"), idRoute: true },
   { route: "POST /api/queues/[id]/items/[itemId]/submit", call: onQueue(submit.POST, "POST", "/items/{item}/submit", { labels: [{ family: "step_quality", value: 0.5 }] }), expect: QUEUE_WORK("pass"), idRoute: true },
   { route: "POST /api/otel/v1/traces", call: call(otelTraces.POST, "POST", () => "/api/otel/v1/traces", { body: () => ({ resourceSpans: [] }) }), expect: INGEST_DEFAULT },
+  // the model gateway: an ingest key (or a session that may ingest into the default project); past the policy, the
+  // matrix's database has no default project and so no upstream (404); a session's yes is never reused for another caller
+  { route: "POST /api/llm/[...path]", call: gatewayCall, expect: "401 403 403 403 403 404 404 401 401" },
+  { route: "POST /api/llm/flush", call: call(llmFlush.POST, "POST", () => "/api/llm/flush", { body: () => ({ run_key: "matrix" }) }), expect: INGEST_DEFAULT },
+  { route: "GET /api/projects/[project]/gateway", call: call(gatewayUpstream.GET, "GET", () => "/api/projects/p/gateway", { params: () => ({ project: "p" }) }), expect: "401 403 403 403 200 200 403 401 401" },
+  { route: "PUT /api/projects/[project]/gateway", call: call(gatewayUpstream.PUT, "PUT", () => "/api/projects/p/gateway", { params: () => ({ project: "p" }), body: () => ({ base_url: "not a url" }) }), expect: "401 403 403 403 pass pass 403 401 401" },
+  { route: "DELETE /api/projects/[project]/gateway", call: call(gatewayUpstream.DELETE, "DELETE", () => "/api/projects/p/gateway", { params: () => ({ project: "p" }) }), expect: "401 403 403 403 204 204 403 401 401" },
   { route: "POST /api/otel/v1/flush", call: call(otelFlush.POST, "POST", () => "/api/otel/v1/flush", { body: () => ({ trace_id: "0".repeat(32) }) }), expect: INGEST_DEFAULT },
   { route: "GET /api/admin/users", call: call(adminUsers.GET, "GET", () => "/api/admin/users"), expect: SITE_ADMIN("200") },
   { route: "POST /api/admin/users", call: call(adminUsers.POST, "POST", () => "/api/admin/users", { body: () => ({ email: newEmail(), name: "N", password: "long enough" }) }), expect: SITE_ADMIN("201") },
