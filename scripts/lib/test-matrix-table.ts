@@ -128,9 +128,17 @@ const judgeOfP = async () => {
 };
 const runOfP = async () => String((await prisma().judgeRun.create({ data: { judgeId: Number(await judgeOfP()), source: { filter: { trace_ids: [] } }, state: "cancelled" } })).id);
 const UNKNOWN_ID = "999999999";
-/** A model call through the gateway (its catch-all path is an array). */
-const gatewayCall: Call = async (_fx, creds) =>
-  llm.POST(authRequest("POST", "/api/llm/v1/chat/completions", creds, { model: "m", messages: [] }), { params: Promise.resolve({ path: ["v1", "chat", "completions"] }) });
+/**
+ * A model call through the gateway (its catch-all path is an array). Past the policy it needs the default project's
+ * upstream, which the matrix never sets: its answer there (404 while no default project exists, 503 `no_upstream`
+ * once one does) is reported as 204, "allowed".
+ */
+const gatewayCall: Call = async (_fx, creds) => {
+  const response = await llm.POST(authRequest("POST", "/api/llm/v1/chat/completions", creds, { model: "m", messages: [] }), { params: Promise.resolve({ path: ["v1", "chat", "completions"] }) });
+  if (response.status !== 404 && response.status !== 503) return response;
+  const code = ((await response.clone().json()) as { error?: { code?: string } }).error?.code;
+  return code === "no_upstream" || (response.status === 404 && code === "not_found") ? new Response(null, { status: 204 }) : response;
+};
 const onJudge = (handler: unknown, method: string, suffix: string, body?: () => unknown): Call => async (fx, creds, unknown) => {
   const id = unknown ? UNKNOWN_ID : await judgeOfP();
   return (handler as Handler)(authRequest(method, `/api/judges/${id}${suffix}`, creds, body?.()), { params: Promise.resolve({ id }) });
@@ -254,9 +262,8 @@ export const ROUTES: Row[] = [
   { route: "POST /api/queues/[id]/items/[itemId]/skip", call: onQueue(skip.POST, "POST", "/items/{item}/skip"), expect: QUEUE_WORK("pass"), idRoute: true },
   { route: "POST /api/queues/[id]/items/[itemId]/submit", call: onQueue(submit.POST, "POST", "/items/{item}/submit", { labels: [{ family: "step_quality", value: 0.5 }] }), expect: QUEUE_WORK("pass"), idRoute: true },
   { route: "POST /api/otel/v1/traces", call: call(otelTraces.POST, "POST", () => "/api/otel/v1/traces", { body: () => ({ resourceSpans: [] }) }), expect: INGEST_DEFAULT },
-  // the model gateway: an ingest key (or a session that may ingest into the default project); past the policy, the
-  // matrix's database has no default project and so no upstream (404); a session's yes is never reused for another caller
-  { route: "POST /api/llm/[...path]", call: gatewayCall, expect: "401 403 403 403 403 404 404 401 401" },
+  // the model gateway: an ingest key (or a session that may ingest into the default project); a session's yes is never reused for another caller
+  { route: "POST /api/llm/[...path]", call: gatewayCall, expect: "401 403 403 403 403 204 204 401 401" },
   { route: "POST /api/llm/flush", call: call(llmFlush.POST, "POST", () => "/api/llm/flush", { body: () => ({ run_key: "matrix" }) }), expect: INGEST_DEFAULT },
   { route: "GET /api/projects/[project]/gateway", call: call(gatewayUpstream.GET, "GET", () => "/api/projects/p/gateway", { params: () => ({ project: "p" }) }), expect: "401 403 403 403 200 200 403 401 401" },
   { route: "PUT /api/projects/[project]/gateway", call: call(gatewayUpstream.PUT, "PUT", () => "/api/projects/p/gateway", { params: () => ({ project: "p" }), body: () => ({ base_url: "not a url" }) }), expect: "401 403 403 403 pass pass 403 401 401" },

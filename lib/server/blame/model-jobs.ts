@@ -58,17 +58,31 @@ function ensureWorkers(): void {
   });
 }
 
-/** Queues a job unless `caller` has PENDING_PER_CALLER waiting already; null when queued (or joined), else why not. */
+/** The advisory lock that makes "count what is waiting, then send" one step across processes (Prisma's migration lock is 72707369). */
+const QUEUE_LOCK = 72707370;
+
+/**
+ * Queues a job unless `caller` has PENDING_PER_CALLER waiting already; null when queued (or joined), else why not.
+ * Counting and sending hold one advisory lock, so that asks at the same moment (in any process) cannot all pass
+ * the count before any of them has sent.
+ */
 async function queue<T extends object>(name: string, singletonKey: string, data: T, caller: string): Promise<string | null> {
   const b = await boss();
   await b.createQueue(name);
   ensureWorkers();
-  const same = await pool().query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active')", [name, singletonKey]);
-  if (same.rows[0]!.n > 0) return null;
-  const mine = await pool().query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = ANY($1) AND state IN ('created', 'retry', 'active') AND data->>'caller' = $2", [[TRAIN_QUEUE, RANK_QUEUE], caller]);
-  if (mine.rows[0]!.n >= PENDING_PER_CALLER) return `${PENDING_PER_CALLER} of your trainings and rankings are waiting already: ask again once they are done`;
-  await b.send(name, { ...data, caller }, { singletonKey, retryLimit: 1, expireInSeconds: 1800 });
-  return null;
+  const lock = await pool().connect();
+  try {
+    await lock.query("SELECT pg_advisory_lock($1)", [QUEUE_LOCK]);
+    const same = await pool().query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active')", [name, singletonKey]);
+    if (same.rows[0]!.n > 0) return null;
+    const mine = await pool().query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = ANY($1) AND state IN ('created', 'retry', 'active') AND data->>'caller' = $2", [[TRAIN_QUEUE, RANK_QUEUE], caller]);
+    if (mine.rows[0]!.n >= PENDING_PER_CALLER) return `${PENDING_PER_CALLER} of your trainings and rankings are waiting already: ask again once they are done`;
+    await b.send(name, { ...data, caller }, { singletonKey, retryLimit: 1, expireInSeconds: 1800 });
+    return null;
+  } finally {
+    await lock.query("SELECT pg_advisory_unlock($1)", [QUEUE_LOCK]).catch(() => {});
+    lock.release();
+  }
 }
 
 export const queueTraining = (job: TrainJob, caller: string) => queue(TRAIN_QUEUE, `${job.projectId}|${job.method}|${job.traceKey ?? ""}|${job.fingerprint}`, job, caller);
