@@ -55,7 +55,7 @@ describe("decisive errors (SPEC.md sections 5, 6)", () => {
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ event_id: e3.eventId, agent: e3.agent, reason: "wrong file", imported: false });
     await name(put(`/api/traces/${ID}/decisive-error`, { event_id: e5.eventId }), params({ id: ID }));
-    const mine = await prisma().decisiveError.findMany({ where: { traceKey: ID, annotator: { local: true } }, include: { revisions: true } });
+    const mine = await prisma().decisiveError.findMany({ where: { traceKey: ID, annotator: { local: true } }, include: { revisions: { orderBy: { id: "asc" } } } });
     expect(mine).toHaveLength(1);
     expect(mine[0]!.revisions.map((r) => r.eventId)).toEqual([e3.eventId, e5.eventId]);
     // a second person names step 5 too: two against the ground truth's one
