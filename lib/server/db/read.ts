@@ -181,6 +181,9 @@ export async function stampWrite(request: Request, response: Response): Promise<
   const { rows } = await pool().query<{ lsn: string }>({ name: "baton-current-lsn", text: "SELECT pg_current_wal_lsn()::text AS lsn" });
   const written = parseLsn(rows[0]?.lsn);
   if (written === null) return;
+  // the head as of this write, with its time: a standby that has not replayed it grows stale from now (lib/server/db/staleness.ts)
+  const now = Date.now();
+  for (const replica of database().replicas) remember(replica.heads, { lsn: written, at: now });
   const seen = minLsnOf(null, cookieValue(request.headers.get("cookie"), LSN_COOKIE));
   const lsn = formatLsn(seen !== null && seen > written ? seen : written);
   try {
