@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { bodyLimitFor, declaredLength, maxBodyBytesOf, tooLargeMessage } from "@/lib/api/body-limits";
-import { parseAllowedHosts, refusal } from "@/lib/api/request-origin";
+import { parseAllowedHosts, refusal, requestFacts } from "@/lib/api/request-origin";
 
 /**
  * Runs before every page and API route (Next's proxy, formerly middleware):
@@ -21,19 +21,7 @@ export function proxy(request: NextRequest): NextResponse {
   if (holdsNul(request.nextUrl)) {
     return refuse(400, "invalid_parameter", "the URL holds U+0000 (%00), which no stored name or value contains");
   }
-  const refused = refusal(
-    {
-      method: request.method,
-      path: request.nextUrl.pathname,
-      host: h.get("host"),
-      forwardedHost: h.get("x-forwarded-host"),
-      origin: h.get("origin"),
-      secFetchSite: h.get("sec-fetch-site"),
-      contentType: h.get("content-type"),
-      hasBody: Number(h.get("content-length") ?? "0") > 0 || h.has("transfer-encoding"),
-    },
-    parseAllowedHosts(process.env.BATON_ALLOWED_HOSTS),
-  );
+  const refused = refusal(requestFacts(request.method, request.nextUrl.pathname, h), parseAllowedHosts(process.env.BATON_ALLOWED_HOSTS));
   if (refused !== null) return refuse(refused.status, refused.code, refused.message);
   const declared = declaredLength(h.get("content-length"));
   if (declared !== null && declared > 0) {

@@ -31,6 +31,20 @@ export interface RequestFacts {
   hasBody: boolean;
 }
 
+/** The facts of a request as its method, path and headers give them (proxy.ts and the route handlers outside it). */
+export function requestFacts(method: string, path: string, h: Headers): RequestFacts {
+  return {
+    method,
+    path,
+    host: h.get("host"),
+    forwardedHost: h.get("x-forwarded-host"),
+    origin: h.get("origin"),
+    secFetchSite: h.get("sec-fetch-site"),
+    contentType: h.get("content-type"),
+    hasBody: Number(h.get("content-length") ?? "0") > 0 || h.has("transfer-encoding"),
+  };
+}
+
 export interface Refusal {
   status: 403 | 415;
   code: "forbidden_host" | "cross_site" | "unsupported_media_type";

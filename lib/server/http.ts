@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { declaredLength, maxBodyBytesOf, SMALL_BODY_BYTES, tooLargeMessage } from "@/lib/api/body-limits";
 import { MAX_JSON_DEPTH, unstorableStrings } from "@/lib/api/json-safety";
-import { parseAllowedHosts, refusal } from "@/lib/api/request-origin";
+import { parseAllowedHosts, refusal, requestFacts } from "@/lib/api/request-origin";
 import { nestingProblem } from "@/lib/ingest/depth";
 import { jsonPath } from "@/lib/trace/validate";
 import { ApiError } from "./errors";
@@ -42,20 +42,7 @@ export function route<C>(handler: Handler<C>): Handler<C> {
  * sent), and every route applies them here as well.
  */
 export function requestRefusal(request: Request): ApiError | null {
-  const h = request.headers;
-  const refused = refusal(
-    {
-      method: request.method,
-      path: new URL(request.url).pathname,
-      host: h.get("host"),
-      forwardedHost: h.get("x-forwarded-host"),
-      origin: h.get("origin"),
-      secFetchSite: h.get("sec-fetch-site"),
-      contentType: h.get("content-type"),
-      hasBody: Number(h.get("content-length") ?? "0") > 0 || h.has("transfer-encoding"),
-    },
-    parseAllowedHosts(process.env.BATON_ALLOWED_HOSTS),
-  );
+  const refused = refusal(requestFacts(request.method, new URL(request.url).pathname, request.headers), parseAllowedHosts(process.env.BATON_ALLOWED_HOSTS));
   return refused === null ? null : new ApiError(refused.status, refused.code, refused.message, [{ path: "$", message: refused.message }]);
 }
 
@@ -147,13 +134,7 @@ export async function parseJsonRequest<T extends z.ZodType>(request: Request, sc
     throw new ApiError(415, "unsupported_media_type", "send application/json");
   }
   const text = await readBodyLimited(request, limitBytes);
-  rejectDeepJson(text);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new ApiError(400, "invalid_input", "malformed JSON", [{ path: "$", message: (error as Error).message }]);
-  }
+  const body = parseJsonText(text);
   const unstorable = unstorableStrings(body);
   if (unstorable.length > 0) throw new ApiError(400, "invalid_input", "text PostgreSQL cannot store", unstorable);
   const parsed = schema.safeParse(body);
@@ -161,6 +142,16 @@ export async function parseJsonRequest<T extends z.ZodType>(request: Request, sc
     throw new ApiError(400, "invalid_input", "invalid body", parsed.error.issues.map((i) => ({ path: jsonPath("$", i.path), message: i.message })));
   }
   return parsed.data;
+}
+
+/** A JSON body's value: 400 when it nests too deeply (before parsing) or is malformed, with the parser's message at `$`. */
+export function parseJsonText(text: string): unknown {
+  rejectDeepJson(text);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError(400, "invalid_input", "malformed JSON", [{ path: "$", message: (error as Error).message }]);
+  }
 }
 
 /** 400 before JSON.parse when the text nests deeper than SPEC.md section 1 allows, with the path where it does (lib/ingest/depth.ts). */

@@ -6,7 +6,7 @@ import { authorizeGateway } from "@/lib/server/gateway/auth";
 import { forwardCall } from "@/lib/server/gateway/forward";
 import { ensureGatewaySweeper, kickGatewaySweep } from "@/lib/server/gateway/sweeper";
 import { liveUpstream } from "@/lib/server/gateway/upstreams";
-import { errorResponse, maxBodyBytes, readBodyLimited, rejectDeepJson, requestRefusal } from "@/lib/server/http";
+import { errorResponse, maxBodyBytes, parseJsonText, readBodyLimited, requestRefusal } from "@/lib/server/http";
 
 export const dynamic = "force-dynamic";
 
@@ -33,14 +33,7 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
     kickGatewaySweep();
     const upstream = await liveUpstream(project);
     if (upstream === null) throw new ApiError(503, "no_upstream", `project "${project}" has no upstream model server: an admin sets one with PUT /api/projects/${project}/gateway`);
-    const text = await readBodyLimited(request, maxBodyBytes());
-    rejectDeepJson(text);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      throw new ApiError(400, "invalid_input", "malformed JSON", [{ path: "$", message: (error as Error).message }]);
-    }
+    const body = parseJsonText(await readBodyLimited(request, maxBodyBytes()));
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError(400, "invalid_input", "the body must be a JSON object");
     return await forwardCall({ api: path.api, upstream, runKey: cleanName(path.runKey), request, body: body as Record<string, unknown> });
   } catch (error) {
