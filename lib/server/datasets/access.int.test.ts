@@ -14,6 +14,7 @@ import { buildContext, failDeadBuilds, STOPPED_BUILD } from "./build";
 const none = params({});
 const BODY = { name: "access", form: "rows", format: "jsonl" };
 
+let annotatorId: number;
 let siteAdmin: Credentials, annotator: Credentials, viewer: Credentials, otherAdmin: Credentials, ingestKey: Credentials, readIngestKey: Credentials;
 
 beforeAll(async () => {
@@ -22,6 +23,7 @@ beforeAll(async () => {
   siteAdmin = await signIn(root);
   const annotatorUser = await makeUser("annotator", { roles: { p: "annotator", q: "viewer" } });
   annotator = await signIn(annotatorUser);
+  annotatorId = annotatorUser.id;
   viewer = await signIn(await makeUser("viewer", { roles: { p: "viewer" } }));
   otherAdmin = await signIn(await makeUser("qadmin", { roles: { q: "admin" } }));
   ingestKey = { bearer: (await keyFor(annotatorUser, ["ingest"])).bearer };
@@ -129,8 +131,9 @@ describe("POST /api/datasets with accounts", () => {
   });
 
   it("an account's snapshots have a quota; its own can be deleted by it or a site admin, by nobody else", async () => {
-    const mine = (await prisma().dataset.findMany({ where: { createdBy: { not: null }, state: "ready" }, select: { id: true, createdBy: true } }));
-    const annotatorId = mine.find((d) => d.createdBy !== null)!.createdBy!;
+    // the annotator's own snapshots, made by its session and its key in the tests above
+    const mine = await prisma().dataset.findMany({ where: { createdBy: annotatorId, state: "ready" }, select: { id: true, createdBy: true }, orderBy: { id: "asc" } });
+    expect(mine.length).toBeGreaterThan(0);
     process.env.BATON_DATASET_QUOTA_MB = "0.000001";
     try {
       const refused = await answer(await post(annotator, { ...BODY, filter: { project: "p" } }));
