@@ -15,8 +15,8 @@ export const FLUSH_BODY_BYTES = 64 * 1024;
 /** BATON_MAX_BODY_MB's default. */
 export const DEFAULT_MAX_BODY_MB = 100;
 
-/** Routes that take whole files or batches: traces, imports, OTLP spans and model calls through the gateway. */
-const LARGE_BODY_ROUTES: readonly RegExp[] = [/^\/api\/traces\/?$/, /^\/api\/import\/?$/, /^\/api\/otel\/v1\/traces\/?$/, /^\/api\/llm\//];
+/** Routes that take whole files or batches: traces, imports, OTLP spans, model calls through the gateway and a project's tokenizer files. */
+const LARGE_BODY_ROUTES: readonly RegExp[] = [/^\/api\/traces\/?$/, /^\/api\/import\/?$/, /^\/api\/otel\/v1\/traces\/?$/, /^\/api\/llm\//, /^\/api\/projects\/[^/]+\/tokenizer\/?$/];
 
 /** The most body bytes a request to `path` may carry, given the configured large-body limit (bytes). */
 export function bodyLimitFor(path: string, maxBodyBytes: number): number {

@@ -25,6 +25,41 @@ export const gatewayModelCall = {
 /** `GET|PUT|DELETE /api/projects/{project}/gateway`: the project's upstream model server (project admins). */
 export const gatewayUpstreamPath = (project: string) => `/api/projects/${encodeURIComponent(project)}/gateway`;
 
+/** Where token ids come from when the server gives none: a built-in encoding, or `project`, the project's own tokenizer (below). */
+export const TOKENIZER_CHOICES = [...BUILTIN_ENCODINGS, "project"] as const;
+export type TokenizerChoice = (typeof TOKENIZER_CHOICES)[number];
+
+/** `GET|PUT|DELETE /api/projects/{project}/tokenizer`: the project's Hugging Face tokenizer (project admins). */
+export const projectTokenizerPath = (project: string) => `/api/projects/${encodeURIComponent(project)}/tokenizer`;
+
+/** Largest tokenizer upload (bytes of the JSON body): tokenizer.json files of current models run to about 30 MB. */
+export const MAX_TOKENIZER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `PUT` input: the model repository's `tokenizer.json` and
+ * `tokenizer_config.json` as they are (objects), and a chat template when
+ * the config has none (or to replace it).
+ */
+export const projectTokenizerInput = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  tokenizer: z.record(z.string(), z.unknown()),
+  tokenizer_config: z.record(z.string(), z.unknown()).default({}),
+  chat_template: z.string().min(1).max(1024 * 1024).nullable().default(null),
+});
+export type ProjectTokenizerInput = z.infer<typeof projectTokenizerInput>;
+
+export const projectTokenizerOutput = z.strictObject({
+  project: z.string().max(MAX_ID_LENGTH),
+  name: z.string(),
+  vocab_size: z.number().int(),
+  /** where the chat template comes from */
+  chat_template: z.enum(["config", "uploaded"]),
+  sha256: z.string(),
+  updated_at: z.string(),
+});
+export type ProjectTokenizer = z.infer<typeof projectTokenizerOutput>;
+export const projectTokenizerGet = z.strictObject({ tokenizer: projectTokenizerOutput.nullable() });
+
 /** Largest reply the gateway forwards, streamed or not (bytes). */
 export const MAX_REPLY_BYTES_LIMIT = 1024 * 1024 * 1024;
 /** Longest a call may take (ms). */
@@ -38,8 +73,8 @@ export const gatewayUpstreamInput = z.strictObject({
   timeout_ms: z.number().int().min(100).max(MAX_TIMEOUT_MS).default(600_000),
   request_token_ids: z.boolean().default(false),
   request_logprobs: z.boolean().default(false),
-  /** token ids from a built-in OpenAI encoding when the server gives none (lib/gateway/tokenize.ts) */
-  tokenizer: z.enum(BUILTIN_ENCODINGS).nullable().default(null),
+  /** token ids when the server gives none: a built-in OpenAI encoding (lib/gateway/tokenize.ts) or the project's uploaded tokenizer (lib/gateway/chat-template.ts) */
+  tokenizer: z.enum(TOKENIZER_CHOICES).nullable().default(null),
 });
 export type GatewayUpstreamInput = z.infer<typeof gatewayUpstreamInput>;
 
@@ -52,7 +87,7 @@ export const gatewayUpstreamOutput = z.strictObject({
   timeout_ms: z.number().int(),
   request_token_ids: z.boolean(),
   request_logprobs: z.boolean(),
-  tokenizer: z.enum(BUILTIN_ENCODINGS).nullable(),
+  tokenizer: z.enum(TOKENIZER_CHOICES).nullable(),
   updated_at: z.string(),
 });
 export type GatewayUpstream = z.infer<typeof gatewayUpstreamOutput>;

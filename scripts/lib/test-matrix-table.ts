@@ -28,6 +28,7 @@ import * as otelFlush from "@/app/api/otel/v1/flush/route";
 import * as llm from "@/app/api/llm/[...path]/route";
 import * as llmFlush from "@/app/api/llm/flush/route";
 import * as gatewayUpstream from "@/app/api/projects/[project]/gateway/route";
+import * as projectTokenizer from "@/app/api/projects/[project]/tokenizer/route";
 import * as otelTraces from "@/app/api/otel/v1/traces/route";
 import * as presets from "@/app/api/presets/route";
 import * as status from "@/app/api/status/route";
@@ -267,6 +268,9 @@ export const ROUTES: Row[] = [
   { route: "POST /api/llm/flush", call: call(llmFlush.POST, "POST", () => "/api/llm/flush", { body: () => ({ run_key: "matrix" }) }), expect: INGEST_DEFAULT },
   { route: "GET /api/projects/[project]/gateway", call: call(gatewayUpstream.GET, "GET", () => "/api/projects/p/gateway", { params: () => ({ project: "p" }) }), expect: "401 403 403 403 200 200 403 401 401" },
   { route: "PUT /api/projects/[project]/gateway", call: call(gatewayUpstream.PUT, "PUT", () => "/api/projects/p/gateway", { params: () => ({ project: "p" }), body: () => ({ base_url: "not a url" }) }), expect: "401 403 403 403 pass pass 403 401 401" },
+  { route: "GET /api/projects/[project]/tokenizer", call: call(projectTokenizer.GET, "GET", () => "/api/projects/p/tokenizer", { params: () => ({ project: "p" }) }), expect: "401 403 403 403 200 200 403 401 401" },
+  { route: "PUT /api/projects/[project]/tokenizer", call: call(projectTokenizer.PUT, "PUT", () => "/api/projects/p/tokenizer", { params: () => ({ project: "p" }), body: () => ({ name: "x", tokenizer: { model: { type: "Nope" } } }) }), expect: "401 403 403 403 pass pass 403 401 401" },
+  { route: "DELETE /api/projects/[project]/tokenizer", call: call(projectTokenizer.DELETE, "DELETE", () => "/api/projects/p/tokenizer", { params: () => ({ project: "p" }) }), expect: "401 403 403 403 204 204 403 401 401" },
   { route: "DELETE /api/projects/[project]/gateway", call: call(gatewayUpstream.DELETE, "DELETE", () => "/api/projects/p/gateway", { params: () => ({ project: "p" }) }), expect: "401 403 403 403 204 204 403 401 401" },
   { route: "POST /api/otel/v1/flush", call: call(otelFlush.POST, "POST", () => "/api/otel/v1/flush", { body: () => ({ trace_id: "0".repeat(32) }) }), expect: INGEST_DEFAULT },
   { route: "GET /api/admin/users", call: call(adminUsers.GET, "GET", () => "/api/admin/users"), expect: SITE_ADMIN("200") },

@@ -1,7 +1,6 @@
 "use client";
 
-import { gatewayUpstreamPath, type GatewayUpstream } from "@/lib/api/gateway";
-import { BUILTIN_ENCODINGS } from "@/lib/gateway/tokenize";
+import { gatewayUpstreamPath, TOKENIZER_CHOICES, type GatewayUpstream } from "@/lib/api/gateway";
 import { formText, sendJson } from "@/lib/api/send";
 import { useAdminCall } from "./use-admin-call";
 
@@ -60,7 +59,7 @@ export function GatewayPanel({ upstreams, projects }: { upstreams: GatewayUpstre
           Token ids when the server gives none
           <select name="tokenizer" defaultValue="" className={input}>
             <option value="">none</option>
-            {BUILTIN_ENCODINGS.map((e) => <option key={e} value={e}>{e}</option>)}
+            {TOKENIZER_CHOICES.map((e) => <option key={e} value={e}>{e === "project" ? "the project's tokenizer" : e}</option>)}
           </select>
         </label>
         <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700">Save upstream</button>

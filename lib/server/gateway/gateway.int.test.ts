@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { POST as llmRoute } from "@/app/api/llm/[...path]/route";
 import { POST as flushRoute } from "@/app/api/llm/flush/route";
 import { GET as getUpstreamRoute, PUT as putUpstreamRoute } from "@/app/api/projects/[project]/gateway/route";
+import { DELETE as deleteTokenizerRoute, GET as getTokenizerRoute, PUT as putTokenizerRoute } from "@/app/api/projects/[project]/tokenizer/route";
 import { GET as statusRoute } from "@/app/api/status/route";
 import { GET as exportTrace } from "@/app/api/traces/[id]/export/route";
 import { POST as ingestRoute } from "@/app/api/traces/route";
@@ -16,6 +17,7 @@ import { loadCalls } from "@/lib/server/calls/store";
 import { pool, prisma } from "@/lib/server/db/client";
 import { authRequest, cleanAccounts, keyFor, makeUser } from "@/scripts/lib/test-auth";
 import { startScriptedOpenAi, type ScriptedAnswer, type ScriptedOpenAi } from "@/scripts/lib/scripted-openai";
+import { readFileSync } from "node:fs";
 import { recorderSettled } from "./recorder";
 import { stopGatewaySweeper } from "./sweeper";
 
@@ -197,6 +199,49 @@ describe("token ids from a built-in encoding", () => {
     // "Hi" is 12194 in o200k_base, inside the chat layout's special tokens
     expect(own!.call.prompt_token_ids).toContain(12194);
     expect(server!.call).toMatchObject({ response_token_ids: [..."Hello, world!"].map((c) => c.codePointAt(0)), token_source: "server" });
+  });
+});
+
+describe("token ids from the project's own tokenizer", () => {
+  const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../gateway/fixtures/${name}`, import.meta.url), "utf8")) as Record<string, unknown>;
+  const tokenizerRequest = (method: string, body?: unknown) => authRequest(method, "/api/projects/default/tokenizer", {}, body);
+  const at = { params: Promise.resolve({ project: "default" }) };
+
+  it("an admin uploads tokenizer.json and its config; calls the server gave no ids get the template's, tool calls included", async () => {
+    // "project" before there is one: 400 at $.tokenizer, the upstream unchanged
+    const early = await putUpstreamRoute(authRequest("PUT", "/api/projects/default/gateway", {}, { base_url: upstream.url, tokenizer: "project" }), at);
+    expect([early.status, ((await early.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path]).toEqual([400, "$.tokenizer"]);
+    // a template that cannot be parsed: 400 at $.chat_template, nothing stored
+    const broken = await putTokenizerRoute(tokenizerRequest("PUT", { name: "tiny", tokenizer: fixture("tiny-bpe.tokenizer.json"), chat_template: "{% for %}" }), at);
+    expect([broken.status, ((await broken.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path]).toEqual([400, "$.chat_template"]);
+    expect(((await (await getTokenizerRoute(tokenizerRequest("GET"), at)).json()) as { tokenizer: unknown }).tokenizer).toBeNull();
+
+    const put = await putTokenizerRoute(tokenizerRequest("PUT", { name: "tiny", tokenizer: fixture("tiny-bpe.tokenizer.json"), tokenizer_config: fixture("tiny-bpe.tokenizer_config.json") }), at);
+    expect(put.status).toBe(200);
+    expect((await put.json()) as unknown).toMatchObject({ tokenizer: { project: "default", name: "tiny", vocab_size: 266, chat_template: "config" } });
+    await setUpstream({ tokenizer: "project" });
+
+    answers = [{ tools: [{ id: "call_1", name: "get_weather", args: { city: "Rome" } }] }, { text: "hello" }];
+    const first = { model: "m", messages: [{ role: "user", content: "hi" }], tools: TOOLS };
+    await (await llm("run/r-hf/v1/chat/completions", first)).text();
+    const toolCall = (upstream.requests[0]!.reply as { choices: { message: Record<string, unknown> }[] }).choices[0]!.message;
+    await (await llm("run/r-hf/v1/chat/completions", { model: "m", messages: [{ role: "user", content: "hi" }, toolCall, { role: "tool", tool_call_id: "call_1", content: "21 C" }] })).text();
+    const [withTools, text] = await recorded("r-hf");
+    // the second call: no tools offered, ids worked out by hand (ids 0-255 are bytes; 256-263 the merges; 264/265 <|im_start|>/<|im_end|>)
+    expect(text!.call.response_token_ids).toEqual([260, 265]);
+    expect(text!.call.prompt_token_ids!.slice(0, 7)).toEqual([264, 263, 10, 256, 265, 10, 264]);
+    expect(text!.call.token_source).toBe("tokenizer");
+    // the first: the tools in the system turn and the tool call in the reply, as the template writes them
+    const merged = ["hi", "he", "ll", "hell", "hello", "us", "use", "user", "<|im_start|>", "<|im_end|>"];
+    const decode = (ids: number[]) => Buffer.concat(ids.map((i) => (i < 256 ? Buffer.from([i]) : Buffer.from(merged[i - 256]!)))).toString("utf8");
+    expect(withTools!.call.token_source).toBe("tokenizer");
+    expect(decode(withTools!.call.prompt_token_ids!)).toContain('"name": "get_weather"');
+    expect(decode(withTools!.call.response_token_ids!)).toBe('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call><|im_end|>');
+
+    // in use: it cannot be deleted until the upstream names another source
+    expect((await deleteTokenizerRoute(tokenizerRequest("DELETE"), at)).status).toBe(409);
+    await setUpstream({ tokenizer: null });
+    expect((await deleteTokenizerRoute(tokenizerRequest("DELETE"), at)).status).toBe(204);
   });
 });
 

@@ -2,8 +2,11 @@ import "server-only";
 import type { GatewayCounters } from "@/lib/api/gateway";
 import type { CallOutcome, RecordedCall } from "@/lib/gateway/call";
 import { traceIdOfRun } from "@/lib/gateway/request";
+import type { TokenizerChoice } from "@/lib/api/gateway";
+import { templatedCall } from "@/lib/gateway/chat-template";
 import { tokenizedCall, type BuiltinEncoding, type Encoder } from "@/lib/gateway/tokenize";
 import { inTransaction } from "../ingest/ingest";
+import { projectChatTokenizer } from "./tokenizers";
 
 /**
  * Writes recorded calls off the client's path (docs/gateway.md
@@ -21,8 +24,8 @@ export interface CallRecord {
   runKey: string | null;
   call: RecordedCall;
   outcome: CallOutcome;
-  /** the project's built-in encoding for calls the server gave no token ids (applied here, off the client's path) */
-  tokenizer?: BuiltinEncoding | null;
+  /** where calls the server gave no token ids get theirs: a built-in encoding or the project's tokenizer (applied here, off the client's path) */
+  tokenizer?: TokenizerChoice | null;
 }
 
 const BATCH = 500;
@@ -86,6 +89,16 @@ async function drain(): Promise<void> {
 
 async function withTokenIds(entry: CallRecord): Promise<CallRecord> {
   if (!entry.tokenizer) return entry;
+  if (entry.tokenizer === "project") {
+    const tok = await projectChatTokenizer(entry.projectId);
+    if (tok === null) return entry;
+    try {
+      return { ...entry, call: templatedCall(entry.call, tok) };
+    } catch {
+      // text the tokenizer cannot encode: the call is kept without ids
+      return entry;
+    }
+  }
   return { ...entry, call: tokenizedCall(entry.call, await encoderOf(entry.tokenizer)) };
 }
 

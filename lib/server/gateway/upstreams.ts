@@ -1,11 +1,11 @@
 import "server-only";
-import type { GatewayUpstream, GatewayUpstreamInput } from "@/lib/api/gateway";
-import type { BuiltinEncoding } from "@/lib/gateway/tokenize";
+import type { GatewayUpstream, GatewayUpstreamInput, TokenizerChoice } from "@/lib/api/gateway";
 import { endpointProblem } from "@/lib/judges/endpoint-rules";
 import { pool } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { decryptSecret, encryptSecret } from "../judges/secret";
 import { judgeEndpointPolicy } from "../judges/endpoint";
+import { hasTokenizer } from "./tokenizers";
 
 /**
  * A project's upstream model server (docs/gateway.md "Upstreams"). The key
@@ -23,7 +23,7 @@ interface UpstreamRow {
   timeout_ms: number;
   request_token_ids: boolean;
   request_logprobs: boolean;
-  tokenizer: BuiltinEncoding | null;
+  tokenizer: TokenizerChoice | null;
   updated_at: Date;
 }
 
@@ -36,7 +36,7 @@ export interface LiveUpstream {
   timeoutMs: number;
   requestTokenIds: boolean;
   requestLogprobs: boolean;
-  tokenizer: BuiltinEncoding | null;
+  tokenizer: TokenizerChoice | null;
 }
 
 const SELECT = `SELECT p.name AS project, p.id AS project_id, u.base_url, u.api_key_cipher, u.max_reply_bytes, u.timeout_ms,
@@ -77,6 +77,9 @@ export async function putUpstream(project: string, input: GatewayUpstreamInput):
   await pool().query("INSERT INTO projects (name) VALUES ($1) ON CONFLICT (name) DO NOTHING", [project]);
   const { rows: projects } = await pool().query<{ id: number }>("SELECT id FROM projects WHERE name = $1", [project]);
   if (!projects[0]) throw notFound(`project "${project}"`);
+  if (input.tokenizer === "project" && !(await hasTokenizer(projects[0].id))) {
+    throw new ApiError(400, "invalid_input", "the project has no tokenizer", [{ path: "$.tokenizer", message: `"project" needs the project's tokenizer: upload it first (PUT /api/projects/${project}/tokenizer)` }]);
+  }
   const sealed = input.api_key === undefined || input.api_key === null ? input.api_key ?? null : encryptSecret(input.api_key);
   await pool().query(
     `INSERT INTO gateway_upstreams (project_id, base_url, api_key_cipher, max_reply_bytes, timeout_ms, request_token_ids, request_logprobs, tokenizer, updated_at)
