@@ -57,6 +57,31 @@ test("first admin via the setup link, an annotator made by the admin signs in an
   const row = page.getByTestId("user-row").filter({ hasText: annotator.email });
   await expect(row.getByTestId("membership")).toHaveText(/default: annotator/);
 
+  // the admin gives the default project a Hugging Face tokenizer for the gateway's token ids, then removes it
+  const upload = page.getByRole("form", { name: "Upload a project's tokenizer" });
+  await upload.getByLabel("Project").selectOption("default");
+  await upload.getByLabel("Model").fill("tiny-bpe");
+  await upload.getByLabel("tokenizer.json").setInputFiles("lib/gateway/fixtures/tiny-bpe.tokenizer_config.json");
+  await upload.getByLabel("Chat template (optional)").setInputFiles({ name: "broken.jinja", mimeType: "text/plain", buffer: Buffer.from("{% for %}") });
+  await upload.getByRole("button", { name: "Upload tokenizer" }).click();
+  // a config is not a tokenizer, and the template does not parse: the page says which, nothing is stored
+  await expect(page.getByRole("alert")).toContainText("$.");
+  await expect(page.getByTestId("tokenizer-table").locator("tbody tr")).toHaveCount(0);
+  // (a submitted form starts empty again)
+  await upload.getByLabel("Project").selectOption("default");
+  await upload.getByLabel("Model").fill("tiny-bpe");
+  await upload.getByLabel("tokenizer.json").setInputFiles("lib/gateway/fixtures/tiny-bpe.tokenizer.json");
+  await upload.getByLabel("tokenizer_config.json").setInputFiles("lib/gateway/fixtures/tiny-bpe.tokenizer_config.json");
+  await upload.getByLabel("Chat template (optional)").setInputFiles([]);
+  await upload.getByRole("button", { name: "Upload tokenizer" }).click();
+  const stored = page.getByTestId("tokenizer-table").locator("tbody tr");
+  await expect(stored).toHaveCount(1);
+  await expect(stored).toContainText("tiny-bpe");
+  await expect(stored).toContainText("266");
+  await expect(stored).toContainText("from the config");
+  await stored.getByRole("button", { name: "remove" }).click();
+  await expect(stored).toHaveCount(0);
+
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByTestId("sign-in-link")).toBeVisible();
   // anonymous visitors still read (BATON_PUBLIC_READ defaults to on)

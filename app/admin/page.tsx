@@ -3,10 +3,12 @@ import { redirect } from "next/navigation";
 import { listApiKeys } from "@/lib/server/auth/api-keys";
 import { currentSession } from "@/lib/server/auth/current";
 import { listUsers } from "@/lib/server/auth/users";
+import { listTokenizers } from "@/lib/server/gateway/tokenizers";
 import { listUpstreams } from "@/lib/server/gateway/upstreams";
 import { traceFacets } from "@/lib/server/queries/traces";
 import { GatewayPanel } from "./_components/gateway-panel";
 import { KeysPanel } from "./_components/keys-panel";
+import { TokenizerPanel } from "./_components/tokenizer-panel";
 import { UsersPanel } from "./_components/users-panel";
 
 export const dynamic = "force-dynamic";
@@ -36,7 +38,7 @@ export default async function AdminPage() {
       </div>
     );
   }
-  const [users, keys, facets, upstreams] = await Promise.all([listUsers(), listApiKeys(), traceFacets(null), listUpstreams()]);
+  const [users, keys, facets, upstreams, tokenizers] = await Promise.all([listUsers(), listApiKeys(), traceFacets(null), listUpstreams(), listTokenizers()]);
   const projects = [...new Set(["default", ...facets.projects])].sort();
   return (
     <div className="space-y-8">
@@ -44,6 +46,7 @@ export default async function AdminPage() {
       <UsersPanel users={users} projects={projects} selfId={session.user.id} />
       <KeysPanel keys={keys} users={users} selfId={session.user.id} />
       <GatewayPanel upstreams={upstreams} projects={projects} />
+      <TokenizerPanel tokenizers={tokenizers} projects={projects} />
     </div>
   );
 }

@@ -81,6 +81,15 @@ function vocabSize(tokenizer: Record<string, unknown>): number {
 const SELECT = `SELECT p.name AS project, t.name, t.vocab_size, t.chat_template IS NOT NULL AS has_template, t.sha256, t.updated_at
   FROM projects p JOIN project_tokenizers t ON t.project_id = p.id WHERE p.name = $1`;
 
+/** Every project's tokenizer (the admin page), by project name. */
+export async function listTokenizers(): Promise<ProjectTokenizer[]> {
+  const { rows } = await pool().query<TokenizerRow>(
+    `SELECT p.name AS project, t.name, t.vocab_size, t.chat_template IS NOT NULL AS has_template, t.sha256, t.updated_at
+     FROM project_tokenizers t JOIN projects p ON p.id = t.project_id ORDER BY p.name`,
+  );
+  return rows.map(toApi);
+}
+
 async function projectId(project: string): Promise<number> {
   const { rows } = await pool().query<{ id: number }>("SELECT id FROM projects WHERE name = $1", [project]);
   if (!rows[0]) throw notFound(`project "${project}"`);
