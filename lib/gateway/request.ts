@@ -74,3 +74,15 @@ function systemPrompt(body: JsonObject): string | null {
 
 /** The trace a run becomes: `gw-` + its run key. */
 export const traceIdOfRun = (runKey: string) => `gw-${runKey}`.slice(0, MAX_ID_LENGTH);
+
+/**
+ * The OTLP trace and span a call was made under, from its W3C
+ * `traceparent` header (`00-<32 hex trace id>-<16 hex span id>-<flags>`);
+ * null when absent or malformed, or when either id is all zeros (invalid
+ * by the W3C rules).
+ */
+export function parseTraceparent(header: string | null): { traceId: string; spanId: string } | null {
+  const m = /^\s*([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-.*)?\s*$/.exec(header?.toLowerCase() ?? "");
+  if (m === null || m[1] === "ff" || /^0+$/.test(m[2]!) || /^0+$/.test(m[3]!)) return null;
+  return { traceId: m[2]!, spanId: m[3]! };
+}

@@ -2,7 +2,7 @@ import "server-only";
 import { recordedCall, type CallOutcome, type JsonObject, type ReplyPart } from "@/lib/gateway/call";
 import { chatReplyPart, chatRequestPart, chatUpstreamBody, ChatStreamReply, withoutAdded, type Added } from "@/lib/gateway/chat";
 import { responsesReplyPart, responsesRequestPart, ResponsesStreamReply } from "@/lib/gateway/responses";
-import { agentOf, AGENT_HEADER, cleanName, RUN_HEADER, type GatewayApi } from "@/lib/gateway/request";
+import { agentOf, AGENT_HEADER, cleanName, parseTraceparent, RUN_HEADER, type GatewayApi } from "@/lib/gateway/request";
 import { sseEvent, SseReader } from "@/lib/gateway/sse";
 import { ApiError } from "../errors";
 import { endpointRefusal } from "../judges/endpoint";
@@ -67,7 +67,9 @@ export async function forwardCall(ctx: CallContext): Promise<Response> {
     clearTimeout(timer);
     request.signal?.removeEventListener("abort", onClientGone);
   };
-  const save = (reply: ReplyPart | null, outcome: CallOutcome) => record({ projectId: upstream.projectId, runKey, tokenizer: upstream.tokenizer, call: recordedCall(agent, t, Date.now() / 1000, requestPart, reply), outcome });
+  const traceparent = parseTraceparent(request.headers.get("traceparent"));
+  const save = (reply: ReplyPart | null, outcome: CallOutcome) =>
+    record({ projectId: upstream.projectId, runKey, tokenizer: upstream.tokenizer, traceparent, call: recordedCall(agent, t, Date.now() / 1000, requestPart, reply), outcome });
 
   let response: Response;
   try {

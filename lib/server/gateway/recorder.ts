@@ -26,6 +26,8 @@ export interface CallRecord {
   outcome: CallOutcome;
   /** where calls the server gave no token ids get theirs: a built-in encoding or the project's tokenizer (applied here, off the client's path) */
   tokenizer?: TokenizerChoice | null;
+  /** the OTLP trace and span the request was made under (its traceparent header), for the join with that trace's spans */
+  traceparent?: { traceId: string; spanId: string } | null;
 }
 
 const BATCH = 500;
@@ -140,9 +142,12 @@ async function writeBatch(batch: readonly CallRecord[]): Promise<void> {
       [rows.map((r) => r.projectId), rows.map((r) => r.key), rows.map((r) => traceIdOfRun(r.key)), rows.map((r) => r.auto), rows.map((r) => r.call.t)],
     );
     await client.query(
-      `INSERT INTO gateway_calls (project_id, run_key, call, outcome)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::json[], $4::text[])`,
-      [rows.map((r) => r.projectId), rows.map((r) => r.key), rows.map((r) => JSON.stringify(r.call)), rows.map((r) => r.outcome)],
+      `INSERT INTO gateway_calls (project_id, run_key, call, outcome, t, otel_trace_id, otel_span_id)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::json[], $4::text[], $5::float8[], $6::text[], $7::text[])`,
+      [
+        rows.map((r) => r.projectId), rows.map((r) => r.key), rows.map((r) => JSON.stringify(r.call)), rows.map((r) => r.outcome),
+        rows.map((r) => r.call.t), rows.map((r) => r.traceparent?.traceId ?? null), rows.map((r) => r.traceparent?.spanId ?? null),
+      ],
     );
   });
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { pool } from "../db/client";
 import { ApiError } from "../errors";
 import { ingestRecords } from "../ingest/ingest";
+import { deleteTrace } from "../queries/delete-trace";
 
 /**
  * Gateway runs become traces (docs/gateway.md "From calls to a trace"),
@@ -76,10 +77,21 @@ async function finaliseClaims(claims: readonly Claim[]): Promise<RunOutcome[]> {
 }
 
 async function finaliseClaimed(c: Claim): Promise<RunOutcome> {
+  // calls an OTLP trace holds (lib/server/gateway/otlp-join.ts) are stored there, not here
   const { rows } = await pool().query<{ call: RecordedCall; outcome: CallOutcome }>(
-    "SELECT call, outcome FROM gateway_calls WHERE project_id = $1 AND run_key = $2 ORDER BY id",
+    "SELECT call, outcome FROM gateway_calls WHERE project_id = $1 AND run_key = $2 AND claimed_by IS NULL ORDER BY id",
     [c.project_id, c.run_key],
   );
+  if (rows.length === 0) {
+    // every call is in OTLP traces: the run has no trace of its own (one stored before the join is removed)
+    try {
+      const { rows: own } = await pool().query("SELECT 1 FROM traces WHERE trace_id = $1 AND project_id = $2", [c.trace_id, c.project_id]);
+      if (own.length > 0) await deleteTrace(c.trace_id);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) return retryLater(c, error);
+    }
+    return outcome(c, await release(c, "stored", null), 0, null);
+  }
   const trace = runTrace({ traceId: c.trace_id, project: c.project, runKey: c.run_key }, rows);
   try {
     await ingestRecords([{ base: "$", value: trace }], { upsert: true, mayReplace: (project) => project === c.project });

@@ -2,10 +2,11 @@ import "server-only";
 import { adaptOtlpSpans } from "@/lib/adapters/otlp";
 import type { OtlpSpan } from "@/lib/adapters/otlp-span";
 import { NotARunError } from "@/lib/adapters/otlp/warnings";
-import { AdapterInputError } from "@/lib/adapters/types";
+import { AdapterInputError, type AdaptedTrace } from "@/lib/adapters/types";
 import { otelConfig } from "../config";
 import { pool } from "../db/client";
 import { ApiError } from "../errors";
+import { claimJoined, joinGateway } from "../gateway/otlp-join";
 import { ingestRecords } from "../ingest/ingest";
 
 /**
@@ -87,14 +88,15 @@ async function finaliseClaims(claims: readonly Claim[]): Promise<FinaliseOutcome
 
 async function finaliseClaimed(c: Claim): Promise<FinaliseOutcome> {
   const rows = await pool().query<{ span: OtlpSpan }>("SELECT span FROM otel_spans WHERE trace_id = $1 ORDER BY span_id", [c.trace_id]);
-  const depth = parentChainDepth(rows.rows.map((r) => r.span));
+  const spans = rows.rows.map((r) => r.span);
+  const depth = parentChainDepth(spans);
   if (depth > MAX_SPAN_DEPTH) {
     const reason = `spans nested more than ${MAX_SPAN_DEPTH} levels deep (a parent of a parent of ...${depth === Infinity ? ", in a cycle" : ""}): not mapped`;
     return outcome(c, await release(c, "failed", reason), null, reason);
   }
   let trace: unknown;
   try {
-    trace = adaptOtlpSpans(rows.rows.map((r) => r.span));
+    trace = adaptOtlpSpans(spans);
   } catch (error) {
     if (!(error instanceof AdapterInputError)) console.error(`[baton] OTLP trace ${c.trace_id}: mapping failed:`, error);
     const reason = error instanceof AdapterInputError ? error.details.join("; ") : `the spans could not be mapped (${(error as Error).message})`;
@@ -102,10 +104,13 @@ async function finaliseClaimed(c: Claim): Promise<FinaliseOutcome> {
   }
   let stored: { events: number; edges: number };
   try {
+    // calls that also went through the gateway are stored once, with what the gateway saw (lib/server/gateway/otlp-join.ts)
+    const joined = await joinGateway(trace as AdaptedTrace, spans, OTLP_PROJECT);
     // spans replace a stored trace of the project they are stored in, never one of another project
     // (a trace_id is unique across projects: the spans' sender may not write there, nor read it)
-    const [result] = await ingestRecords([{ base: "$", value: trace }], { upsert: true, mayReplace: (project) => project === OTLP_PROJECT });
+    const [result] = await ingestRecords([{ base: "$", value: joined.trace }], { upsert: true, mayReplace: (project) => project === OTLP_PROJECT });
     stored = { events: result!.events, edges: result!.edges };
+    await claimJoined(joined.rowIds, result!.trace_id);
   } catch (error) {
     if (!(error instanceof ApiError && error.status < 500)) return retryLater(c, error);
     const reason = [error.message, ...error.details.slice(0, 10).map((d) => `${d.path}: ${d.message}`)].join("; ");
