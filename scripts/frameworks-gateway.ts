@@ -4,6 +4,8 @@
  * 127.0.0.1 (each framework folder has its own node_modules: `npm ci` there first):
  * - the OpenAI Agents SDK (scripts/frameworks/openai-agents/gateway.mjs) over the
  *   Responses API and the chat-completions API, whole and streamed;
+ * - the Vercel AI SDK with its OpenAI provider (scripts/frameworks/ai-sdk-6/gateway.mjs),
+ *   agents as tools, over the Responses and chat-completions APIs, whole and streamed;
  * - a LangGraph.js supervisor (scripts/frameworks/langgraph/gateway.mjs) behind
  *   ChatOpenAI (whole replies: streamed, LangChain fetches tiktoken ranks and offline never ends).
  * Each run is flushed into its trace; the upstream's log (what it was sent, what it
@@ -16,7 +18,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { benchDatabase } from "./bench/db";
 import { startScriptedOpenAi, type ScriptedAnswer } from "./lib/scripted-openai";
-import { populationAnswer, supportAnswer } from "./lib/support-script";
+import { orchestratorAnswer, populationAnswer, supportAnswer } from "./lib/support-script";
 
 interface Framework {
   name: string;
@@ -32,6 +34,18 @@ const FRAMEWORKS: Framework[] = [
     label: "@openai/agents 0.20.0 (openai 7.59.0), unchanged, OPENAI_BASE_URL only",
     script: "scripts/frameworks/openai-agents/gateway.mjs",
     answer: supportAnswer,
+    modes: [
+      { api: "responses", stream: false, args: ["responses"] },
+      { api: "responses", stream: true, args: ["responses", "--stream"] },
+      { api: "chat_completions", stream: false, args: ["chat_completions"] },
+      { api: "chat_completions", stream: true, args: ["chat_completions", "--stream"] },
+    ],
+  },
+  {
+    name: "ai-sdk",
+    label: "ai 6.0.325 + @ai-sdk/openai 3.0.141 (generateText / streamText), unchanged, the provider's baseURL only",
+    script: "scripts/frameworks/ai-sdk-6/gateway.mjs",
+    answer: orchestratorAnswer,
     modes: [
       { api: "responses", stream: false, args: ["responses"] },
       { api: "responses", stream: true, args: ["responses", "--stream"] },

@@ -11,7 +11,8 @@ type Message = { role?: string; content?: unknown; tool_call_id?: string; type?:
 
 function systemText(body: Body): string {
   if (typeof body.instructions === "string") return body.instructions;
-  const system = ((body.messages ?? []) as Message[]).find((m) => m.role === "system" || m.role === "developer");
+  // chat completions' messages, or the Responses API's input items (a system message there when there are no instructions)
+  const system = ((body.messages ?? body.input ?? []) as Message[]).find((m) => m.role === "system" || m.role === "developer");
   return typeof system?.content === "string" ? system.content : JSON.stringify(system?.content ?? "");
 }
 
@@ -41,4 +42,14 @@ export function populationAnswer(body: Body): ScriptedAnswer {
   if (!hasResult(body, "call_transfer_1")) return { tools: [{ id: "call_transfer_1", name: "transfer_to_researcher", args: {} }] };
   if (!hasResult(body, "call_transfer_2")) return { tools: [{ id: "call_transfer_2", name: "transfer_to_writer", args: {} }] };
   return { text: "Lyon is home to about 520,000 people." };
+}
+
+/** The AI SDK scenario (scripts/frameworks/ai-sdk-6/gateway.mjs): orchestrator -> researcher (a tool, with its own tool) -> writer (a tool) -> answer. */
+export function orchestratorAnswer(body: Body): ScriptedAnswer {
+  const system = systemText(body);
+  if (system.includes("You are the researcher")) return supportAnswer(body);
+  if (system.includes("You are the writer")) return { text: "Good news: your order 42 shipped on Monday and should arrive on Thursday." };
+  if (!hasResult(body, "call_research_1")) return { tools: [{ id: "call_research_1", name: "ask_researcher", args: { input: "Find the status of order 42." } }] };
+  if (!hasResult(body, "call_write_1")) return { tools: [{ id: "call_write_1", name: "ask_writer", args: { facts: "Order 42 shipped on Monday and arrives Thursday." } }] };
+  return { text: "Your order 42 shipped on Monday and should arrive on Thursday. Thank you for your patience!" };
 }

@@ -29,7 +29,7 @@ interface CapturedRun {
   events: { event_id: string; type: string; agent: string }[];
   framework_output: { final: string };
 }
-const fixtures = ["openai-agents", "langgraph"].map((name) => JSON.parse(readFileSync(`lib/gateway/fixtures/${name}-gateway.json`, "utf8")) as { framework: string; runs: CapturedRun[] });
+const fixtures = ["openai-agents", "ai-sdk", "langgraph"].map((name) => JSON.parse(readFileSync(`lib/gateway/fixtures/${name}-gateway.json`, "utf8")) as { framework: string; runs: CapturedRun[] });
 
 let answers: ScriptedAnswer[] = [];
 let upstream: ScriptedOpenAi;
