@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { bodyLimitFor, declaredLength, maxBodyBytesOf, tooLargeMessage } from "@/lib/api/body-limits";
+import { bodyLimitFor, declaredLength, MIB, tooLargeMessage } from "@/lib/api/body-limits";
 import { parseAllowedHosts, refusal, requestFacts } from "@/lib/api/request-origin";
+import { setting } from "@/lib/server/config";
 
 /**
  * Runs before every page and API route (Next's proxy, formerly middleware):
@@ -21,11 +22,11 @@ export function proxy(request: NextRequest): NextResponse {
   if (holdsNul(request.nextUrl)) {
     return refuse(400, "invalid_parameter", "the URL holds U+0000 (%00), which no stored name or value contains");
   }
-  const refused = refusal(requestFacts(request.method, request.nextUrl.pathname, h), parseAllowedHosts(process.env.BATON_ALLOWED_HOSTS));
+  const refused = refusal(requestFacts(request.method, request.nextUrl.pathname, h), parseAllowedHosts(setting("BATON_ALLOWED_HOSTS")));
   if (refused !== null) return refuse(refused.status, refused.code, refused.message);
   const declared = declaredLength(h.get("content-length"));
   if (declared !== null && declared > 0) {
-    const max = maxBodyBytesOf(process.env.BATON_MAX_BODY_MB);
+    const max = setting("BATON_MAX_BODY_MB") * MIB;
     const limit = bodyLimitFor(request.nextUrl.pathname, max);
     if (declared > limit) return refuse(413, "payload_too_large", tooLargeMessage(limit, max), { connection: "close" });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyLimitFor, declaredLength, FLUSH_BODY_BYTES, maxBodyBytesOf, MIB, SMALL_BODY_BYTES, tooLargeMessage } from "./body-limits";
+import { bodyLimitFor, declaredLength, FLUSH_BODY_BYTES, MIB, SMALL_BODY_BYTES, tooLargeMessage } from "./body-limits";
 
 describe("body limits", () => {
   const max = 100 * MIB;
@@ -8,12 +8,6 @@ describe("body limits", () => {
     for (const path of ["/api/traces/x/annotations", "/api/datasets", "/api/queues", "/api/traces/x", "/api/importer"]) expect(bodyLimitFor(path, max), path).toBe(SMALL_BODY_BYTES);
     expect(bodyLimitFor("/api/otel/v1/flush", max)).toBe(FLUSH_BODY_BYTES);
     expect(bodyLimitFor("/upload", max)).toBe(max);
-  });
-
-  it("BATON_MAX_BODY_MB in bytes, 100 MB when unset", () => {
-    expect(maxBodyBytesOf(undefined)).toBe(100 * MIB);
-    expect(maxBodyBytesOf("1")).toBe(MIB);
-    expect(maxBodyBytesOf("0.5")).toBe(MIB / 2);
   });
 
   it("a Content-Length is a decimal count; anything else is unknown (NaN), absence null", () => {

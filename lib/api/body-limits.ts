@@ -12,8 +12,6 @@ export const MIB = 1024 * 1024;
 export const SMALL_BODY_BYTES = MIB;
 /** The OTLP receiver's flush call: one trace id. */
 export const FLUSH_BODY_BYTES = 64 * 1024;
-/** BATON_MAX_BODY_MB's default. */
-export const DEFAULT_MAX_BODY_MB = 100;
 
 /** Routes that take whole files or batches: traces, imports, OTLP spans, model calls through the gateway and a project's tokenizer files. */
 const LARGE_BODY_ROUTES: readonly RegExp[] = [/^\/api\/traces\/?$/, /^\/api\/import\/?$/, /^\/api\/otel\/v1\/traces\/?$/, /^\/api\/llm\//, /^\/api\/projects\/[^/]+\/tokenizer\/?$/];
@@ -24,12 +22,6 @@ export function bodyLimitFor(path: string, maxBodyBytes: number): number {
   if (LARGE_BODY_ROUTES.some((r) => r.test(path))) return maxBodyBytes;
   if (/^\/api\/otel\/v1\/flush\/?$/.test(path)) return FLUSH_BODY_BYTES;
   return SMALL_BODY_BYTES;
-}
-
-/** BATON_MAX_BODY_MB in bytes (the configuration is validated at start; a value it refused never gets here). */
-export function maxBodyBytesOf(value: string | undefined): number {
-  const mb = Number(value ?? DEFAULT_MAX_BODY_MB);
-  return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MAX_BODY_MB) * MIB;
 }
 
 /**

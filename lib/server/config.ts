@@ -33,6 +33,38 @@ const schema = z.object({
   BATON_OTEL_IDLE_S: z.coerce.number().positive().max(86_400).default(30),
   // judges and the gateway's upstreams: may they call loopback addresses (a model server on this machine)? Off by default: their replies are shown to their users
   BATON_ALLOW_LOOPBACK: z.enum(["0", "1"]).default("0"),
+  // connections in each process's PostgreSQL pool
+  BATON_DB_POOL: z.coerce.number().int().min(1).max(1000).default(10),
+  // encrypts judges' and upstreams' API keys at rest; unset, a random one is kept in <BATON_DATA_DIR>/secret
+  BATON_SECRET: z.string().min(1).max(4096).optional(),
+  // background workers this process runs ("0": none; another process runs them)
+  BATON_JUDGE_WORKER: z.enum(["0", "1"]).default("1"),
+  BATON_BLAME_WORKER: z.enum(["0", "1"]).default("1"),
+  BATON_DATASET_WORKER: z.enum(["0", "1"]).default("1"),
+  // judges (docs/judges.md): host names they may call, retries, time limits and sizes
+  BATON_JUDGE_HOSTS: z.string().trim().max(4000).optional(),
+  BATON_JUDGE_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
+  BATON_JUDGE_BACKOFF_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+  BATON_JUDGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  BATON_JUDGE_MAX_REPLY_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(1024 * 1024),
+  BATON_JUDGE_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1024).default(16),
+  BATON_JUDGE_BATCH: z.coerce.number().int().min(1).max(1000).default(8),
+  BATON_JUDGE_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  // the recording gateway: a run becomes its trace this many seconds after its last call
+  BATON_GATEWAY_IDLE_S: z.coerce.number().positive().max(86_400).default(30),
+  // dataset snapshots (docs/train-with-baton.md): child processes, their heap, and each account's quota
+  BATON_DATASET_PROCESS: z.enum(["0", "1"]).default("1"),
+  BATON_DATASET_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
+  BATON_DATASET_HEAP_MB: z.coerce.number().int().min(64).max(16_384).default(320),
+  BATON_DATASET_QUOTA_MB: z.coerce.number().positive().max(1e9).default(2048),
+  BATON_DATASET_PENDING: z.coerce.number().int().min(1).max(10_000).default(3),
+  // big exports at once per process, and how many may wait for a slot
+  BATON_EXPORT_SLOTS: z.coerce.number().int().min(1).max(64).default(2),
+  BATON_EXPORT_QUEUE: z.coerce.number().int().min(0).max(100_000).default(16),
+  // builds: the benchmark pages, the build directory, CPU profiles
+  BATON_BENCH_PAGES: z.enum(["0", "1"]).default("0"),
+  BATON_DIST_DIR: z.string().trim().min(1).max(1000).default(".next"),
+  BATON_CPU_PROF: z.string().trim().min(1).max(1000).optional(),
 }).refine((c) => (c.BATON_ADMIN_EMAIL === undefined) === (c.BATON_ADMIN_PASSWORD === undefined), {
   message: "set both BATON_ADMIN_EMAIL and BATON_ADMIN_PASSWORD, or neither",
   path: ["BATON_ADMIN_PASSWORD"],
@@ -48,6 +80,20 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return result.data;
 }
+
+export type Setting = keyof Config;
+
+/**
+ * One setting, read now (for settings a process reads when it needs them;
+ * the whole configuration was validated at start, so a bad value never gets
+ * this far in a running Baton, and a test may change one between calls).
+ */
+export function setting<K extends Setting>(key: K, env: NodeJS.ProcessEnv = process.env): Config[K] {
+  return schema.shape[key].parse(env[key] || undefined) as Config[K];
+}
+
+/** Every setting's name (README "Configuration" lists each; a test holds them together). */
+export const SETTINGS = Object.keys(schema.shape) as Setting[];
 
 /** BATON_PUBLIC_READ alone, for per-request checks (the whole configuration was validated at start). */
 export function publicReadEnabled(env: NodeJS.ProcessEnv = process.env): boolean {

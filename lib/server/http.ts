@@ -1,12 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { declaredLength, maxBodyBytesOf, SMALL_BODY_BYTES, tooLargeMessage } from "@/lib/api/body-limits";
+import { declaredLength, MIB, SMALL_BODY_BYTES, tooLargeMessage } from "@/lib/api/body-limits";
 import { MAX_JSON_DEPTH, unstorableStrings } from "@/lib/api/json-safety";
 import { parseAllowedHosts, refusal, requestFacts } from "@/lib/api/request-origin";
 import { nestingProblem } from "@/lib/ingest/depth";
 import { jsonPath } from "@/lib/trace/validate";
 import { ApiError } from "./errors";
 import { DATABASE_HEADER, inReadScope, servedBy, stampWrite } from "./db/read";
+import { setting } from "./config";
 
 /**
  * Route-handler glue: every error becomes the documented error shape
@@ -42,7 +43,7 @@ export function route<C>(handler: Handler<C>): Handler<C> {
  * sent), and every route applies them here as well.
  */
 export function requestRefusal(request: Request): ApiError | null {
-  const refused = refusal(requestFacts(request.method, new URL(request.url).pathname, request.headers), parseAllowedHosts(process.env.BATON_ALLOWED_HOSTS));
+  const refused = refusal(requestFacts(request.method, new URL(request.url).pathname, request.headers), parseAllowedHosts(setting("BATON_ALLOWED_HOSTS")));
   return refused === null ? null : new ApiError(refused.status, refused.code, refused.message, [{ path: "$", message: refused.message }]);
 }
 
@@ -166,5 +167,5 @@ export function tooLarge(limitBytes: number): ApiError {
 
 /** BATON_MAX_BODY_MB in bytes: what the routes that take files and batches read (lib/api/body-limits.ts). */
 export function maxBodyBytes(): number {
-  return maxBodyBytesOf(process.env.BATON_MAX_BODY_MB);
+  return setting("BATON_MAX_BODY_MB") * MIB;
 }

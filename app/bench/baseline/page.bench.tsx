@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { BaselineClient } from "./_components/baseline-client";
+import { setting } from "@/lib/server/config";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +15,7 @@ export const dynamic = "force-dynamic";
  * BATON_BENCH_PAGES=1.
  */
 export default async function BaselinePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  if (process.env.BATON_BENCH_PAGES !== "1") notFound();
+  if (setting("BATON_BENCH_PAGES") !== "1") notFound();
   const { trace } = await searchParams;
   if (typeof trace !== "string" || trace === "") return <p className="text-sm">Give a trace: /bench/baseline?trace=&lt;trace_id&gt;</p>;
   return <BaselineClient traceId={trace} />;

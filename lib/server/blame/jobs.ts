@@ -5,6 +5,7 @@ import { prisma } from "../db/client";
 import { boss } from "../judges/boss";
 import { blameEvaluation } from "./evaluation";
 import { fullModel } from "./models";
+import { setting } from "../config";
 
 /**
  * After a decisive error changes, a background job (pg-boss, shared by every
@@ -21,7 +22,7 @@ let worker: Promise<string> | null = null;
 export type RefreshJob = { project: string };
 
 export async function scheduleBlameRefresh(job: RefreshJob): Promise<void> {
-  if (process.env.BATON_BLAME_WORKER === "0") return;
+  if (setting("BATON_BLAME_WORKER") === "0") return;
   const b = await boss();
   await b.createQueue(BLAME_QUEUE);
   ensureWorker();

@@ -8,6 +8,7 @@ import { boss } from "../judges/boss";
 import { blameInputOf } from "./labelled";
 import { modelByKey, trainAndStore, type TrainJob } from "./models";
 import { elsewhere } from "./report-process";
+import { setting } from "../config";
 
 /**
  * Blame's work that no request does itself, as pg-boss jobs shared by every
@@ -40,7 +41,7 @@ type Queued<T> = T & { caller: string };
 let workers: Promise<void> | null = null;
 
 function ensureWorkers(): void {
-  if (process.env.BATON_BLAME_WORKER === "0" || workers) return;
+  if (setting("BATON_BLAME_WORKER") === "0" || workers) return;
   workers = (async () => {
     const b = await boss();
     await b.createQueue(TRAIN_QUEUE);

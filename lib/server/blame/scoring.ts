@@ -6,6 +6,7 @@ import { boss } from "../judges/boss";
 import { scoreLabelled, scoringKey } from "./evaluation";
 import { labelledRows, loadLabelled, type LabelledFilter } from "./labelled";
 import { attributionReportElsewhere } from "./report-process";
+import { setting } from "../config";
 
 /**
  * The scoring of attribution methods as a background job (pg-boss queue
@@ -30,8 +31,7 @@ const CHECK_MS = 1000;
 
 /** BATON_BLAME_SCORERS (validated with the whole configuration at start). */
 export function scorers(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.BATON_BLAME_SCORERS || 1);
-  return Number.isInteger(n) && n >= 1 ? n : 1;
+  return setting("BATON_BLAME_SCORERS", env);
 }
 
 let worker: Promise<string> | null = null;
@@ -45,7 +45,7 @@ export async function enqueueScoring(job: ScoringJob): Promise<void> {
 }
 
 export function ensureScoringWorker(): void {
-  if (worker || process.env.BATON_BLAME_WORKER === "0") return;
+  if (worker || setting("BATON_BLAME_WORKER") === "0") return;
   worker = (async () => {
     const b = await boss();
     await b.createQueue(SCORING_QUEUE);

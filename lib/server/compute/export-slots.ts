@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError } from "../errors";
+import { setting } from "../config";
 
 /**
  * Big exports take turns so that they neither add up in memory nor starve
@@ -14,13 +15,7 @@ import { ApiError } from "../errors";
 export const HEAVY_EXPORT_EVENTS = 20_000;
 const RETRY_AFTER_SECONDS = 5;
 
-function envCount(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  const n = raw === undefined || raw === "" ? fallback : Number(raw);
-  return Number.isInteger(n) && n >= min ? n : fallback;
-}
-
-let limits = { slots: envCount("BATON_EXPORT_SLOTS", 2, 1), queue: envCount("BATON_EXPORT_QUEUE", 16, 0) };
+let limits = { slots: setting("BATON_EXPORT_SLOTS"), queue: setting("BATON_EXPORT_QUEUE") };
 let active = 0;
 const waiting: (() => void)[] = [];
 

@@ -5,6 +5,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { countTraces, largestTraceEvents } from "../queries/trace-list";
 import { buildContext, buildSnapshot, failBuild, finishBuild, heartbeat, planShards, recordProgress, startBuild, type ShardPlan, type ShardResult } from "./build";
+import { setting } from "../config";
 
 /**
  * Runs a snapshot build (build.ts) in child processes: this process plans
@@ -26,7 +27,7 @@ const childPath = () => path.join(/*turbopackIgnore: true*/ process.cwd(), "lib"
 
 /** A child's heap: a base for the pipeline's buffers plus room for the largest trace, loaded whole with its credit. */
 export function buildHeapMb(largestEvents: number): number {
-  const base = Number(process.env.BATON_DATASET_HEAP_MB ?? 320);
+  const base = setting("BATON_DATASET_HEAP_MB");
   return Math.min(16_384, Math.ceil(base + (largestEvents * HEAP_BYTES_PER_EVENT) / 2 ** 20));
 }
 
@@ -38,8 +39,7 @@ export const IN_PROCESS_BELOW = 200;
 
 /** How many child processes build a snapshot's shards. */
 export function buildProcesses(): number {
-  const set = Number(process.env.BATON_DATASET_PROCESSES);
-  return Number.isInteger(set) && set >= 1 ? set : Math.min(4, availableParallelism());
+  return setting("BATON_DATASET_PROCESSES") ?? Math.min(4, availableParallelism());
 }
 
 export interface ElsewhereOptions {
@@ -53,7 +53,7 @@ export interface ElsewhereOptions {
 
 export async function buildSnapshotElsewhere(datasetId: number, opts: ElsewhereOptions = {}): Promise<void> {
   const child = childPath();
-  if (process.env.BATON_DATASET_PROCESS === "0" || !existsSync(child)) return buildSnapshot(datasetId, { shardRows: opts.shardRows });
+  if (setting("BATON_DATASET_PROCESS") === "0" || !existsSync(child)) return buildSnapshot(datasetId, { shardRows: opts.shardRows });
   const ctx = await buildContext(datasetId);
   if (ctx === null) return;
   // the context already read is passed on, not read again

@@ -4,6 +4,7 @@ import type { Job } from "pg-boss";
 import { boss } from "../judges/boss";
 import { failDeadBuilds } from "./build";
 import { buildSnapshotElsewhere } from "./build-process";
+import { setting } from "../config";
 
 /**
  * Snapshot builds as pg-boss jobs (one per snapshot) in the queue the
@@ -38,7 +39,7 @@ let worker: Promise<string> | null = null;
 
 /** A worker in this process, started once (BATON_DATASET_WORKER=0 leaves the builds to another process); it also fails dead builds every half minute. */
 export function ensureDatasetWorker(): void {
-  if (process.env.BATON_DATASET_WORKER === "0" || worker) return;
+  if (setting("BATON_DATASET_WORKER") === "0" || worker) return;
   setInterval(() => void onPrimary(failDeadBuilds).catch(() => {}), 30_000).unref();
   worker = (async () => {
     await ensureQueue();

@@ -6,6 +6,7 @@ import { ApiError, notFound } from "../errors";
 import { clearPartial, failDeadBuilds } from "./build";
 import { enqueueSnapshot, ensureDatasetWorker } from "./jobs";
 import type { CheckedRequest } from "./request";
+import { setting } from "../config";
 
 /**
  * Snapshots as the API lists them. A snapshot keeps the projects it may
@@ -41,9 +42,7 @@ function storedRequest(id: number, value: unknown): StoredRequest | null {
 
 /** What one account's snapshots may hold (BATON_DATASET_QUOTA_MB), and how many of its snapshots may wait or build at once. */
 export function datasetQuota(env: NodeJS.ProcessEnv = process.env): { bytes: number; pending: number } {
-  const mb = Number(env.BATON_DATASET_QUOTA_MB || 2048);
-  const pending = Number(env.BATON_DATASET_PENDING || 3);
-  return { bytes: (Number.isFinite(mb) && mb > 0 ? mb : 2048) * 1024 * 1024, pending: Number.isInteger(pending) && pending > 0 ? pending : 3 };
+  return { bytes: setting("BATON_DATASET_QUOTA_MB", env) * 1024 * 1024, pending: setting("BATON_DATASET_PENDING", env) };
 }
 
 /** 403 quota_exceeded when the account's stored snapshots reach its quota, or it has as many snapshots waiting or building as it may. */

@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { HeadSample } from "./staleness";
+import { setting } from "../config";
 
 /**
  * One pg pool per process, shared by Prisma (through @prisma/adapter-pg) and
@@ -79,7 +80,7 @@ export function database(): Db {
   if (cache.batonDb) return cache.batonDb;
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded database)");
-  const max = Number(process.env.BATON_DB_POOL ?? 10);
+  const max = setting("BATON_DB_POOL");
   const pool = new pg.Pool({ connectionString: url, max });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const replicas = readUrls(process.env.DATABASE_READ_URL).map((connectionString, i): Replica => {

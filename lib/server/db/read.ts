@@ -5,6 +5,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { database, pool, type Replica } from "./client";
 import { formatLsn, parseLsn } from "./lsn";
 import { remember, stalenessMs } from "./staleness";
+import { setting } from "../config";
 
 /**
  * Where a read goes: the primary, or a streaming standby from
@@ -161,13 +162,11 @@ async function probe(replica: Replica, fresh: boolean): Promise<Replica["probed"
 }
 
 function maxLagMs(): number {
-  const s = Number(process.env.BATON_REPLICA_MAX_LAG_S ?? "10");
-  return (Number.isFinite(s) && s >= 0 ? s : 10) * 1000;
+  return setting("BATON_REPLICA_MAX_LAG_S") * 1000;
 }
 
 function maxLagBytes(): bigint {
-  const mb = Number(process.env.BATON_REPLICA_MAX_LAG_MB ?? "16");
-  return BigInt(Math.round((Number.isFinite(mb) && mb >= 0 ? mb : 16) * 1024 * 1024));
+  return BigInt(Math.round(setting("BATON_REPLICA_MAX_LAG_MB") * 1024 * 1024));
 }
 
 /**

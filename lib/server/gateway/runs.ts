@@ -1,11 +1,11 @@
 import "server-only";
 import type { CallOutcome, RecordedCall } from "@/lib/gateway/call";
 import { runTrace } from "@/lib/gateway/trace";
-import { z } from "zod";
 import { pool } from "../db/client";
 import { ApiError } from "../errors";
 import { ingestRecords } from "../ingest/ingest";
 import { deleteTrace } from "../queries/delete-trace";
+import { setting } from "../config";
 
 /**
  * Gateway runs become traces (docs/gateway.md "From calls to a trace"),
@@ -28,7 +28,7 @@ export interface RunOutcome {
 }
 
 export const gatewayIdleSeconds = (env: NodeJS.ProcessEnv = process.env): number =>
-  z.coerce.number().positive().max(86_400).default(30).parse(env.BATON_GATEWAY_IDLE_S || undefined);
+  setting("BATON_GATEWAY_IDLE_S", env);
 
 const STALE_CLAIM_MINUTES = 10;
 const MAX_ATTEMPTS = 5;

@@ -4,6 +4,7 @@ import { numericId } from "../auth/routes";
 import { prisma } from "../db/client";
 import { notFound } from "../errors";
 import { startJudgeWorker } from "./worker";
+import { setting } from "../config";
 
 /**
  * Judges are managed by the admins of their project (or site admins; in
@@ -32,8 +33,8 @@ let worker: Promise<string> | null = null;
 
 /** The app's own worker, started on first use (BATON_JUDGE_WORKER=0 leaves the work to `npm run judge -- work`). */
 export function ensureAppWorker(): void {
-  if (process.env.BATON_JUDGE_WORKER === "0" || worker) return;
-  worker = startJudgeWorker({ batchSize: Number(process.env.BATON_JUDGE_BATCH ?? 8) });
+  if (setting("BATON_JUDGE_WORKER") === "0" || worker) return;
+  worker = startJudgeWorker({ batchSize: setting("BATON_JUDGE_BATCH") });
   worker.catch((error) => {
     console.error("[baton] judge worker:", error);
     worker = null;

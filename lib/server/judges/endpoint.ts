@@ -2,7 +2,7 @@ import "server-only";
 import { lookup } from "node:dns/promises";
 import { endpointProblem, parseJudgeHosts, type EndpointPolicy } from "@/lib/judges/endpoint-rules";
 import type { ChatMessage } from "@/lib/judges/prompt";
-import { readConfig } from "../config";
+import { readConfig, setting } from "../config";
 
 /**
  * One call to an OpenAI-compatible `POST {base_url}/chat/completions`, with
@@ -46,9 +46,9 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
-  attempts: Number(process.env.BATON_JUDGE_ATTEMPTS ?? 4),
-  baseDelayMs: Number(process.env.BATON_JUDGE_BACKOFF_MS ?? 1000),
-  timeoutMs: Number(process.env.BATON_JUDGE_TIMEOUT_MS ?? 60_000),
+  attempts: setting("BATON_JUDGE_ATTEMPTS"),
+  baseDelayMs: setting("BATON_JUDGE_BACKOFF_MS"),
+  timeoutMs: setting("BATON_JUDGE_TIMEOUT_MS"),
 };
 
 /** The endpoint rules with this process's settings: BATON_JUDGE_HOSTS, BATON_ALLOW_LOOPBACK and the database's address. */
@@ -59,7 +59,7 @@ export function judgeEndpointPolicy(env: NodeJS.ProcessEnv = process.env): Endpo
     const url = new URL(config.DATABASE_URL);
     database = { host: url.hostname, port: url.port === "" ? 5432 : Number(url.port) };
   }
-  return { allowed: parseJudgeHosts(env.BATON_JUDGE_HOSTS), database, loopback: config.BATON_ALLOW_LOOPBACK === "1" };
+  return { allowed: parseJudgeHosts(setting("BATON_JUDGE_HOSTS", env)), database, loopback: config.BATON_ALLOW_LOOPBACK === "1" };
 }
 
 /** Why a judge may not call `baseUrl` (the addresses its host resolves to included), or null. */
@@ -70,8 +70,8 @@ export async function endpointRefusal(baseUrl: string, policy = judgeEndpointPol
   return endpointProblem(baseUrl, policy, addresses);
 }
 
-const MAX_REPLY_BYTES = Number(process.env.BATON_JUDGE_MAX_REPLY_BYTES ?? 1024 * 1024);
-const MAX_CONCURRENT = Number(process.env.BATON_JUDGE_MAX_CONCURRENT ?? 16);
+const MAX_REPLY_BYTES = setting("BATON_JUDGE_MAX_REPLY_BYTES");
+const MAX_CONCURRENT = setting("BATON_JUDGE_MAX_CONCURRENT");
 
 /** At most MAX_CONCURRENT calls open in this process; the others wait their turn. */
 let open = 0;

@@ -3,6 +3,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readConfig } from "../config";
+import { setting } from "../config";
 
 /**
  * Judge API keys are encrypted at rest with AES-256-GCM. The key is derived
@@ -15,7 +16,7 @@ let cached: Buffer | null = null;
 
 function secretKey(): Buffer {
   if (cached) return cached;
-  const fromEnv = process.env.BATON_SECRET;
+  const fromEnv = setting("BATON_SECRET");
   let secret: string;
   if (fromEnv && fromEnv.length > 0) secret = fromEnv;
   else {

@@ -11,6 +11,7 @@ import { boss, JUDGE_QUEUE } from "./boss";
 import { chat, EndpointError, type RetryPolicy } from "./endpoint";
 import type { UnitJob } from "./runs";
 import { decryptSecret } from "./secret";
+import { setting } from "../config";
 
 /**
  * The worker: takes unit jobs, claims each unit in judge_units (at most the
@@ -29,7 +30,6 @@ export interface WorkerOptions {
   retry?: RetryPolicy;
 }
 
-const LEASE_SECONDS = 300;
 
 export async function startJudgeWorker(options: WorkerOptions = {}): Promise<string> {
   const b = await boss();
@@ -76,7 +76,7 @@ async function claim(u: UnitJob, leaseSeconds: number): Promise<Claim> {
 }
 
 export async function labelUnit(u: UnitJob, options: WorkerOptions = {}): Promise<void> {
-  const lease = options.leaseSeconds ?? Number(process.env.BATON_JUDGE_LEASE_SECONDS ?? LEASE_SECONDS);
+  const lease = options.leaseSeconds ?? setting("BATON_JUDGE_LEASE_SECONDS");
   let state = await claim(u, lease);
   while (state === "busy") {
     await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
