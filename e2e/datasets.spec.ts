@@ -78,12 +78,12 @@ test("pick system “tau” in the list's filter fields, see the live count chan
   await form.locator("select[name=method]").selectOption("ccp");
   await expect(preview).toHaveAttribute("data-state", "ready");
   await expect(preview).toContainText("The filter selects 4 traces; a transitions snapshot would hold 9 rows (one per model call) from 3 of them.");
-  await expect(form.getByTestId("preview-warning")).toHaveText(["1 trace skipped: the transitions form has one row per model call, and this trace has none. Choose the rows form (one row per event) to keep them."]);
+  await expect(form.getByTestId("preview-warning")).toHaveText(["1 trace would be skipped: the transitions form has one row per model call, and this trace has none. Choose the rows form (one row per event) to keep them."]);
 
   // gigpo compares each trace with its group: the two without one are skipped, said before anything is taken
   await form.locator("select[name=method]").selectOption("gigpo");
   await expect(preview).toContainText("would hold 6 rows (one per model call) from 2 of them.");
-  await expect(form.getByTestId("preview-warning")).toHaveText([/^2 traces skipped: gigpo compares each trace with its group/]);
+  await expect(form.getByTestId("preview-warning")).toHaveText([/^2 traces would be skipped: gigpo compares each trace with its group/]);
 
   const name = `tau gigpo ${runId}`;
   await form.locator("[name=name]").fill(name);

@@ -55,7 +55,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
           const diff = d.diff as DiffView | null;
           const skippedNoGroup = manifest?.counts.traces_skipped_no_group ?? 0;
           const warnings = manifest
-            ? snapshotWarnings({ rows: manifest.counts.rows, traces: manifest.counts.traces + manifest.counts.traces_without_calls + skippedNoGroup, without_calls: manifest.counts.traces_without_calls, no_group: skippedNoGroup }, d.form, manifest.credit.method)
+            ? snapshotWarnings({ rows: manifest.counts.rows, traces: manifest.counts.traces + manifest.counts.traces_without_calls + skippedNoGroup, without_calls: manifest.counts.traces_without_calls, no_group: skippedNoGroup }, d.form, manifest.credit.method, true)
             : [];
           return (
             <li key={d.id} className="space-y-2 rounded border border-slate-200 bg-white p-3" data-testid="dataset-row" data-state={d.state}>

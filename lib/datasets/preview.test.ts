@@ -42,7 +42,9 @@ describe("snapshotWarnings", () => {
   it("says why a snapshot is empty or short, with the counts", () => {
     expect(snapshotWarnings({ rows: 9, traces: 3, without_calls: 0, no_group: 0 }, "transitions", "ccp")).toEqual([]);
     expect(snapshotWarnings({ rows: 0, traces: 0, without_calls: 0, no_group: 0 }, "transitions", "ccp")[0]).toContain("matches no traces");
-    const w = snapshotWarnings({ rows: 0, traces: 7, without_calls: 1, no_group: 6 }, "transitions", "gigpo");
+    expect(snapshotWarnings({ rows: 0, traces: 0, without_calls: 0, no_group: 0 }, "rows", "ccp", true)).toEqual(["The filter matched no traces (in the projects this snapshot may hold): the snapshot is empty."]);
+    expect(snapshotWarnings({ rows: 3, traces: 2, without_calls: 1, no_group: 0 }, "transitions", "ccp")[0]).toMatch(/^1 trace would be skipped: /);
+    const w = snapshotWarnings({ rows: 0, traces: 7, without_calls: 1, no_group: 6 }, "transitions", "gigpo", true);
     expect(w).toEqual([
       "The snapshot holds 0 rows from 7 matching traces.",
       "6 traces skipped: gigpo compares each trace with its group, and these have no group_id or no other trace in it. Choose another method (ccp, say) to keep them.",

@@ -63,13 +63,16 @@ export function previewOf(c: SelectionCounts, form: DatasetForm, method: string)
   };
 }
 
-/** Why a preview or a finished snapshot deserves a second look, one sentence each (empty: nothing to say). */
-export function snapshotWarnings(counts: { rows: number; traces: number; without_calls: number; no_group: number }, form: string, method: string): string[] {
+/** Why a preview (or, `taken`, a finished snapshot) deserves a second look, one sentence each (empty: nothing to say). */
+export function snapshotWarnings(counts: { rows: number; traces: number; without_calls: number; no_group: number }, form: string, method: string, taken = false): string[] {
   const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString("en")} ${k === 1 ? one : many}`;
   const out: string[] = [];
-  if (counts.traces === 0) out.push("The filter matches no traces (in the projects you may snapshot): the snapshot would be empty. Check the filter: System, Task and Group match part of a name.");
-  else if (counts.rows === 0) out.push(`The snapshot holds 0 rows from ${n(counts.traces, "matching trace")}.`);
-  if (counts.no_group > 0) out.push(`${n(counts.no_group, "trace")} skipped: ${method} compares each trace with its group, and ${counts.no_group === 1 ? "this one has" : "these have"} no group_id or no other trace in it. Choose another method (ccp, say) to keep them.`);
-  if (counts.without_calls > 0) out.push(`${n(counts.without_calls, "trace")} skipped: the ${form} form has one row per model call, and ${counts.without_calls === 1 ? "this trace has" : "these traces have"} none. Choose the rows form (one row per event) to keep them.`);
+  if (counts.traces === 0) {
+    out.push(taken
+      ? "The filter matched no traces (in the projects this snapshot may hold): the snapshot is empty."
+      : "The filter matches no traces (in the projects you may snapshot): the snapshot would be empty. Check the filter: System, Task and Group match part of a name.");
+  } else if (counts.rows === 0) out.push(`${taken ? "The snapshot holds" : "The snapshot would hold"} 0 rows from ${n(counts.traces, "matching trace")}.`);
+  if (counts.no_group > 0) out.push(`${n(counts.no_group, "trace")} ${taken ? "skipped" : "would be skipped"}: ${method} compares each trace with its group, and ${counts.no_group === 1 ? "this one has" : "these have"} no group_id or no other trace in it. Choose another method (ccp, say) to keep them.`);
+  if (counts.without_calls > 0) out.push(`${n(counts.without_calls, "trace")} ${taken ? "skipped" : "would be skipped"}: the ${form} form has one row per model call, and ${counts.without_calls === 1 ? "this trace has" : "these traces have"} none. Choose the rows form (one row per event) to keep them.`);
   return out;
 }
