@@ -9,7 +9,9 @@ import { downloadOf, ingest, runId } from "./lib/charts";
 /**
  * The Datasets page in Chromium: take a snapshot of one trace with model
  * calls, watch it finish, download its Parquet shard and manifest through
- * the page's links, and read the shard back with DuckDB.
+ * the page's links, and read the shard back with DuckDB; choose traces with
+ * the trace list's own filter fields, see the live count and the warnings
+ * before and after a snapshot that skips traces.
  */
 const fixture = JSON.parse(readFileSync("lib/export/fixtures/calls-trace.json", "utf8")) as Record<string, unknown>;
 
@@ -18,10 +20,11 @@ test("take a snapshot, see it finish, download its shard and read it back", asyn
   await ingest(request, { ...fixture, trace_id: traceId, group_id: `g-${runId}` });
   const name = `e2e snapshot ${runId}`;
 
-  await page.goto("/datasets");
+  // the trace list's filters ride in the URL (as its "Snapshot as dataset" link passes them); ids shows as a ticked box
+  await page.goto(`/datasets?ids=${traceId}`);
   const form = page.getByTestId("snapshot-form");
+  await expect(form.getByTestId("exact-filters")).toContainText("only the 1 traces named by the link");
   await form.locator("[name=name]").fill(name);
-  await form.locator("[name=filter]").fill(`ids=${traceId}`);
   await form.locator("select[name=form]").selectOption("transitions");
   await form.locator("select[name=format]").selectOption("parquet");
   await form.locator("select[name=method]").selectOption("ccp");
@@ -53,4 +56,51 @@ test("take a snapshot, see it finish, download its shard and read it back", asyn
     [traceId, true, true, -0.503],
     [traceId, true, true, -0.906],
   ]);
+});
+
+test("pick system “tau” in the list's filter fields, see the live count change with the method, take a snapshot that skips traces and see why", async ({ page, request }) => {
+  // four traces of a tau-bench system, this run's task: two sharing a group (3 model calls each), one with calls and no group, one with neither
+  const system = "tau-bench-retail";
+  const task = `task-${runId}`;
+  await ingest(request, { ...fixture, trace_id: `tau-a-${runId}`, system, task_id: task, group_id: `tau-g-${runId}` });
+  await ingest(request, { ...fixture, trace_id: `tau-b-${runId}`, system, task_id: task, group_id: `tau-g-${runId}` });
+  await ingest(request, { ...fixture, trace_id: `tau-c-${runId}`, system, task_id: task, group_id: undefined });
+  const { calls: _calls, ...noCalls } = fixture;
+  await ingest(request, { ...noCalls, trace_id: `tau-d-${runId}`, system, task_id: task, group_id: undefined });
+
+  await page.goto("/datasets");
+  const form = page.getByTestId("snapshot-form");
+  const preview = form.getByTestId("snapshot-preview");
+  // the list's fields: a part of the system's name, in any case, as on the trace list
+  await form.getByLabel("System", { exact: true }).fill("TAU");
+  await form.getByLabel("Task", { exact: true }).fill(task);
+  await form.locator("select[name=form]").selectOption("transitions");
+  await form.locator("select[name=method]").selectOption("ccp");
+  await expect(preview).toHaveAttribute("data-state", "ready");
+  await expect(preview).toContainText("The filter selects 4 traces; a transitions snapshot would hold 9 rows (one per model call) from 3 of them.");
+  await expect(form.getByTestId("preview-warning")).toHaveText(["1 trace would be skipped: the transitions form has one row per model call, and this trace has none. Choose the rows form (one row per event) to keep them."]);
+
+  // gigpo compares each trace with its group: the two without one are skipped, said before anything is taken
+  await form.locator("select[name=method]").selectOption("gigpo");
+  await expect(preview).toContainText("would hold 6 rows (one per model call) from 2 of them.");
+  await expect(form.getByTestId("preview-warning")).toHaveText([/^2 traces would be skipped: gigpo compares each trace with its group/]);
+
+  const name = `tau gigpo ${runId}`;
+  await form.locator("[name=name]").fill(name);
+  await form.locator("select[name=format]").selectOption("jsonl");
+  await form.getByRole("button", { name: "Take snapshot" }).click();
+  const row = page.getByTestId("dataset-row").filter({ hasText: name });
+  await expect(row).toHaveAttribute("data-state", "ready", { timeout: 60_000 });
+  await expect(row).toContainText("6 rows from 2 traces (2 without a group left out)");
+  await expect(row.getByTestId("dataset-warning")).toHaveText([/^2 traces skipped: gigpo compares each trace with its group, and these have no group_id or no other trace in it\./]);
+  // the form still shows what the snapshot was taken of
+  await expect(form.getByLabel("System", { exact: true })).toHaveValue("TAU");
+
+  // from the trace list: the same filter in its URL, its "Snapshot as dataset" link fills the same fields and counts the same traces
+  await page.goto(`/?system_contains=tau&task_contains=${task}`);
+  await expect(page.getByTestId("trace-total")).toHaveText("4 traces");
+  await page.getByTestId("snapshot-all").click();
+  await expect(page).toHaveURL(/\/datasets\?/);
+  await expect(form.getByLabel("System", { exact: true })).toHaveValue("tau");
+  await expect(preview).toContainText("The filter selects 4 traces");
 });

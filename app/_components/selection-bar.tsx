@@ -67,6 +67,7 @@ export function SelectionBar({ canDelete, total, atLeast = false, filters }: { c
           Export all {atLeast ? "" : `${total.toLocaleString("en")} `}that match
         </a>
       )}
+      {total > 0 && <Link className={link} href={`/datasets${filters ? `?${filters}` : ""}`} data-testid="snapshot-all">Snapshot as dataset</Link>}
       {disabled ? <span className="text-slate-500">Add to queue</span> : <Link className={link} href={`/queues/new?trace_ids=${list}`}>Add to queue</Link>}
       {ids.length === 2 ? <Link className={link} href={`/compare?a=${encodeURIComponent(ids[0]!)}&b=${encodeURIComponent(ids[1]!)}`} data-testid="compare-selection">Compare</Link> : <span className="text-slate-500" title="tick exactly two traces">Compare two</span>}
       {canDelete && (

@@ -11,6 +11,8 @@ export interface Facets {
 }
 
 const input = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
+/** Whole-value filters a URL may hold (a link from a chart, a group page, a snapshot): shown as ticked boxes, kept on the next filter */
+const EXACT = [["system", "System"], ["task_id", "Task"], ["group_id", "Group"], ["ids", "Traces"]] as const;
 const MORE = ["event_type", "agent", "tool", "status", "tainted", "e1", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max"];
 
 /**
@@ -18,11 +20,33 @@ const MORE = ["event_type", "agent", "tool", "status", "tainted", "e1", "from", 
  * and every view is a URL. The sort order rides along in hidden fields.
  */
 export function TraceFilters({ values, facets }: { values: Record<string, string>; facets: Facets }) {
-  const moreOpen = MORE.some((k) => values[k] !== undefined);
   return (
     <form method="get" action="/" className="space-y-3 rounded border border-slate-200 bg-white p-3" aria-label="Filter traces">
       {values.sort && <input type="hidden" name="sort" value={values.sort} />}
       {values.dir && <input type="hidden" name="dir" value={values.dir} />}
+      <TraceFilterFields values={values} facets={facets} />
+      <div className="flex items-center gap-3">
+        <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700">
+          Filter
+        </button>
+        <a href="/" className="text-sm text-slate-600 hover:underline">
+          Clear
+        </a>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * The list's filter fields, without their form: the trace list's GET form
+ * and the Datasets page's snapshot form draw the same fields, so the same
+ * keys, partial matches and labels choose the same traces in both. No hooks:
+ * drawn on the server or in a client component alike.
+ */
+export function TraceFilterFields({ values, facets }: { values: Record<string, string>; facets: Facets }) {
+  const moreOpen = MORE.some((k) => values[k] !== undefined);
+  return (
+    <>
       <div className="flex flex-wrap items-end gap-3">
         <Field label="Search content">
           <input name="text" type="search" defaultValue={values.text} placeholder='words, or "a phrase"' title="what agents said, tool results, agent and tool names, metadata: every word must occur; whole words and phrases rank first" className={`${input} w-72 placeholder:text-slate-500`} />
@@ -35,15 +59,15 @@ export function TraceFilters({ values, facets }: { values: Record<string, string
           <datalist id="projects">{facets.projects.map((p) => <option key={p} value={p} />)}</datalist>
         </Field>
         <Field label="System">
-          <input name="system_contains" list="systems" defaultValue={values.system_contains ?? values.system} placeholder="part of a name" title="traces whose system contains this (any case)" className={`${input} w-40 placeholder:text-slate-500`} />
+          <input name="system_contains" list="systems" defaultValue={values.system_contains} placeholder="part of a name" title="traces whose system contains this (any case)" className={`${input} w-40 placeholder:text-slate-500`} />
           <datalist id="systems">{facets.systems.map((s) => <option key={s} value={s} />)}</datalist>
         </Field>
         <Field label="Task">
-          <input name="task_contains" list="tasks" defaultValue={values.task_contains ?? values.task_id} placeholder="part of a name" title="traces whose task contains this (any case)" className={`${input} w-40 placeholder:text-slate-500`} />
+          <input name="task_contains" list="tasks" defaultValue={values.task_contains} placeholder="part of a name" title="traces whose task contains this (any case)" className={`${input} w-40 placeholder:text-slate-500`} />
           <datalist id="tasks">{facets.tasks.map((s) => <option key={s} value={s} />)}</datalist>
         </Field>
         <Field label="Group">
-          <input name="group_contains" list="groups" defaultValue={values.group_contains ?? values.group_id} placeholder="part of a name" title="traces whose group contains this (any case)" className={`${input} w-32 placeholder:text-slate-500`} />
+          <input name="group_contains" list="groups" defaultValue={values.group_contains} placeholder="part of a name" title="traces whose group contains this (any case)" className={`${input} w-32 placeholder:text-slate-500`} />
           <datalist id="groups">{facets.groups.map((s) => <option key={s} value={s} />)}</datalist>
         </Field>
         <Field label="Topology">
@@ -56,6 +80,16 @@ export function TraceFilters({ values, facets }: { values: Record<string, string
           <Select name="flag" value={values.flag} options={TRACE_DETECTORS} labels={Object.fromEntries(TRACE_DETECTORS.map((d) => [d, DETECTOR_LABELS[d].name]))} />
         </Field>
       </div>
+      {EXACT.some(([key]) => values[key] !== undefined) && (
+        <div className="flex flex-wrap gap-4 text-sm text-slate-700" data-testid="exact-filters">
+          {EXACT.filter(([key]) => values[key] !== undefined).map(([key, label]) => (
+            <label key={key} className="flex items-center gap-1" title="a filter of the URL the boxes above do not show: untick it to drop it">
+              <input type="checkbox" name={key} value={values[key]} defaultChecked />{" "}
+              {key === "ids" ? `only the ${values.ids!.split(",").filter((x) => x.trim()).length} traces named by the link` : `${label} is exactly “${values[key]}”`}
+            </label>
+          ))}
+        </div>
+      )}
       <details open={moreOpen} className="text-sm">
         <summary className="cursor-pointer text-slate-700">More filters: events, E1, dates, tokens, cost</summary>
         <div className="mt-2 flex flex-wrap items-end gap-3">
@@ -97,15 +131,7 @@ export function TraceFilters({ values, facets }: { values: Record<string, string
           </Field>
         </div>
       </details>
-      <div className="flex items-center gap-3">
-        <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white hover:bg-slate-700">
-          Filter
-        </button>
-        <a href="/" className="text-sm text-slate-600 hover:underline">
-          Clear
-        </a>
-      </div>
-    </form>
+    </>
   );
 }
 

@@ -1,14 +1,18 @@
 import type { Metadata } from "next";
 import { ProgressBar } from "@/components/progress-bar";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
+import { LIST_FILTER_KEYS, searchParamsObject } from "@/lib/api/filters";
+import { snapshotWarnings } from "@/lib/datasets/preview";
 import { listDatasets } from "@/lib/server/datasets/store";
+import { traceFacets } from "@/lib/server/queries/traces";
 import { SnapshotForm } from "./_components/snapshot-form";
 import { RefreshWhileBuilding } from "./_components/refresh-while-building";
 
 export const dynamic = "force-dynamic";
 
 interface ManifestView {
-  counts: { traces: number; rows: number; traces_without_calls: number };
+  /** traces_skipped_no_group: absent from manifests written before it was counted */
+  counts: { traces: number; rows: number; traces_without_calls: number; traces_skipped_no_group?: number };
   credit: { method: string; preset: string; judges: string };
   annotations_as_of: string | null;
   files: { path: string; sha256: string; bytes: number; rows: number }[];
@@ -27,9 +31,12 @@ interface DiffView {
  */
 export const metadata: Metadata = { title: "Datasets" };
 
-export default async function DatasetsPage() {
+export default async function DatasetsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  // the trace list's filters in the URL (its "Snapshot as dataset" link) fill the form's filter fields
+  const raw = searchParamsObject(await searchParams);
+  const values = Object.fromEntries(Object.entries(raw).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k)));
   const readable = await pageReadableProjects("/datasets");
-  const datasets = await listDatasets(readable);
+  const [datasets, facets] = await Promise.all([listDatasets(readable), traceFacets(readable)]);
   const building = datasets.some((d) => d.state !== "ready");
   return (
     <div className="space-y-6">
@@ -39,13 +46,17 @@ export default async function DatasetsPage() {
         advantage under the settings you choose, as Parquet shards with a manifest and a dataset card that <code>datasets.load_dataset</code> and
         DuckDB read unchanged. The same data gives the same bytes.
       </p>
-      <SnapshotForm />
+      <SnapshotForm values={values} facets={facets} />
       {building && <RefreshWhileBuilding />}
       {datasets.length === 0 && <p className="rounded border border-dashed border-slate-300 p-6 text-center text-slate-500">No snapshots yet.</p>}
       <ul className="space-y-3">
         {datasets.map((d) => {
           const manifest = d.manifest as ManifestView | null;
           const diff = d.diff as DiffView | null;
+          const skippedNoGroup = manifest?.counts.traces_skipped_no_group ?? 0;
+          const warnings = manifest
+            ? snapshotWarnings({ rows: manifest.counts.rows, traces: manifest.counts.traces + manifest.counts.traces_without_calls + skippedNoGroup, without_calls: manifest.counts.traces_without_calls, no_group: skippedNoGroup }, d.form, manifest.credit.method, true)
+            : [];
           return (
             <li key={d.id} className="space-y-2 rounded border border-slate-200 bg-white p-3" data-testid="dataset-row" data-state={d.state}>
               <div>
@@ -58,10 +69,16 @@ export default async function DatasetsPage() {
               {manifest && (
                 <p className="text-xs text-slate-600">
                   {manifest.counts.rows.toLocaleString("en")} rows from {manifest.counts.traces.toLocaleString("en")} traces
-                  {manifest.counts.traces_without_calls > 0 ? ` (${manifest.counts.traces_without_calls.toLocaleString("en")} without model calls left out)` : ""} ·{" "}
+                  {manifest.counts.traces_without_calls > 0 ? ` (${manifest.counts.traces_without_calls.toLocaleString("en")} without model calls left out)` : ""}
+                  {skippedNoGroup > 0 ? ` (${skippedNoGroup.toLocaleString("en")} without a group left out)` : ""} ·{" "}
                   {manifest.credit.method} under {manifest.credit.preset} · judges {manifest.credit.judges} · labels as of {manifest.annotations_as_of ?? "-"}
                 </p>
               )}
+              {warnings.map((w) => (
+                <p key={w} role="alert" className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-xs text-amber-900" data-testid="dataset-warning">
+                  {w}
+                </p>
+              ))}
               {diff && (
                 <p className="text-xs text-slate-600" data-testid="dataset-diff">
                   since #{diff.previous}: {diff.added} added, {diff.removed} removed, {diff.changed} changed

@@ -11,9 +11,15 @@ export type DatasetForm = (typeof DATASET_FORMS)[number];
 export const DATASET_FORMATS = ["parquet", "jsonl"] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
 
+/** The list's filter as text; an empty value is no filter, as in the list's URL (the keys and values are checked against the list's own parser). */
+const filterRecord = z
+  .record(z.string(), z.string().max(20_000))
+  .default({})
+  .transform((filter) => Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== "")));
+
 export const datasetRequestSchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
-  filter: z.record(z.string(), z.string().max(20_000)).default({}),
+  filter: filterRecord,
   form: z.enum(DATASET_FORMS).default("transitions"),
   format: z.enum(DATASET_FORMATS).default("parquet"),
   method: z.string().max(64).optional(),
@@ -24,8 +30,12 @@ export const datasetRequestSchema = z.strictObject({
 });
 export type DatasetRequest = z.infer<typeof datasetRequestSchema>;
 
+/** `POST /api/datasets/preview`: the same body, the name optional (what a snapshot of it would hold, counted). */
+export const datasetPreviewSchema = datasetRequestSchema.extend({ name: z.string().trim().max(200).optional() });
+export type DatasetPreviewRequest = z.infer<typeof datasetPreviewSchema>;
+
 /** The export query string the credit settings and form stand for (validated by the export's own parser). */
-export function exportParams(req: DatasetRequest): URLSearchParams {
+export function exportParams(req: Omit<DatasetRequest, "name">): URLSearchParams {
   const params = new URLSearchParams({ format: req.form === "rows" ? "jsonl" : req.form });
   if (req.method !== undefined) params.set("method", req.method);
   if (req.preset !== undefined) params.set("preset", req.preset);

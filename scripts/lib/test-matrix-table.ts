@@ -66,6 +66,7 @@ import * as decisiveAdjudication from "@/app/api/traces/[id]/decisive-error/adju
 import * as blameEvaluation from "@/app/api/blame/evaluation/route";
 import * as blameJudge from "@/app/api/blame/judge/route";
 import * as datasets from "@/app/api/datasets/route";
+import * as datasetPreview from "@/app/api/datasets/preview/route";
 import * as dataset from "@/app/api/datasets/[id]/route";
 import * as datasetFile from "@/app/api/datasets/[id]/files/[...path]/route";
 import * as trace from "@/app/api/traces/[id]/route";
@@ -214,6 +215,9 @@ export const ROUTES: Row[] = [
   { route: "POST /api/datasets", call: call(datasets.POST, "POST", () => "/api/datasets", { body: () => ({ name: "m", form: "nope" }) }), expect: "401 pass 403 pass pass pass 403 401 401" },
   // the filter names project p: upload rights there
   { route: "POST /api/datasets", variant: "filter.project p", call: call(datasets.POST, "POST", () => "/api/datasets", { body: () => ({ name: "m", form: "nope", filter: { project: "p" } }) }), expect: "401 403 403 pass pass pass 403 401 401" },
+  // the preview: the snapshot's rules (a counted body answers 200; this one fails its checks past the policy)
+  { route: "POST /api/datasets/preview", call: call(datasetPreview.POST, "POST", () => "/api/datasets/preview", { body: () => ({ form: "nope" }) }), expect: "401 pass 403 pass pass pass 403 401 401" },
+  { route: "POST /api/datasets/preview", variant: "filter.project p", call: call(datasetPreview.POST, "POST", () => "/api/datasets/preview", { body: () => ({ form: "nope", filter: { project: "p" } }) }), expect: "401 403 403 pass pass pass 403 401 401" },
   { route: "GET /api/datasets/[id]", variant: "unknown snapshot", call: call(dataset.GET, "GET", () => "/api/datasets/999999999", { params: () => ({ id: "999999999" }) }), expect: UNKNOWN_SNAPSHOT },
   { route: "GET /api/datasets/[id]/files/[...path]", variant: "unknown snapshot", call: snapshotFile, expect: UNKNOWN_SNAPSHOT },
   // deleting needs upload rights somewhere (annotator and up): the rest hear 401/403 before the id is looked at

@@ -1,7 +1,8 @@
 import "server-only";
 import { LIST_FILTER_KEYS, traceListQuery, type TraceListQuery } from "@/lib/api/filters";
-import { datasetRequestSchema, exportParams, requestPath, type DatasetRequest } from "@/lib/datasets/request";
+import { datasetPreviewSchema, datasetRequestSchema, exportParams, requestPath, type DatasetPreviewRequest, type DatasetRequest } from "@/lib/datasets/request";
 import { jsonPath, type Problem } from "@/lib/trace/validate";
+import type { z } from "zod";
 import { parseExportRequest, type ExportRequest } from "../compute/export";
 import { ApiError, invalid } from "../errors";
 
@@ -12,10 +13,26 @@ export interface CheckedRequest {
   export: ExportRequest;
 }
 
+/** A preview request (`POST /api/datasets/preview`), checked as a snapshot request is. */
+export interface CheckedPreview {
+  request: DatasetPreviewRequest;
+  filter: TraceListQuery;
+  export: ExportRequest;
+}
+
 const FILTER_KEYS: ReadonlySet<string> = new Set(LIST_FILTER_KEYS);
 
 export async function checkDatasetRequest(body: unknown): Promise<CheckedRequest> {
-  const parsed = datasetRequestSchema.safeParse(body);
+  return checkWith(datasetRequestSchema, body);
+}
+
+/** The preview's body: a snapshot request whose name may be left out, checked the same way (so a preview's 400 is the snapshot's). */
+export async function checkPreviewRequest(body: unknown): Promise<CheckedPreview> {
+  return checkWith(datasetPreviewSchema, body);
+}
+
+async function checkWith<R extends DatasetPreviewRequest>(schema: z.ZodType<R>, body: unknown): Promise<{ request: R; filter: TraceListQuery; export: ExportRequest }> {
+  const parsed = schema.safeParse(body);
   if (!parsed.success) throw invalid(parsed.error.issues.map((i) => ({ path: jsonPath("$", i.path), message: i.message })));
   const request = parsed.data;
   const problems: Problem[] = [];

@@ -1,0 +1,78 @@
+import type { DatasetForm } from "./request";
+
+/**
+ * What a snapshot of a filter will hold, from a few counts over the
+ * matching traces (`POST /api/datasets/preview`), before anything is built.
+ * The build (lib/server/datasets/build.ts) skips a trace for one reason:
+ *
+ * - `no_group`: the credit method compares a trace with its group (`grpo`,
+ *   `gigpo`) and the trace has no group_id, or no other trace shares it
+ *   (checked first: such a trace is skipped whatever the form);
+ * - `without_calls`: the form is `transitions` (one row per model call) and
+ *   the trace has no model calls.
+ *
+ * `strict` and `extended` give one row per trace and skip none; `rows`
+ * gives one row per event.
+ */
+export interface SelectionCounts {
+  /** traces the filter matches (within the projects the caller may snapshot) */
+  traces: number;
+  /** of them, those without a group of at least 2 traces sharing their group_id */
+  ungrouped: number;
+  /** of the grouped ones, those without model calls */
+  grouped_without_calls: number;
+  /** of all, those without model calls */
+  without_calls: number;
+  /** model calls of all traces / of the grouped ones */
+  calls: number;
+  grouped_calls: number;
+  /** events of all traces / of the grouped ones */
+  events: number;
+  grouped_events: number;
+}
+
+export interface DatasetPreview {
+  /** traces the filter matches */
+  traces: number;
+  /** traces that will give rows */
+  traces_kept: number;
+  /** rows the snapshot will hold */
+  rows: number;
+  /** what each row is: a model call, an event, a trace */
+  row_unit: "model call" | "event" | "trace";
+  skipped: { without_calls: number; no_group: number };
+}
+
+/** Credit methods that need each trace's group (SPEC.md section 3). */
+export const GROUP_METHODS: readonly string[] = ["grpo", "gigpo"];
+
+export function previewOf(c: SelectionCounts, form: DatasetForm, method: string): DatasetPreview {
+  if (form === "strict" || form === "extended") return { traces: c.traces, traces_kept: c.traces, rows: c.traces, row_unit: "trace", skipped: { without_calls: 0, no_group: 0 } };
+  const grouped = GROUP_METHODS.includes(method);
+  const noGroup = grouped ? c.ungrouped : 0;
+  if (form === "rows") {
+    return { traces: c.traces, traces_kept: c.traces - noGroup, rows: grouped ? c.grouped_events : c.events, row_unit: "event", skipped: { without_calls: 0, no_group: noGroup } };
+  }
+  const withoutCalls = grouped ? c.grouped_without_calls : c.without_calls;
+  return {
+    traces: c.traces,
+    traces_kept: c.traces - noGroup - withoutCalls,
+    rows: grouped ? c.grouped_calls : c.calls,
+    row_unit: "model call",
+    skipped: { without_calls: withoutCalls, no_group: noGroup },
+  };
+}
+
+/** Why a preview (or, `taken`, a finished snapshot) deserves a second look, one sentence each (empty: nothing to say). */
+export function snapshotWarnings(counts: { rows: number; traces: number; without_calls: number; no_group: number }, form: string, method: string, taken = false): string[] {
+  const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString("en")} ${k === 1 ? one : many}`;
+  const out: string[] = [];
+  if (counts.traces === 0) {
+    out.push(taken
+      ? "The filter matched no traces (in the projects this snapshot may hold): the snapshot is empty."
+      : "The filter matches no traces (in the projects you may snapshot): the snapshot would be empty. Check the filter: System, Task and Group match part of a name.");
+  } else if (counts.rows === 0) out.push(`${taken ? "The snapshot holds" : "The snapshot would hold"} 0 rows from ${n(counts.traces, "matching trace")}.`);
+  if (counts.no_group > 0) out.push(`${n(counts.no_group, "trace")} ${taken ? "skipped" : "would be skipped"}: ${method} compares each trace with its group, and ${counts.no_group === 1 ? "this one has" : "these have"} no group_id or no other trace in it. Choose another method (ccp, say) to keep them.`);
+  if (counts.without_calls > 0) out.push(`${n(counts.without_calls, "trace")} ${taken ? "skipped" : "would be skipped"}: the ${form} form has one row per model call, and ${counts.without_calls === 1 ? "this trace has" : "these traces have"} none. Choose the rows form (one row per event) to keep them.`);
+  return out;
+}
