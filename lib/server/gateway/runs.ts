@@ -1,10 +1,12 @@
 import "server-only";
 import type { CallOutcome, RecordedCall } from "@/lib/gateway/call";
 import { runTrace } from "@/lib/gateway/trace";
+import { counterfactualTrace } from "@/lib/replay/trace";
 import { z } from "zod";
 import { pool } from "../db/client";
 import { ApiError } from "../errors";
 import { ingestRecords } from "../ingest/ingest";
+import { counterfactualOf } from "../replay/runs";
 
 /**
  * Gateway runs become traces (docs/gateway.md "From calls to a trace"),
@@ -80,7 +82,10 @@ async function finaliseClaimed(c: Claim): Promise<RunOutcome> {
     "SELECT call, outcome FROM gateway_calls WHERE project_id = $1 AND run_key = $2 ORDER BY id",
     [c.project_id, c.run_key],
   );
-  const trace = runTrace({ traceId: c.trace_id, project: c.project, runKey: c.run_key }, rows);
+  const recorded = runTrace({ traceId: c.trace_id, project: c.project, runKey: c.run_key }, rows);
+  // a replay or fork (docs/replay.md) carries what it replayed, how, and where it diverged
+  const counterfactual = await counterfactualOf(c.project_id, c.run_key);
+  const trace = counterfactual === null ? recorded : counterfactualTrace(recorded, counterfactual);
   try {
     await ingestRecords([{ base: "$", value: trace }], { upsert: true, mayReplace: (project) => project === c.project });
   } catch (error) {
