@@ -17,7 +17,9 @@ type Context = { params: Promise<{ id: string }> };
  */
 export const POST = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
-  const { row, actor } = await authorizeTrace(request, id, "ingest");
+  const { row, actor } = await authorizeTrace(request, id, "read");
+  // a replay serves the trace's recorded replies back: it needs read access as well as ingest (forks are stored and spend the upstream)
+  await authorizeTrace(request, id, "ingest");
   const input = await parseJsonRequest(request, interventionInput);
   const created = await createIntervention({ id: row.id, projectId: row.projectId }, input, actor.name || null);
   const origin = new URL(request.url).origin;

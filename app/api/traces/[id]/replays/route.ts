@@ -12,7 +12,9 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const { row } = await authorizeTrace(request, id, "ingest");
+  const { row } = await authorizeTrace(request, id, "read");
+  // a replay serves the trace's recorded replies back: it needs read access as well as ingest (forks are stored and spend the upstream)
+  await authorizeTrace(request, id, "ingest");
   const input = await parseJsonRequest(request, replayInput);
   const keys = await createReplays({ id: row.id, projectId: row.projectId }, input.samples);
   const origin = new URL(request.url).origin;
