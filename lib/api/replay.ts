@@ -10,8 +10,12 @@ import { MAX_ID_LENGTH } from "../trace/limits";
 
 export const MAX_SAMPLES = 20;
 
+/** a registered runner's name (docs/replay.md "Runners"): Baton runs the program for each run key */
+const runner = z.string().min(1).max(64).optional();
+
 export const replayInput = z.strictObject({
   samples: z.number().int().min(1).max(MAX_SAMPLES).default(1),
+  runner,
 });
 
 export const interventionInput = z.strictObject({
@@ -22,6 +26,7 @@ export const interventionInput = z.strictObject({
   samples: z.number().int().min(1).max(MAX_SAMPLES).default(1),
   /** upstream parameters for the fork's live calls, over the program's own */
   params: forkParamsSchema.optional(),
+  runner,
 });
 export type InterventionInputBody = z.infer<typeof interventionInput>;
 

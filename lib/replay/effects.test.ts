@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agreement, averageRanks, measuredEffect, newcombeInterval, outcomeOf, signedEffect, spearman } from "./effects";
+import { agreement, averageRanks, confirmedByReplay, measuredEffect, newcombeInterval, outcomeOf, signedEffect, spearman } from "./effects";
 
 const bin = (xs: number[]) => xs.map((value) => ({ value, binary: true }));
 
@@ -74,5 +74,12 @@ describe("measured effects (SPEC.md section 11)", () => {
     const calls = [{ credit: 0.9, effect: signedEffect(-1, "remove") }, { credit: 0.2, effect: signedEffect(-0.5, "remove") }, { credit: -0.3, effect: signedEffect(0, "remove") }];
     expect(agreement(calls)).toBeCloseTo(1, 12);
     expect(agreement(calls.slice(0, 2))).toBeNull();
+  });
+
+  it("confirmed by replay: a majority of at least 3 corrected samples succeed where the baseline failed", () => {
+    expect(confirmedByReplay(measuredEffect(bin([1, 1, 0]), bin([0])))).toBe(true);
+    expect(confirmedByReplay(measuredEffect(bin([1, 0, 0]), bin([0])))).toBe(false);
+    expect(confirmedByReplay(measuredEffect(bin([1, 1]), bin([0])))).toBeNull();
+    expect(confirmedByReplay(measuredEffect(bin([1, 1, 1]), bin([1, 0])))).toBeNull();
   });
 });

@@ -113,3 +113,15 @@ export const signedEffect = (effect: number, intent: EditIntent) => (intent === 
 export function agreement(calls: readonly { credit: number; effect: number }[]): number | null {
   return spearman(calls.map((c) => c.credit), calls.map((c) => c.effect));
 }
+
+/**
+ * Whether replay confirms a suspect (SPEC.md section 11): its correction
+ * turns a failed run into a successful one in a majority of at least 3
+ * samples. Null when it cannot say: outcomes not binary, the baseline not a
+ * failure (mean E1 0), or fewer than 3 samples (the one-sample case of a
+ * deterministic model is not recognised here).
+ */
+export function confirmedByReplay(e: Effect): boolean | null {
+  if (!e.binary || e.baseline.mean !== 0 || e.forks.n < 3 || e.forks.mean === null) return null;
+  return e.forks.mean > 0.5;
+}

@@ -20,6 +20,8 @@ export interface CounterfactualInfo {
   origins: Origin[];
   served: number;
   forwarded: number;
+  /** the runner's grade (exit code), when it grades: the trace's task_success channel */
+  success: boolean | null;
 }
 
 /**
@@ -27,7 +29,8 @@ export interface CounterfactualInfo {
  * trace of its calls, with T's task_id and `metadata.counterfactual =
  * {of, call_id, edit, sample, group, intent, intervention, divergence,
  * origins, served, forwarded}` (call_id and edit null for an unchanged
- * replay). Its group_id is left as the gateway gives it (none): forks are
+ * replay); a runner's grade becomes the `task_success` reward channel
+ * (+1 or -1, so E1 is 1 or 0). Its group_id is left as the gateway gives it (none): forks are
  * not rollouts sampled together, and would skew a GRPO group.
  */
 export function counterfactualTrace(trace: Trace, info: CounterfactualInfo): Trace {
@@ -35,6 +38,7 @@ export function counterfactualTrace(trace: Trace, info: CounterfactualInfo): Tra
   return {
     ...trace,
     task_id: info.taskId,
+    ...(info.success !== null && { rewards: { ...trace.rewards, task_success: info.success ? 1 : -1 } }),
     metadata: {
       ...metadata,
       counterfactual: {

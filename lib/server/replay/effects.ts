@@ -2,7 +2,7 @@ import "server-only";
 import { creditColumns, CREDIT_METHODS, GroupTooSmallError, prepareTrace, type CreditMethod } from "@/lib/credit";
 import { computeE1 } from "@/lib/metrics/e1";
 import { SPEC_VERSION } from "@/lib/metrics/types";
-import { agreement, measuredEffect, outcomeOf, signedEffect, type Effect } from "@/lib/replay/effects";
+import { agreement, confirmedByReplay, measuredEffect, outcomeOf, signedEffect, type Effect } from "@/lib/replay/effects";
 import type { EditIntent } from "@/lib/replay/edit";
 import { rTotal, resolvePreset, type WeightPreset } from "@/lib/rewards";
 import type { Trace } from "@/lib/trace/types";
@@ -42,6 +42,8 @@ export interface CallEffect extends Effect {
   pending: number;
   /** the effect as it enters agreement: the mean over its interventions of their effects, reversed for removal and neutralising edits */
   signed_effect: number | null;
+  /** corrections only: the correction turned a failed run into a success in a majority of >= 3 samples (null: cannot say) */
+  confirmed_by_replay: boolean | null;
   credit: Record<CreditMethod, number | null>;
   interventions: { id: number; intent: string; effect: number | null; low: number | null; high: number | null; samples: number; divergences: number; pending: number }[];
 }
@@ -94,6 +96,7 @@ export async function traceEffects(trace: { id: number; traceId: string; project
       divergences: perIntervention.reduce((s, x) => s + x.divergences, 0),
       pending: perIntervention.reduce((s, x) => s + x.pending, 0),
       signed_effect: signed.length === 0 ? null : signed.reduce((a, b) => a + b, 0) / signed.length,
+      confirmed_by_replay: list.every((i) => i.intent === "correct") ? confirmedByReplay(pooled) : null,
       credit: callCredit(call?.events ?? []),
       interventions: perIntervention.map((x) => ({ id: x.i.id, intent: x.i.intent, effect: x.e.effect, low: x.e.low, high: x.e.high, samples: x.e.forks.n, divergences: x.divergences, pending: x.pending })),
     });

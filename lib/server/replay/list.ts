@@ -16,6 +16,8 @@ export interface RunView {
   forwarded: number;
   divergence: Divergence | null;
   origins: Origin[];
+  /** the registered runner and how its program ran (null without one); output only in the run's detail */
+  runner: { name: string; state: string | null; exit: number | null; stdout: string; stderr: string; error: string | null } | null;
   /** the fork's trace row id when stored (effects) */
   trace_db_id: number | null;
 }
@@ -36,12 +38,13 @@ export interface InterventionView {
 interface Row {
   run_key: string; sample: number; served: number; forwarded: number; state: ReplayState; intervention_id: number | null;
   run_status: string | null; trace_db_id: number | null;
+  runner: string | null; runner_state: string | null; runner_exit: number | null; runner_output: { stdout?: string; stderr?: string; error?: string } | null;
 }
 
 /** Every replay run of a trace (unchanged replays under `intervention_id` null), with how far each has come. */
 export async function runsOfTrace(traceDbId: number, project: string, origin: string): Promise<{ replays: RunView[]; byIntervention: Map<number, RunView[]> }> {
   const { rows } = await pool().query<Row>(
-    `SELECT r.run_key, r.sample, r.served, r.forwarded, r.state, r.intervention_id, g.status AS run_status, t.id AS trace_db_id
+    `SELECT r.run_key, r.sample, r.served, r.forwarded, r.state, r.intervention_id, r.runner, r.runner_state, r.runner_exit, r.runner_output, g.status AS run_status, t.id AS trace_db_id
      FROM replay_runs r
      LEFT JOIN gateway_runs g ON g.project_id = r.project_id AND g.run_key = r.run_key
      LEFT JOIN traces t ON t.trace_id = 'gw-' || r.run_key
@@ -55,6 +58,7 @@ export async function runsOfTrace(traceDbId: number, project: string, origin: st
     const view: RunView = {
       run_key: r.run_key, sample: r.sample, base_url: runBaseUrl(origin, project, r.run_key), trace_id: traceIdOfRun(r.run_key), state,
       served: r.served, forwarded: r.forwarded, divergence: r.state.divergence, origins: r.state.origins, trace_db_id: r.trace_db_id,
+      runner: r.runner === null ? null : { name: r.runner, state: r.runner_state, exit: r.runner_exit, stdout: r.runner_output?.stdout ?? "", stderr: r.runner_output?.stderr ?? "", error: r.runner_output?.error ?? null },
     };
     if (r.intervention_id === null) replays.push(view);
     else byIntervention.set(r.intervention_id, [...(byIntervention.get(r.intervention_id) ?? []), view]);

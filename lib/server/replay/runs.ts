@@ -58,13 +58,14 @@ export interface InterventionInput {
   intent: EditIntent;
   samples: number;
   params?: ForkParams;
+  runner?: string;
 }
 
 /** Run keys for an unchanged replay of a stored trace (the baseline of its effects). */
-export async function createReplays(trace: { id: number; projectId: number }, samples: number): Promise<string[]> {
+export async function createReplays(trace: { id: number; projectId: number }, samples: number, runner: string | null = null): Promise<string[]> {
   if ((await loadCalls(trace.id)).length === 0) throw new ApiError(422, "no_calls", "the trace has no model calls to replay (only calls recorded as a model saw them can be served again)");
   const keys = Array.from({ length: samples }, (_, i) => newKey(i + 1));
-  await insertRuns(pool(), trace, null, keys);
+  await insertRuns(pool(), trace, null, keys, runner);
   return keys;
 }
 
@@ -86,16 +87,16 @@ export async function createIntervention(trace: { id: number; projectId: number 
       [trace.id, input.call_id, index, JSON.stringify(stored), input.intent, input.samples, input.params === undefined ? null : JSON.stringify(input.params), createdBy],
     );
     const keys = Array.from({ length: input.samples }, (_, i) => newKey(i + 1));
-    await insertRuns(client, trace, rows[0]!.id, keys);
+    await insertRuns(client, trace, rows[0]!.id, keys, input.runner ?? null);
     return { id: rows[0]!.id, call_index: index, run_keys: keys, edit: stored };
   });
 }
 
-async function insertRuns(db: pg.Pool | pg.PoolClient, trace: { id: number; projectId: number }, interventionId: number | null, keys: readonly string[]): Promise<void> {
+async function insertRuns(db: pg.Pool | pg.PoolClient, trace: { id: number; projectId: number }, interventionId: number | null, keys: readonly string[], runner: string | null): Promise<void> {
   await db.query(
-    `INSERT INTO replay_runs (project_id, run_key, source_trace_id, intervention_id, sample, state)
-     SELECT $1, key, $2, $3, ord, $5::jsonb FROM unnest($4::text[]) WITH ORDINALITY AS k(key, ord)`,
-    [trace.projectId, trace.id, interventionId, keys, JSON.stringify(initialState())],
+    `INSERT INTO replay_runs (project_id, run_key, source_trace_id, intervention_id, sample, state, runner, runner_state)
+     SELECT $1, key, $2, $3, ord, $5::jsonb, $6, CASE WHEN $6::text IS NULL THEN NULL ELSE 'queued' END FROM unnest($4::text[]) WITH ORDINALITY AS k(key, ord)`,
+    [trace.projectId, trace.id, interventionId, keys, JSON.stringify(initialState()), runner],
   );
 }
 
@@ -150,8 +151,8 @@ export async function replayCall(o: { project: string; runKey: string; api: Gate
 /** The counterfactual a finished replay run's trace carries, or null when the run key is no replay's. */
 export async function counterfactualOf(projectId: number, runKey: string): Promise<CounterfactualInfo | null> {
   if (!runKey.startsWith(REPLAY_KEY_PREFIX)) return null;
-  const { rows } = await pool().query<{ sample: number; state: ReplayState; served: number; forwarded: number; source: string; task_id: string; metadata: unknown; call_id: string | null; edit: StoredEdit | null; intent: EditIntent | null; intervention_id: number | null }>(
-    `SELECT r.sample, r.state, r.served, r.forwarded, t.trace_id AS source, t.task_id, t.metadata, i.call_id, i.edit, i.intent, r.intervention_id
+  const { rows } = await pool().query<{ sample: number; state: ReplayState; served: number; forwarded: number; source: string; task_id: string; metadata: unknown; call_id: string | null; edit: StoredEdit | null; intent: EditIntent | null; intervention_id: number | null; success: boolean | null }>(
+    `SELECT r.sample, r.state, r.served, r.forwarded, (r.runner_output->>'success')::boolean AS success, t.trace_id AS source, t.task_id, t.metadata, i.call_id, i.edit, i.intent, r.intervention_id
      FROM replay_runs r JOIN traces t ON t.id = r.source_trace_id LEFT JOIN interventions i ON i.id = r.intervention_id
      WHERE r.project_id = $1 AND r.run_key = $2`,
     [projectId, runKey],
@@ -162,7 +163,7 @@ export async function counterfactualOf(projectId: number, runKey: string): Promi
   return {
     of: r.source, taskId: r.task_id, group: typeof parent?.group === "string" ? parent.group : r.source,
     callId: r.call_id, edit: r.edit?.asked ?? null, intent: r.intent, intervention: r.intervention_id, sample: r.sample,
-    divergence: r.state.divergence, origins: r.state.origins, served: r.served, forwarded: r.forwarded,
+    divergence: r.state.divergence, origins: r.state.origins, served: r.served, forwarded: r.forwarded, success: r.success,
   };
 }
 
