@@ -165,6 +165,25 @@ describe("deterministic replay", () => {
   });
 });
 
+describe("agents side by side", () => {
+  it("a replay answers agents that call at once, in another order than recorded, from the record", async () => {
+    const ask = (path: string, agent: string, content: string) => {
+      const request = new Request(`http://localhost/api/llm/${path}/chat/completions`, { method: "POST", headers: { "content-type": "application/json", "x-baton-agent": agent }, body: JSON.stringify({ model: "m", messages: [{ role: "user", content }] }) });
+      return llmRoute(request, { params: Promise.resolve({ path: `${path}/chat/completions`.split("/") }) }).then(async (r) => ({ replay: r.headers.get("x-baton-replay"), text: ((await r.json()) as { choices: { message: Msg }[] }).choices[0]!.message.content }));
+    };
+    const agents = ["a", "b", "c", "d"];
+    for (const agent of agents) await ask("run/side/v1", agent, `What is ${agents.indexOf(agent) + 2} x 3? (${agent})`).then((r) => expect(r.replay).toBeNull());
+    await flush("side");
+    upstream.requests.length = 0;
+    const [run] = await replays("gw-side");
+    const answers = await Promise.all([...agents].reverse().map((agent) => ask(pathOf(run!.base_url), agent, `What is ${agents.indexOf(agent) + 2} x 3? (${agent})`)));
+    expect(answers.map((a) => a.replay)).toEqual(["record", "record", "record", "record"]);
+    expect(upstream.requests).toHaveLength(0);
+    await flush(run!.run_key);
+    expect((await metadataOf(run!.trace_id)).counterfactual).toMatchObject({ divergence: null, served: 4, forwarded: 0 });
+  });
+});
+
 describe("interventions (counterfactual forks)", () => {
   it("a reply edit: the prefix from the record, the edit at the call, the live model after it", async () => {
     const { intervention, runs } = await intervene(recordedBase, { call_id: "call-1", edit: { reply: { content: null, tool_calls: [{ name: "multiply", arguments: { a: 6, b: 8 } }] } }, samples: 2, params: { temperature: 0.7 } });
@@ -256,6 +275,12 @@ describe("measured effects", () => {
     expect(effects.calls.map((c) => c.credit.ccp)).toEqual(callCredit.map((x) => expect.closeTo(x, 12) as unknown as number));
     expect(effects.agreement.ccp!.calls).toBe(3);
     expect(effects.agreement.ccp!.spearman).toBeCloseTo(spearman(callCredit, [1, 1, 0])!, 12);
+    // a fork that diverged before its edit does not count
+    const { runs: [diverged] } = await intervene(recordedBase, { call_id: "call-3", edit: { reply: { content: "Final: 42" } } });
+    await program(pathOf(diverged!.base_url), { task: "What is 7 x 6?" });
+    await flush(diverged!.run_key);
+    const after = (await (await effectsRoute(authRequest("GET", `/api/traces/${recordedBase}/effects`), ctx(recordedBase))).json()) as typeof effects;
+    expect(after.calls.find((c) => c.call_id === "call-3")).toMatchObject({ effect: 0, samples: 2, divergences: 1 });
     // grpo needs a group of >= 2: no value
     expect(effects.agreement.grpo).toEqual({ spearman: null, calls: 0 });
   });
