@@ -165,6 +165,40 @@ describe("deterministic replay", () => {
   });
 });
 
+describe.runIf(process.env.BATON_REPLAY_TIMING === "1")("timing (BATON_REPLAY_TIMING=1)", () => {
+  it("a call served from the record against one forwarded to the scripted upstream, through the route handler", async () => {
+    const n = 200;
+    const time = async (path: string) => {
+      const ms: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const request = new Request(`http://localhost/api/llm/${path}/chat/completions`, { method: "POST", headers: { "content-type": "application/json", "x-baton-agent": "planner" }, body: JSON.stringify({ model: "m", messages: [{ role: "system", content: "You plan." }, { role: "user", content: "What is 6 x 7?" }], tools: TOOLS }) });
+        const started = performance.now();
+        const response = await llmRoute(request, { params: Promise.resolve({ path: `${path}/chat/completions`.split("/") }) });
+        await response.text();
+        ms.push(performance.now() - started);
+      }
+      ms.sort((a, b) => a - b);
+      return { p50: ms[Math.floor(n / 2)]!, p99: ms[Math.floor(n * 0.99)]! };
+    };
+    // each served call is call-1 of its own replay (a replay key serves its record once per call)
+    const keys = await replays(recordedBase, 20);
+    const served: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const key = keys[i % keys.length]!;
+      if (i >= keys.length) await pool().query("UPDATE replay_runs SET state = $2 WHERE run_key = $1", [key.run_key, JSON.stringify({ cursors: {}, origins: [], divergence: null, edit_served: false })]);
+      const request = new Request(`http://localhost/api/llm/run/${key.run_key}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", "x-baton-agent": "planner" }, body: JSON.stringify({ model: "m", messages: [{ role: "system", content: "You plan." }, { role: "user", content: "What is 6 x 7?" }], tools: TOOLS }) });
+      const started = performance.now();
+      const response = await llmRoute(request, { params: Promise.resolve({ path: `run/${key.run_key}/v1/chat/completions`.split("/") }) });
+      expect(response.headers.get("x-baton-replay")).toBe("record");
+      await response.text();
+      served.push(performance.now() - started);
+    }
+    served.sort((a, b) => a - b);
+    const forwarded = await time("run/timing-live/v1");
+    console.log(`served from the record: p50 ${served[n / 2]!.toFixed(2)} ms, p99 ${served[Math.floor(n * 0.99)]!.toFixed(2)} ms; forwarded: p50 ${forwarded.p50.toFixed(2)} ms, p99 ${forwarded.p99.toFixed(2)} ms (${n} calls each)`);
+  });
+});
+
 describe("agents side by side", () => {
   it("a replay answers agents that call at once, in another order than recorded, from the record", async () => {
     const ask = (path: string, agent: string, content: string) => {
