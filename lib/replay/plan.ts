@@ -40,9 +40,11 @@ export interface ReplayState {
   origins: Origin[];
   divergence: Divergence | null;
   edit_served: boolean;
+  /** a tool result edit once served, with the tool call id as the program sends it (later live calls carry it too) */
+  rewrite?: ResolvedToolEdit | null;
 }
 
-export const initialState = (): ReplayState => ({ cursors: {}, origins: [], divergence: null, edit_served: false });
+export const initialState = (): ReplayState => ({ cursors: {}, origins: [], divergence: null, edit_served: false, rewrite: null });
 
 export interface ReplayPlan {
   /** the edited call's index in the trace's call order; null for an unchanged replay */
@@ -63,7 +65,7 @@ export type Answer =
 
 export function decide(state: ReplayState, plan: ReplayPlan, agent: string, api: GatewayApi, request: Pick<RequestPart, "input" | "tools">, expected: Expected | null): { answer: Answer; state: ReplayState } {
   const at = state.origins.length;
-  const rewrite = state.edit_served && plan.edit?.kind === "tool_result" ? plan.edit.tool : null;
+  const rewrite = state.edit_served ? (state.rewrite ?? null) : null;
   const next = (answer: Answer, patch: Partial<ReplayState> = {}, origin: Origin = answer.kind) => ({
     answer,
     state: { ...state, ...patch, origins: [...state.origins, origin] },
@@ -75,7 +77,12 @@ export function decide(state: ReplayState, plan: ReplayPlan, agent: string, api:
     if (expected.index < limit) return next({ kind: "record", call: expected.call }, { cursors: advanced() });
     if (expected.index === limit && plan.edit !== null) {
       if (plan.edit.kind === "reply") return next({ kind: "edit", output: plan.edit.output }, { cursors: advanced(), edit_served: true });
-      return next({ kind: "live", rewrite: plan.edit.tool }, { cursors: advanced(), edit_served: true }, "edit");
+      // the program may mint its own tool call ids (matching ignores them): the result is found where the record has it
+      const edited = plan.edit.tool;
+      const at = expected.call.input.findIndex((m) => m.role === "tool" && m.tool_call_id === edited.tool_call_id);
+      const live = at >= 0 ? request.input[at]?.tool_call_id : undefined;
+      const tool = { ...edited, tool_call_id: live ?? edited.tool_call_id };
+      return next({ kind: "live", rewrite: tool }, { cursors: advanced(), edit_served: true, rewrite: tool }, "edit");
     }
     return next({ kind: "live", rewrite }, { cursors: advanced() });
   }

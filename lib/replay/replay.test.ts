@@ -129,6 +129,15 @@ describe("deciding how a replay answers", () => {
     expect(answers.slice(2)).toEqual([{ kind: "live", rewrite: tool }, { kind: "live", rewrite: tool }]);
     expect(state.origins).toEqual(["record", "record", "edit", "live"]);
   });
+
+  it("a tool result edit follows the program's own tool call id (matching ignores ids)", () => {
+    const withTool = call("call-1", "a", [{ role: "assistant", content: null, tool_calls: [{ id: "rec_1", name: "f", arguments: "{}" }] }, { role: "tool", tool_call_id: "rec_1", content: "old" }], "x");
+    const plan: ReplayPlan = { editIndex: 0, edit: { kind: "tool_result", tool: { tool_call_id: "rec_1", content: "new" } } };
+    const live = [{ role: "assistant", content: null, tool_calls: [{ id: "own_9", name: "f", arguments: "{}" }] }, { role: "tool", tool_call_id: "own_9", content: "old" }];
+    const out = decide(initialState(), plan, "a", "chat", { input: live }, { index: 0, call: withTool });
+    expect(out.answer).toEqual({ kind: "live", rewrite: { tool_call_id: "own_9", content: "new" } });
+    expect(decide(out.state, plan, "a", "chat", { input: live }, null).answer).toEqual({ kind: "live", rewrite: { tool_call_id: "own_9", content: "new" } });
+  });
 });
 
 describe("edits", () => {
