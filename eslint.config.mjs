@@ -33,7 +33,7 @@ const noServerInClient = {
 };
 
 export default tseslint.config(
-  { ignores: [".next*/**", "node_modules/**", "lib/generated/**", ".baton*/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "*.mjs", "scripts/frameworks/**/*.mjs", "scripts/bench/parquet-libraries/*.mjs", "scripts/frameworks/*/node_modules/**"] },
+  { ignores: [".next*/**", "node_modules/**", "lib/generated/**", ".baton*/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "*.mjs", "scripts/frameworks/**/*.mjs", "scripts/replay/*.mjs", "scripts/bench/parquet-libraries/*.mjs", "scripts/frameworks/*/node_modules/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

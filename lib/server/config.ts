@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseRunners } from "@/lib/replay/runners";
 
 /** Baton's configuration, read once from the environment and validated (README "Configuration"). */
 const schema = z.object({
@@ -65,6 +66,14 @@ const schema = z.object({
   BATON_BENCH_PAGES: z.enum(["0", "1"]).default("0"),
   BATON_DIST_DIR: z.string().trim().min(1).max(1000).default(".next"),
   BATON_CPU_PROF: z.string().trim().min(1).max(1000).optional(),
+  // replays and forks (docs/replay.md): the operator's runners (JSON), and this server's address as their programs reach it
+  BATON_REPLAY_RUNNERS: z.string().max(1_000_000).optional().superRefine((v, ctx) => {
+    const runners = parseRunners(v);
+    if (typeof runners === "string") ctx.addIssue({ code: "custom", message: runners });
+  }),
+  BATON_REPLAY_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // the key a runner's program sends as OPENAI_API_KEY (an ingest key once accounts exist)
+  BATON_REPLAY_API_KEY: z.string().min(1).max(1000).optional(),
 }).refine((c) => (c.BATON_ADMIN_EMAIL === undefined) === (c.BATON_ADMIN_PASSWORD === undefined), {
   message: "set both BATON_ADMIN_EMAIL and BATON_ADMIN_PASSWORD, or neither",
   path: ["BATON_ADMIN_PASSWORD"],

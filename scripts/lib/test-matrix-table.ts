@@ -54,6 +54,9 @@ import * as rubrics from "@/app/api/projects/[project]/rubrics/route";
 import * as graderFields from "@/app/api/projects/[project]/grader-fields/route";
 import * as queuePreview from "@/app/api/queues/preview/route";
 import * as credit from "@/app/api/traces/[id]/credit/route";
+import * as traceEffects from "@/app/api/traces/[id]/effects/route";
+import * as traceInterventions from "@/app/api/traces/[id]/interventions/route";
+import * as traceReplays from "@/app/api/traces/[id]/replays/route";
 import * as events from "@/app/api/traces/[id]/events/route";
 import * as traceExport from "@/app/api/traces/[id]/export/route";
 import * as graph from "@/app/api/traces/[id]/graph/route";
@@ -101,6 +104,7 @@ const QUEUE_WORK = (ok: string) => ({ "0": `404 404 403 ${ok} ${ok} ${ok} 403 40
 const SITE_ADMIN = (ok: string) => `401 403 403 403 403 ${ok} 403 401 401`;
 const INGEST_P = "401 403 403 201 201 201 201 401 401";
 const INGEST_DEFAULT = "401 403 403 403 403 200 200 401 401";
+const READ_AND_INGEST = { "0": "404 404 403 pass pass pass 404 401 401", "1": "401 403 403 pass pass pass 404 401 401" };
 
 const missingTrace = "auth-test-no-such-trace";
 const call = (handler: unknown, method: string, url: (fx: Fixtures, unknown: boolean) => string, opts: { body?: (fx: Fixtures, unknown: boolean) => unknown; params?: (fx: Fixtures, unknown: boolean) => Record<string, string>; raw?: string; type?: string } = {}): Call =>
@@ -194,6 +198,11 @@ export const ROUTES: Row[] = [
   { route: "GET /api/traces/[id]/annotations/values", call: onTrace(annotationValues.GET, "GET", "/annotations/values"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/annotations/rows", call: onTrace(annotationRows.GET, "GET", "/annotations/rows"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/credit", call: onTrace(credit.GET, "GET", "/credit"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/effects", call: onTrace(traceEffects.GET, "GET", "/effects"), expect: READ, idRoute: true },
+  { route: "GET /api/traces/[id]/interventions", call: onTrace(traceInterventions.GET, "GET", "/interventions"), expect: READ, idRoute: true },
+  // read and ingest both (a replay serves recorded replies back); the matrix's trace has no model calls: past the policy, the handler refuses the call id (400) or the replay (422)
+  { route: "POST /api/traces/[id]/interventions", call: onTrace(traceInterventions.POST, "POST", "/interventions", () => ({ call_id: "call-1", edit: { reply: { content: "x" } } })), expect: READ_AND_INGEST, idRoute: true },
+  { route: "POST /api/traces/[id]/replays", call: onTrace(traceReplays.POST, "POST", "/replays", () => ({})), expect: READ_AND_INGEST, idRoute: true },
   { route: "GET /api/traces/[id]/events", call: onTrace(events.GET, "GET", "/events"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/export", call: onTrace(traceExport.GET, "GET", "/export"), expect: READ, idRoute: true },
   { route: "GET /api/traces/[id]/graph", variant: "?part=meta", call: onTrace(graph.GET, "GET", "/graph?part=meta"), expect: READ, idRoute: true },

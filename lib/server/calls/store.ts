@@ -119,3 +119,15 @@ export async function loadCallsMany(traceDbIds: readonly number[]): Promise<Map<
   }
   return out;
 }
+
+/** An agent's `offset`-th call (0-based, in call order) of a stored trace, with its index in the trace's call order; null when it has no more (replays, lib/replay/plan.ts). */
+export async function loadAgentCallAt(traceDbId: number, agent: string, offset: number, client: pg.PoolClient | null = null): Promise<{ index: number; call: ModelCall } | null> {
+  const { rows } = await (client ?? pool()).query<CallRow & { seq: number }>(
+    `SELECT seq, call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
+       prompt_token_ids, response_token_ids, response_id, event_ids, ${FIDELITY_COLUMNS}
+     FROM model_calls WHERE trace_id = $1 AND agent = $2 ORDER BY seq OFFSET $3 LIMIT 1`,
+    [traceDbId, agent, offset],
+  );
+  const row = rows[0];
+  return row === undefined ? null : { index: row.seq, call: callOf(row) };
+}

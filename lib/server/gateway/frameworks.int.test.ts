@@ -6,7 +6,8 @@
  * LangGraph.js supervisor behind ChatOpenAI, each unchanged and pointed at
  * the gateway by its base URL alone), go through the route handlers again:
  * the upstream gets what the framework sent, and the stored calls are the
- * captured ones, each as the upstream saw it.
+ * captured ones, each as the upstream saw it. Replayed under a replay run
+ * key (docs/replay.md), the same requests are answered from the record.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +20,7 @@ import { recorderSettled } from "./recorder";
 import { flushRuns } from "./runs";
 import { stopGatewaySweeper } from "./sweeper";
 import { putUpstream } from "./upstreams";
+import { createReplays } from "../replay/runs";
 
 interface CapturedRun {
   run_key: string;
@@ -71,6 +73,38 @@ describe.each(fixtures.map((f) => [f.framework, f] as const))("%s through the ga
     calls.forEach((call, i) => expect(JSON.stringify(call.tools)).toBe(JSON.stringify(run.upstream[i]!.body.tools)));
     expect(new Set(calls.map((c) => c.agent)).size).toBe(3);
     expect(calls.at(-1)!.output).toMatchObject({ role: "assistant", content: run.framework_output.final });
+  });
+
+  it.each(captured.runs.map((r) => [r.run_key, r] as const))("%s: an unchanged replay answers the SDK's requests from the record, with no upstream call and the same calls", async (runKey, run) => {
+    const api = run.api === "responses" ? "responses" : "chat/completions";
+    const send = async (key: string) => {
+      const replies: string[] = [];
+      for (const { body } of run.upstream) {
+        const path = `run/${key}/v1/${api}`;
+        const request = new Request(`http://localhost/api/llm/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const response = await llmRoute(request, { params: Promise.resolve({ path: path.split("/") }) });
+        expect(response.status).toBe(200);
+        replies.push(response.headers.get("x-baton-replay") ?? "upstream");
+        await response.text();
+      }
+      await recorderSettled();
+      expect((await flushRuns("default", key))[0]!.status).toBe("stored");
+      return { replies, calls: await loadCalls((await prisma().trace.findUniqueOrThrow({ where: { traceId: `gw-${key}` } })).id) };
+    };
+    const base = `${runKey}-base`;
+    await pool().query("DELETE FROM gateway_runs WHERE run_key LIKE $1", [`${runKey}%`]);
+    await prisma().trace.deleteMany({ where: { traceId: { startsWith: `gw-${runKey}` } } });
+    answers = run.upstream.map((u) => ({ replay: { reply: u.reply, events: u.events } }));
+    const recorded = await send(base);
+    const trace = await prisma().trace.findUniqueOrThrow({ where: { traceId: `gw-${base}` } });
+    const [key] = await createReplays({ id: trace.id, projectId: trace.projectId }, 1);
+    upstream.requests.length = 0;
+    const replayed = await send(key!);
+    expect(upstream.requests).toHaveLength(0);
+    expect(replayed.replies).toEqual(run.upstream.map(() => "record"));
+    const essence = ({ t: _t, t_end: _end, ...call }: ModelCall) => call;
+    expect(replayed.calls.map(essence)).toEqual(recorded.calls.map(essence));
+    await prisma().trace.deleteMany({ where: { traceId: { in: [`gw-${base}`, `gw-${key!}`] } } });
   });
 
   it("chat-completions calls: every message as the SDK sent it, assistant tool_calls as {id, name, arguments}", () => {

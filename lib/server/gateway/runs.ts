@@ -1,11 +1,13 @@
 import "server-only";
 import type { CallOutcome, RecordedCall } from "@/lib/gateway/call";
 import { runTrace } from "@/lib/gateway/trace";
+import { counterfactualTrace } from "@/lib/replay/trace";
+import { setting } from "../config";
 import { pool } from "../db/client";
 import { ApiError } from "../errors";
 import { ingestRecords } from "../ingest/ingest";
 import { deleteTrace } from "../queries/delete-trace";
-import { setting } from "../config";
+import { counterfactualOf } from "../replay/runs";
 
 /**
  * Gateway runs become traces (docs/gateway.md "From calls to a trace"),
@@ -92,7 +94,10 @@ async function finaliseClaimed(c: Claim): Promise<RunOutcome> {
     }
     return outcome(c, await release(c, "stored", null), 0, null);
   }
-  const trace = runTrace({ traceId: c.trace_id, project: c.project, runKey: c.run_key }, rows);
+  const recorded = runTrace({ traceId: c.trace_id, project: c.project, runKey: c.run_key }, rows);
+  // a replay or fork (docs/replay.md) carries what it replayed, how, and where it diverged
+  const counterfactual = await counterfactualOf(c.project_id, c.run_key);
+  const trace = counterfactual === null ? recorded : counterfactualTrace(recorded, counterfactual);
   try {
     await ingestRecords([{ base: "$", value: trace }], { upsert: true, mayReplace: (project) => project === c.project });
   } catch (error) {

@@ -6,6 +6,7 @@ import { authorizeGateway } from "@/lib/server/gateway/auth";
 import { forwardCall } from "@/lib/server/gateway/forward";
 import { ensureGatewaySweeper, kickGatewaySweep } from "@/lib/server/gateway/sweeper";
 import { liveUpstream } from "@/lib/server/gateway/upstreams";
+import { replayCall } from "@/lib/server/replay/runs";
 import { errorResponse, maxBodyBytes, parseJsonText, readBodyLimited, requestRefusal } from "@/lib/server/http";
 
 export const dynamic = "force-dynamic";
@@ -31,11 +32,17 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
     await authorizeGateway(request, project);
     ensureGatewaySweeper();
     kickGatewaySweep();
+    const parsed = parseJsonText(await readBodyLimited(request, maxBodyBytes()));
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new ApiError(400, "invalid_input", "the body must be a JSON object");
+    let body = parsed as Record<string, unknown>;
+    const runKey = cleanName(path.runKey) ?? cleanName(request.headers.get(GATEWAY_HEADERS.run));
+    // a replay's run key (docs/replay.md): answered from the record while the program repeats itself
+    const replayed = runKey === null ? { kind: "none" as const } : await replayCall({ project, runKey, api: path.api, request, body });
+    if (replayed.kind === "served") return replayed.response;
+    if (replayed.kind === "live") body = replayed.body;
     const upstream = await liveUpstream(project);
     if (upstream === null) throw new ApiError(503, "no_upstream", `project "${project}" has no upstream model server: an admin sets one with PUT /api/projects/${project}/gateway`);
-    const body = parseJsonText(await readBodyLimited(request, maxBodyBytes()));
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError(400, "invalid_input", "the body must be a JSON object");
-    return await forwardCall({ api: path.api, upstream, runKey: cleanName(path.runKey), request, body: body as Record<string, unknown> });
+    return await forwardCall({ api: path.api, upstream, runKey, request, body });
   } catch (error) {
     return errorResponse(error);
   }

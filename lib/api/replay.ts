@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { EDIT_INTENTS, editSchema, forkParamsSchema } from "../replay/edit";
+import { MAX_ID_LENGTH } from "../trace/limits";
+
+/**
+ * Replays, interventions and measured effects (SPEC.md section 11,
+ * docs/replay.md): the inputs of `POST /api/traces/{id}/replays` and
+ * `POST /api/traces/{id}/interventions`.
+ */
+
+export const MAX_SAMPLES = 20;
+
+/** a registered runner's name (docs/replay.md "Runners"): Baton runs the program for each run key */
+const runner = z.string().min(1).max(64).optional();
+
+export const replayInput = z.strictObject({
+  samples: z.number().int().min(1).max(MAX_SAMPLES).default(1),
+  runner,
+});
+
+export const interventionInput = z.strictObject({
+  call_id: z.string().min(1).max(MAX_ID_LENGTH),
+  edit: editSchema,
+  /** what the edit does to the call: remove and neutralise enter agreement with the sign reversed */
+  intent: z.enum(EDIT_INTENTS).default("correct"),
+  samples: z.number().int().min(1).max(MAX_SAMPLES).default(1),
+  /** upstream parameters for the fork's live calls, over the program's own */
+  params: forkParamsSchema.optional(),
+  runner,
+});
+export type InterventionInputBody = z.infer<typeof interventionInput>;
+
+/** How far a replay run has come: no call yet, calls arriving, stored as its trace, or failed to store. */
+export const RUN_STATES = ["waiting", "receiving", "stored", "failed"] as const;
