@@ -138,14 +138,14 @@ export function* verlRows(p: PreparedTrace, calls: readonly ModelCall[], opts: O
 // ---------------------------------------------------------------- verl-agent
 
 /**
- * verl-agent's per-step batch (gigpo/core_gigpo.py, verl/trainer/ppo/ray_trainer.py
- * compute_advantage): `uid` (the group), `traj_uid`, `anchor_obs`,
- * `active_masks`, `rewards` (the step's reward), plus what its rollout loop
- * keeps per step (`episode_rewards`, `episode_lengths`) and the advantage Baton
+ * verl-agent's per-step batch (agent_system/multi_turn_rollout/rollout_loop.py,
+ * gigpo/core_gigpo.py): `uid` (the group), `traj_uid`, `anchor_obs`,
+ * `active_masks`, `is_action_valid`, `rewards` (the step's reward),
+ * `episode_rewards`, `episode_lengths`, `data_source`, and the advantage Baton
  * computed (`advantages`, one value per step to broadcast over the response mask).
  */
 export const VERL_AGENT_COLUMNS: readonly ParquetColumn[] = [
-  s("uid"), s("traj_uid"), i32("step"), s("anchor_obs"), b("active_masks"), d("rewards"), d("episode_rewards"), i32("episode_lengths"),
+  s("uid"), s("traj_uid"), i32("step"), s("anchor_obs"), b("active_masks"), b("is_action_valid"), d("rewards"), d("episode_rewards"), i32("episode_lengths"), s("data_source"),
   d("advantages"), d("credit"), n("raw_prompt", MESSAGES), n("response", MESSAGE), n("prompt_token_ids", INTS), n("response_token_ids", INTS),
   n("response_logprobs", DOUBLES), s("call_id"), s("agent"), n("hacking_flags", STRINGS), s("method"), s("preset"), s("version"), s("annotations_as_of"),
 ];
@@ -158,7 +158,7 @@ export function* verlAgentRows(p: PreparedTrace, calls: readonly ModelCall[], op
       uid: t.uid, traj_uid: t.traj_uid, step: t.step,
       // GiGPO groups steps by exact equality of anchor_obs; a call that produced no event has none, so its own key
       anchor_obs: t.anchor_obs ?? JSON.stringify(["call", t.call_id]),
-      active_masks: true, rewards: t.reward, episode_rewards: episode, episode_lengths: all.length,
+      active_masks: true, is_action_valid: true, rewards: t.reward, episode_rewards: episode, episode_lengths: all.length, data_source: "baton",
       advantages: t.advantage, credit: t.credit,
       raw_prompt: call.input.map(chatMessage), response: chatMessage(call.output),
       prompt_token_ids: call.prompt_token_ids ?? null, response_token_ids: call.response_token_ids ?? null, response_logprobs: call.response_logprobs ?? null,
