@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, data } from "../adapters/fixtures";
 import type { AdaptedTrace } from "../adapters/types";
 import { prepareTrace } from "../credit";
+import { demoTraces } from "../demo";
 import { BUILTIN_PRESETS } from "../rewards/presets";
 import type { ModelCall } from "../trace/calls";
 import { validateTrace } from "../trace/validate";
@@ -182,6 +183,19 @@ describe("trainer forms of calls with token ids (lib/export/fixtures/calls-trace
     expect(trajectories[0]!.steps[0]).toMatchObject({ prompt_ids: [1, 2, 3], response_ids: [4, 5], logprobs: [-0.5, -0.25], model_response: "spawn(w)", done: false });
     // c3's reply in parts: its text parts joined
     expect(trajectories[0]!.steps[1]).toMatchObject({ prompt_ids: [], model_response: "Brief.", done: true });
+  });
+});
+
+describe("trainer forms of the demo data", () => {
+  it("every demo trace with calls, in every form: the fixture's schema, a row per call (per trace for rllm and agent_lightning)", async () => {
+    const traces = demoTraces().filter((t) => (t.calls ?? []).length > 0);
+    expect(traces.length).toBeGreaterThan(0);
+    const calls = traces.reduce((n, t) => n + t.calls!.length, 0);
+    for (const form of TRAINER_FORMS) {
+      const rows = traces.flatMap((t) => [...trainerRows(form, prepareTrace(t), t.calls!, opts)]);
+      expect(rows.length, form).toBe(form === "rllm" || form === "agent_lightning" ? traces.length : calls);
+      expectSchema(form, await written(form, rows));
+    }
   });
 });
 
