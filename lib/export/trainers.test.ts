@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, data } from "../adapters/fixtures";
 import type { AdaptedTrace } from "../adapters/types";
@@ -207,5 +208,26 @@ describe("chatMessage", () => {
     expect(chatMessage({ role: "user", content: [{ type: "image_url", image_url: "u" }] }).content).toBeNull();
     expect(chatMessage({ role: "assistant", content: null, tool_calls: [{ name: "f", arguments: { a: 1 } }] }).tool_calls).toEqual([{ id: null, type: "function", function: { name: "f", arguments: '{"a":1}' } }]);
     expect(chatMessage("plain")).toEqual({ role: "assistant", content: "plain", tool_calls: null, tool_call_id: null });
+  });
+
+  it("property: no developer role, every tool call's arguments JSON text of what was sent, text content unchanged", () => {
+    const args = fc.oneof(fc.string(), fc.dictionary(fc.string(), fc.jsonValue()));
+    const message = fc.record({
+      role: fc.constantFrom("system", "developer", "user", "assistant", "tool", "function"),
+      content: fc.oneof(fc.string(), fc.constant(null)),
+      tool_calls: fc.option(fc.array(fc.record({ id: fc.option(fc.string(), { nil: undefined }), name: fc.string(), arguments: args }, { requiredKeys: ["name", "arguments"] })), { nil: undefined }),
+    });
+    fc.assert(fc.property(message, (m) => {
+      const out = chatMessage(m);
+      expect(["system", "user", "assistant", "tool"]).toContain(out.role);
+      expect(out.content).toBe(m.content);
+      expect(out.tool_calls?.length ?? 0).toBe(m.tool_calls?.length ?? 0);
+      out.tool_calls?.forEach((c, i) => {
+        const sent = m.tool_calls![i]!.arguments;
+        expect(typeof c.function.arguments).toBe("string");
+        if (typeof sent === "string") expect(c.function.arguments).toBe(sent);
+        else expect(JSON.parse(c.function.arguments)).toEqual(JSON.parse(JSON.stringify(sent)));
+      });
+    }));
   });
 });

@@ -124,7 +124,9 @@ export const VERL_COLUMNS: readonly ParquetColumn[] = [
 ];
 
 export function* verlRows(p: PreparedTrace, calls: readonly ModelCall[], opts: Omit<ExportOptions, "content">): Generator<Record<string, unknown>> {
-  for (const { call, t } of pairs(p, calls, opts)) {
+  // a row at a time, as the transitions come (the per-trace forms and verl_agent need the whole trace first)
+  for (const t of transitionRows(p, calls, opts)) {
+    const call = calls[t.step]!;
     yield {
       data_source: "baton",
       prompt: call.input.map(chatMessage),
@@ -261,8 +263,8 @@ export const SKYRL_COLUMNS: readonly ParquetColumn[] = [
 ];
 
 export function* skyrlRows(p: PreparedTrace, calls: readonly ModelCall[], opts: Omit<ExportOptions, "content">): Generator<Record<string, unknown>> {
-  const all = pairs(p, calls, opts);
-  for (const { call, t } of all) {
+  for (const t of transitionRows(p, calls, opts)) {
+    const call = calls[t.step]!;
     const response = call.response_token_ids ?? null;
     yield {
       prompt: call.input.map(chatMessage),
@@ -273,7 +275,7 @@ export function* skyrlRows(p: PreparedTrace, calls: readonly ModelCall[], opts: 
       loss_masks: response === null ? null : response.map(() => 1),
       rollout_logprobs: call.response_logprobs ?? null,
       stop_reasons: call.finish_reason ?? null,
-      is_last_step: t.step === all.length - 1,
+      is_last_step: t.step === calls.length - 1,
       instance_id: t.uid,
       trajectory_id: t.traj_uid,
       response: chatMessage(call.output),

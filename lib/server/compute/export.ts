@@ -3,7 +3,7 @@ import { GroupTooSmallError, prepareTrace } from "@/lib/credit";
 import { extendedForm, jsonChunks, strictForm } from "@/lib/export/forms";
 import { exportRows, type ExportRow } from "@/lib/export/rows";
 import { transitionRows, type TransitionRow } from "@/lib/export/transitions";
-import { isTrainerForm, trainerRows, TRAINER_FORMS, type TrainerForm } from "@/lib/export/trainers";
+import { isTrainerForm, PER_TRACE_FORMS, trainerRows, TRAINER_FORMS, type TrainerForm } from "@/lib/export/trainers";
 import { parquetChunks } from "@/lib/export/parquet";
 import { formColumns, type TabularForm } from "@/lib/export/parquet-forms";
 import { computeE1 } from "@/lib/metrics/e1";
@@ -163,7 +163,8 @@ export function parquetStream(form: TabularForm, records: Iterable<object> | Asy
   return parquetChunks(records, (first) => formColumns(form, first), {
     kvMetadata: Object.entries(kv).map(([key, value]) => ({ key, value })),
     emptyColumns: formColumns(form),
-    ...(form === "traces" && { rowGroupRows: 16 }),
+    // a row per trace: small row groups (a big trace is a big row)
+    ...((form === "traces" || (isTrainerForm(form) && PER_TRACE_FORMS.includes(form))) && { rowGroupRows: 16 }),
   });
 }
 
