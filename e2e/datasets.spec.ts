@@ -78,7 +78,7 @@ test("pick system “tau” in the list's filter fields, see the live count chan
   await form.locator("select[name=method]").selectOption("ccp");
   await expect(preview).toHaveAttribute("data-state", "ready");
   await expect(preview).toContainText("The filter selects 4 traces; a transitions snapshot would hold 9 rows (one per model call) from 3 of them.");
-  await expect(form.getByTestId("preview-warning")).toHaveText(["1 trace would be skipped: the transitions form has one row per model call, and this trace has none. Choose the rows form (one row per event) to keep them."]);
+  await expect(form.getByTestId("preview-warning")).toHaveText(["1 trace would be skipped: the transitions form is made of model calls, and this trace has none. Choose the rows form (one row per event) to keep them."]);
 
   // gigpo compares each trace with its group: the two without one are skipped, said before anything is taken
   await form.locator("select[name=method]").selectOption("gigpo");
@@ -103,4 +103,33 @@ test("pick system “tau” in the list's filter fields, see the live count chan
   await expect(page).toHaveURL(/\/datasets\?/);
   await expect(form.getByLabel("System", { exact: true })).toHaveValue("tau");
   await expect(preview).toContainText("The filter selects 4 traces");
+});
+
+test("a snapshot in a trainer's form (verl) from the page: its prompt as chat messages, Baton's values in extra_info", async ({ page, request }) => {
+  const traceId = `ds-e2e-verl-${runId}`;
+  await ingest(request, { ...fixture, trace_id: traceId, group_id: `g-verl-${runId}` });
+  const name = `e2e verl snapshot ${runId}`;
+
+  await page.goto(`/datasets?ids=${traceId}`);
+  const form = page.getByTestId("snapshot-form");
+  await form.locator("[name=name]").fill(name);
+  await form.locator("select[name=form]").selectOption("verl");
+  await form.locator("select[name=method]").selectOption("ccp");
+  await form.locator("[name=preset]").fill("code_generation");
+  await form.getByRole("button", { name: "Take snapshot" }).click();
+
+  const row = page.getByTestId("dataset-row").filter({ hasText: name });
+  await expect(row).toHaveAttribute("data-state", "ready", { timeout: 60_000 });
+  const shard = await downloadOf(page, () => row.getByRole("link", { name: "data/train-00000-of-00001.parquet" }).click());
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "baton-e2e-verl-")), "train.parquet");
+  writeFileSync(file, shard.bytes);
+  const reader = await (await (await DuckDBInstance.create(":memory:")).connect()).runAndReadAll(
+    `SELECT data_source, len(prompt) AS messages, prompt[1].role AS first_role, extra_info.call_id AS call_id, round(extra_info.credit, 9) AS credit FROM read_parquet('${file}') ORDER BY extra_info.index`,
+  );
+  // the fixture's calls in call order: c1 (a user message), c2 (a user message), c3 (a system and a tool message)
+  expect(reader.getRowObjectsJson().map((r) => [r.data_source, Number(r.messages), r.first_role, r.call_id, Number(r.credit)])).toEqual([
+    ["baton", 1, "user", "c1", -0.834],
+    ["baton", 1, "user", "c2", -0.503],
+    ["baton", 2, "system", "c3", -0.906],
+  ]);
 });

@@ -1,5 +1,6 @@
 import { hash } from "node:crypto";
 import { type SPEC_VERSION } from "../metrics/types";
+import { isTrainerForm, trainerRowKey } from "../export/trainers";
 import type { DatasetForm, DatasetFormat } from "./request";
 
 /**
@@ -58,7 +59,7 @@ export function datasetCard(m: Manifest): string {
     "",
     `# ${m.name.replace(/[\r\n]+/g, " ")}`,
     "",
-    `A Baton dataset snapshot (${m.version}): ${m.counts.rows} ${m.form === "transitions" ? "transitions (one row per model call)" : m.form === "rows" ? "event rows" : "traces"} from ${m.counts.traces} traces, credit by \`${m.credit.method}\` under preset \`${m.credit.preset}\`.`,
+    `A Baton dataset snapshot (${m.version}): ${m.counts.rows} ${m.form === "transitions" ? "transitions (one row per model call)" : m.form === "rows" ? "event rows" : isTrainerForm(m.form) ? `rows in ${m.form}'s own shape (docs/train-with-baton.md)` : "traces"} from ${m.counts.traces} traces, credit by \`${m.credit.method}\` under preset \`${m.credit.preset}\`.`,
     "",
     "```python",
     "from datasets import load_dataset",
@@ -80,6 +81,7 @@ export function datasetCard(m: Manifest): string {
 
 /** A row's key in diffs: its trace and its event or call (one trace per row for the trace forms). */
 export function rowKey(form: DatasetForm, row: Record<string, unknown>): string {
+  if (isTrainerForm(form)) return trainerRowKey(form, row);
   if (form === "transitions") return JSON.stringify([row.traj_uid, row.call_id]);
   if (form === "rows") return JSON.stringify([row.traj_uid, row.event_id]);
   return JSON.stringify([row.trace_id]);

@@ -13,6 +13,11 @@ describe("previewOf", () => {
     expect(previewOf(SIX, "rows", "grpo")).toEqual({ traces: 6, traces_kept: 3, rows: 16, row_unit: "event", skipped: { without_calls: 0, no_group: 3 } });
     expect(previewOf(SIX, "rows", "mc_return")).toMatchObject({ traces_kept: 6, rows: 36 });
     expect(previewOf(SIX, "extended", "gigpo")).toEqual({ traces: 6, traces_kept: 6, rows: 6, row_unit: "trace", skipped: { without_calls: 0, no_group: 0 } });
+    // the trainers' forms: verl, verl_agent and skyrl one row per call, rLLM and Agent Lightning one per trace with calls
+    expect(previewOf(SIX, "verl", "ccp")).toEqual(previewOf(SIX, "transitions", "ccp"));
+    expect(previewOf(SIX, "skyrl", "gigpo")).toEqual(previewOf(SIX, "transitions", "gigpo"));
+    expect(previewOf(SIX, "rllm", "ccp")).toEqual({ traces: 6, traces_kept: 3, rows: 3, row_unit: "trace", skipped: { without_calls: 3, no_group: 0 } });
+    expect(previewOf(SIX, "agent_lightning", "grpo")).toEqual({ traces: 6, traces_kept: 2, rows: 2, row_unit: "trace", skipped: { without_calls: 1, no_group: 3 } });
   });
 
   it("kept and skipped traces add up to the traces selected, whatever the counts", () => {
@@ -48,7 +53,7 @@ describe("snapshotWarnings", () => {
     expect(w).toEqual([
       "The snapshot holds 0 rows from 7 matching traces.",
       "6 traces skipped: gigpo compares each trace with its group, and these have no group_id or no other trace in it. Choose another method (ccp, say) to keep them.",
-      "1 trace skipped: the transitions form has one row per model call, and this trace has none. Choose the rows form (one row per event) to keep them.",
+      "1 trace skipped: the transitions form is made of model calls, and this trace has none. Choose the rows form (one row per event) to keep them.",
     ]);
   });
 });

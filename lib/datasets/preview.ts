@@ -8,11 +8,13 @@ import type { DatasetForm } from "./request";
  * - `no_group`: the credit method compares a trace with its group (`grpo`,
  *   `gigpo`) and the trace has no group_id, or no other trace shares it
  *   (checked first: such a trace is skipped whatever the form);
- * - `without_calls`: the form is `transitions` (one row per model call) and
- *   the trace has no model calls.
+ * - `without_calls`: the form is made of model calls (`transitions` and the
+ *   trainers' forms) and the trace has none.
  *
  * `strict` and `extended` give one row per trace and skip none; `rows`
- * gives one row per event.
+ * gives one row per event; `transitions`, `verl`, `verl_agent` and `skyrl`
+ * one per model call; `rllm` and `agent_lightning` one per trace (an
+ * episode, a rollout).
  */
 export interface SelectionCounts {
   /** traces the filter matches (within the projects the caller may snapshot) */
@@ -54,6 +56,11 @@ export function previewOf(c: SelectionCounts, form: DatasetForm, method: string)
     return { traces: c.traces, traces_kept: c.traces - noGroup, rows: grouped ? c.grouped_events : c.events, row_unit: "event", skipped: { without_calls: 0, no_group: noGroup } };
   }
   const withoutCalls = grouped ? c.grouped_without_calls : c.without_calls;
+  // rLLM's episodes and Agent Lightning's rollouts: one row per trace that has model calls
+  if (form === "rllm" || form === "agent_lightning") {
+    const kept = c.traces - noGroup - withoutCalls;
+    return { traces: c.traces, traces_kept: kept, rows: kept, row_unit: "trace", skipped: { without_calls: withoutCalls, no_group: noGroup } };
+  }
   return {
     traces: c.traces,
     traces_kept: c.traces - noGroup - withoutCalls,
@@ -73,6 +80,6 @@ export function snapshotWarnings(counts: { rows: number; traces: number; without
       : "The filter matches no traces (in the projects you may snapshot): the snapshot would be empty. Check the filter: System, Task and Group match part of a name.");
   } else if (counts.rows === 0) out.push(`${taken ? "The snapshot holds" : "The snapshot would hold"} 0 rows from ${n(counts.traces, "matching trace")}.`);
   if (counts.no_group > 0) out.push(`${n(counts.no_group, "trace")} ${taken ? "skipped" : "would be skipped"}: ${method} compares each trace with its group, and ${counts.no_group === 1 ? "this one has" : "these have"} no group_id or no other trace in it. Choose another method (ccp, say) to keep them.`);
-  if (counts.without_calls > 0) out.push(`${n(counts.without_calls, "trace")} ${taken ? "skipped" : "would be skipped"}: the ${form} form has one row per model call, and ${counts.without_calls === 1 ? "this trace has" : "these traces have"} none. Choose the rows form (one row per event) to keep them.`);
+  if (counts.without_calls > 0) out.push(`${n(counts.without_calls, "trace")} ${taken ? "skipped" : "would be skipped"}: the ${form} form is made of model calls, and ${counts.without_calls === 1 ? "this trace has" : "these traces have"} none. Choose the rows form (one row per event) to keep them.`);
   return out;
 }

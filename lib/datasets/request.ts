@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRAINER_FORMS } from "../export/trainers";
 
 /**
  * `POST /api/datasets` (docs/datasets.md): what a snapshot freezes. The
@@ -6,7 +7,8 @@ import { z } from "zod";
  * the credit settings are those of the export (method, preset, weights as
  * `w.<family>` overrides, normalize, judges).
  */
-export const DATASET_FORMS = ["transitions", "rows", "strict", "extended"] as const;
+/** The trainer forms (verl, verl_agent, rllm, skyrl, agent_lightning) are read unchanged by those trainers (docs/train-with-baton.md). */
+export const DATASET_FORMS = ["transitions", "rows", "strict", "extended", ...TRAINER_FORMS] as const;
 export type DatasetForm = (typeof DATASET_FORMS)[number];
 export const DATASET_FORMATS = ["parquet", "jsonl"] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
@@ -27,6 +29,8 @@ export const datasetRequestSchema = z.strictObject({
   weights: z.record(z.string(), z.number().finite()).optional(),
   normalize: z.boolean().optional(),
   judges: z.string().max(5_000).optional(),
+  /** the rows form only: each event's text (`content`, SPEC.md section 6); off by default */
+  content: z.boolean().optional(),
 });
 export type DatasetRequest = z.infer<typeof datasetRequestSchema>;
 
@@ -41,6 +45,7 @@ export function exportParams(req: Omit<DatasetRequest, "name">): URLSearchParams
   if (req.preset !== undefined) params.set("preset", req.preset);
   if (req.normalize !== undefined) params.set("normalize", req.normalize ? "1" : "0");
   if (req.judges !== undefined) params.set("judges", req.judges);
+  if (req.content === true) params.set("content", "1");
   for (const [family, w] of Object.entries(req.weights ?? {})) params.set(`w.${family}`, String(w));
   return params;
 }

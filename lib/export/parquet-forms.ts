@@ -1,4 +1,5 @@
 import { columnsFor, type ParquetColumn } from "./parquet";
+import { TRAINER_COLUMNS, type TrainerForm } from "./trainers";
 
 /**
  * The Parquet columns of each tabular export form, in the order of the JSONL
@@ -34,13 +35,13 @@ export const TRACE_COLUMNS: readonly ParquetColumn[] = [
   j("decisive_errors"), j("decisive_error_adjudication"), { name: "hacking_flags", kind: "string_list" },
 ];
 
-export type TabularForm = "rows" | "transitions" | "traces";
+export type TabularForm = "rows" | "transitions" | "traces" | TrainerForm;
 
-const KNOWN: Record<TabularForm, readonly ParquetColumn[]> = { rows: ROW_COLUMNS, transitions: TRANSITION_COLUMNS, traces: TRACE_COLUMNS };
+const KNOWN: Record<TabularForm, readonly ParquetColumn[]> = { rows: ROW_COLUMNS, transitions: TRANSITION_COLUMNS, traces: TRACE_COLUMNS, ...TRAINER_COLUMNS };
 
-/** The columns of a form for rows shaped like `first`; all of the form's columns for traces (their keys are optional). */
+/** The columns of a form for rows shaped like `first`; all of the form's columns for traces (their keys are optional) and the trainer forms (a fixed schema, docs/train-with-baton.md). */
 export function formColumns(form: TabularForm, first?: object): ParquetColumn[] {
-  if (first === undefined) return [...KNOWN[form]];
+  if (first === undefined || form in TRAINER_COLUMNS) return [...KNOWN[form]];
   if (form === "traces") return [...KNOWN.traces, ...columnsFor(KNOWN.traces, first).filter((c) => !KNOWN.traces.some((k) => k.name === c.name))];
   return columnsFor(KNOWN[form], first);
 }

@@ -9,17 +9,26 @@ import { ByteWriter, ParquetWriter, type ColumnSource, type KeyValue, type Schem
  * bounded by one row group whatever the size of the dataset.
  */
 
-export type ColumnKind = "string" | "json" | "int32" | "double" | "bool" | "int32_list" | "string_list";
+export type ColumnKind = "string" | "json" | "int32" | "double" | "bool" | "int32_list" | "string_list" | "nested";
+
+/**
+ * A nested Parquet type (kind "nested"): a leaf, a LIST of a type, or a
+ * struct of named fields, each optional. What trainers' loaders read as
+ * Python lists and dicts (pyarrow / `datasets`), not JSON text.
+ */
+export type NestedType = "string" | "json" | "int32" | "double" | "bool" | { list: NestedType } | { struct: readonly (readonly [string, NestedType])[] };
 
 export interface ParquetColumn {
   name: string;
   kind: ColumnKind;
+  /** the column's type when kind is "nested" */
+  type?: NestedType;
 }
 
 export const ROW_GROUP_ROWS = 10_000;
 export const ROW_GROUP_BYTES = 32 * 1024 * 1024;
 
-const LEAF: Record<Exclude<ColumnKind, "int32_list" | "string_list">, Omit<SchemaElement, "name">> = {
+const LEAF: Record<Exclude<ColumnKind, "int32_list" | "string_list" | "nested">, Omit<SchemaElement, "name">> = {
   string: { type: "BYTE_ARRAY", converted_type: "UTF8" },
   json: { type: "BYTE_ARRAY", converted_type: "JSON" },
   int32: { type: "INT32" },
@@ -31,13 +40,28 @@ const LEAF: Record<Exclude<ColumnKind, "int32_list" | "string_list">, Omit<Schem
 function schemaOf(columns: readonly ParquetColumn[]): SchemaElement[] {
   const out: SchemaElement[] = [{ name: "root", num_children: columns.length }];
   for (const c of columns) {
-    if (c.kind === "int32_list" || c.kind === "string_list") {
+    if (c.kind === "nested") pushNested(out, c.name, c.type ?? "json");
+    else if (c.kind === "int32_list" || c.kind === "string_list") {
       out.push({ name: c.name, repetition_type: "OPTIONAL", converted_type: "LIST", num_children: 1 });
       out.push({ name: "list", repetition_type: "REPEATED", num_children: 1 });
       out.push({ name: "element", repetition_type: "REQUIRED", ...(c.kind === "int32_list" ? LEAF.int32 : LEAF.string) });
     } else out.push({ name: c.name, repetition_type: "OPTIONAL", ...LEAF[c.kind] });
   }
   return out;
+}
+
+/** Schema elements of a nested type: every field and list element optional (null where the row has none). */
+function pushNested(out: SchemaElement[], name: string, t: NestedType): void {
+  if (typeof t === "string") {
+    out.push({ name, repetition_type: "OPTIONAL", ...LEAF[t] });
+  } else if ("list" in t) {
+    out.push({ name, repetition_type: "OPTIONAL", converted_type: "LIST", num_children: 1 });
+    out.push({ name: "list", repetition_type: "REPEATED", num_children: 1 });
+    pushNested(out, "element", t.list);
+  } else {
+    out.push({ name, repetition_type: "OPTIONAL", num_children: t.struct.length });
+    for (const [field, ft] of t.struct) pushNested(out, field, ft);
+  }
 }
 
 /** Rough text size of a value (string lengths, 8 per other leaf), without building its JSON: bounds a row group's memory. */
@@ -85,7 +109,7 @@ export async function* parquetChunks<Row extends object>(
   const writeGroup = async () => {
     if (size === 0) return;
     // no min / max for JSON cells (nothing prunes on them)
-    await pw!.write({ columnData: cols!.map((c, j) => ({ name: c.name, data: batch[j] as ColumnSource["data"], ...(c.kind === "json" && { statistics: false }) })), rowGroupSize: size });
+    await pw!.write({ columnData: cols!.map((c, j) => ({ name: c.name, data: batch[j] as ColumnSource["data"], ...((c.kind === "json" || c.kind === "nested") && { statistics: false }) })), rowGroupSize: size });
     batch = cols!.map(() => []);
     size = 0;
     bytes = 0;

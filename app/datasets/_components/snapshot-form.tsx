@@ -6,8 +6,8 @@ import { describeFailure, formText, sendJson } from "@/lib/api/send";
 import { snapshotWarnings, type DatasetPreview } from "@/lib/datasets/preview";
 import { TraceFilterFields, type Facets } from "@/app/_components/trace-filters";
 import { useAdminCall } from "@/app/admin/_components/use-admin-call";
+import { DATASET_FORMS } from "@/lib/datasets/request";
 
-const FORMS = ["transitions", "rows", "strict", "extended"] as const;
 const METHODS = ["ccp", "uniform", "terminal", "mc_return", "grpo", "gigpo"] as const;
 /** How long the page waits after the last change before counting again. */
 const PREVIEW_DELAY_MS = 300;
@@ -23,7 +23,12 @@ function requestOf(form: HTMLFormElement) {
     if (value.trim() !== "") filter[key] = value;
   }
   const preset = formText(data, "preset").trim();
-  return { name: formText(data, "name").trim(), filter, form: formText(data, "form"), format: formText(data, "format"), method: formText(data, "method"), ...(preset !== "" && { preset }) };
+  const chosen = formText(data, "form");
+  return {
+    name: formText(data, "name").trim(), filter, form: chosen, format: formText(data, "format"), method: formText(data, "method"), ...(preset !== "" && { preset }),
+    // each event's text: the rows form only
+    ...(chosen === "rows" && data.get("content") === "on" && { content: true }),
+  };
 }
 
 /**
@@ -74,9 +79,10 @@ export function SnapshotForm({ values, facets }: { values: Record<string, string
       <TraceFilterFields values={values} facets={facets} />
       <div className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col">name <input name="name" required className="rounded border border-slate-300 px-1" /></label>
-        <label className="flex flex-col">form <select name="form" className="rounded border border-slate-300">{FORMS.map((f) => <option key={f}>{f}</option>)}</select></label>
+        <label className="flex flex-col">form <select name="form" className="rounded border border-slate-300">{DATASET_FORMS.map((f) => <option key={f}>{f}</option>)}</select></label>
         <label className="flex flex-col">format <select name="format" className="rounded border border-slate-300"><option>parquet</option><option>jsonl</option></select></label>
         <label className="flex flex-col">method <select name="method" className="rounded border border-slate-300">{METHODS.map((m) => <option key={m}>{m}</option>)}</select></label>
+        <label className="flex items-center gap-1" title="the rows form only: each event's text"><input type="checkbox" name="content" /> content (rows)</label>
         <label className="flex flex-col">preset <input name="preset" placeholder="uniform" className="w-40 rounded border border-slate-300 px-1" /></label>
         <button type="submit" className="rounded bg-slate-900 px-2 py-1 text-white hover:bg-slate-700">Take snapshot</button>
         {error && <span className="text-red-700" role="alert">{error}</span>}

@@ -3,6 +3,7 @@ import { GroupTooSmallError, prepareTrace } from "@/lib/credit";
 import { extendedForm, jsonChunks, strictForm } from "@/lib/export/forms";
 import { exportRows, type ExportRow } from "@/lib/export/rows";
 import { transitionRows, type TransitionRow } from "@/lib/export/transitions";
+import { isTrainerForm, PER_TRACE_FORMS, trainerRows, TRAINER_FORMS, type TrainerForm } from "@/lib/export/trainers";
 import { parquetChunks } from "@/lib/export/parquet";
 import { formColumns, type TabularForm } from "@/lib/export/parquet-forms";
 import { computeE1 } from "@/lib/metrics/e1";
@@ -26,7 +27,7 @@ import { userPresets } from "../queries/presets";
 import { parseCreditQuery, type CreditQuery } from "./credit";
 import { yieldToEventLoop } from "./export-slots";
 
-export const EXPORT_FORMATS = ["jsonl", "transitions", "strict", "extended"] as const;
+export const EXPORT_FORMATS = ["jsonl", "transitions", "strict", "extended", ...TRAINER_FORMS] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Everything an export needs from the query string, validated before any byte is sent. */
@@ -71,6 +72,7 @@ export async function parseExportRequest(search: URLSearchParams): Promise<Expor
 export type ExportedTrace =
   | { form: "rows"; rows: Iterable<ExportRow> }
   | { form: "transitions"; rows: Iterable<TransitionRow> }
+  | { form: TrainerForm; rows: Iterable<Record<string, unknown>> }
   | { form: "document"; doc: Record<string, unknown> };
 
 /**
@@ -84,7 +86,7 @@ export async function exportTraceRecords(traceId: string, req: ExportRequest): P
   // independent reads, at once: the trace, its calls (only the forms that carry them), its labels, its stored flags
   const [trace, calls, { labels, asOf }, diagnostics] = await Promise.all([
     loadTraceById(row.id, { content: format === "extended" || req.content ? "all" : "messages" }),
-    format === "extended" || format === "transitions" ? loadCalls(row.id) : Promise.resolve([]),
+    format === "extended" || format === "transitions" || isTrainerForm(format) ? loadCalls(row.id) : Promise.resolve([]),
     humanLabels(row.traceId, req.credit.judges),
     storedDiagnostics(row.id),
   ]);
@@ -126,6 +128,8 @@ export async function exportLoaded({ trace, calls, labels, asOf, hackingFlags, d
   const opts = { method, preset, normalize, group, annotationsAsOf: asOf?.toISOString() ?? null, content: req.content, hackingFlags, decisiveEvent };
   // the first row is computed here, so that an unusable group is an error before streaming
   if (format === "transitions" && calls.length > 0) return { form: "transitions", rows: primed(transitionRows(prepared, calls, opts)) };
+  // a trainer form: the trace's calls in the trainer's shape; a trace without calls gives its event rows, as transitions does
+  if (isTrainerForm(format) && calls.length > 0) return { form: format, rows: primed(trainerRows(format, prepared, calls, opts)) };
   return { form: "rows", rows: primed(exportRows(prepared, opts)) };
 }
 
@@ -159,7 +163,8 @@ export function parquetStream(form: TabularForm, records: Iterable<object> | Asy
   return parquetChunks(records, (first) => formColumns(form, first), {
     kvMetadata: Object.entries(kv).map(([key, value]) => ({ key, value })),
     emptyColumns: formColumns(form),
-    ...(form === "traces" && { rowGroupRows: 16 }),
+    // a row per trace: small row groups (a big trace is a big row)
+    ...((form === "traces" || (isTrainerForm(form) && PER_TRACE_FORMS.includes(form))) && { rowGroupRows: 16 }),
   });
 }
 

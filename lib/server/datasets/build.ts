@@ -5,6 +5,7 @@ import { GroupTooSmallError } from "@/lib/credit";
 import { datasetCard, rowKey, sha256, shardPath, SHARD_ROWS, type Manifest, type ManifestFile } from "@/lib/datasets/layout";
 import type { DatasetRequest } from "@/lib/datasets/request";
 import type { TabularForm } from "@/lib/export/parquet-forms";
+import { isTrainerForm, PER_TRACE_FORMS } from "@/lib/export/trainers";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics/types";
 import { selectionParam } from "@/lib/judges/selection";
@@ -124,7 +125,7 @@ export async function buildContext(datasetId: number): Promise<BuildContext | nu
   if (dataset.state === "failed" && dataset.error === STOPPED_BUILD) return null;
   const stored = dataset.request as { body: unknown; readable: string[] | null };
   const { request, filter, export: req } = await checkDatasetRequest(stored.body);
-  const form = request.form === "strict" || request.form === "extended" ? "traces" : request.form;
+  const form: TabularForm = request.form === "strict" || request.form === "extended" ? "traces" : request.form;
   return { datasetId, filterKey: dataset.filterKey, request, filter, req, readable: stored.readable, form };
 }
 
@@ -178,7 +179,8 @@ export async function recordProgress(datasetId: number, results: readonly ShardR
  * counted (a skipped group, say) only makes its shard shorter.
  */
 export async function planShards(ctx: BuildContext, shardRows = SHARD_ROWS): Promise<ShardPlan[]> {
-  const rowsOf = ctx.request.form === "transitions" ? Prisma.sql`(SELECT count(*) FROM model_calls m WHERE m.trace_id = t.id)` : ctx.request.form === "rows" ? Prisma.sql`t.event_count` : Prisma.sql`1`;
+  const perCall = ctx.request.form === "transitions" || (isTrainerForm(ctx.request.form) && !PER_TRACE_FORMS.includes(ctx.request.form));
+  const rowsOf = perCall ? Prisma.sql`(SELECT count(*) FROM model_calls m WHERE m.trace_id = t.id)` : ctx.request.form === "rows" ? Prisma.sql`t.event_count` : Prisma.sql`1`;
   const boundaries = await prisma().$queryRaw<{ id: number; offset: number }[]>(Prisma.sql`
     WITH x AS (SELECT t.id, ${rowsOf}::bigint AS n FROM traces t ${whereOf(listConditions(ctx.filter, ctx.readable, { count: true }))}),
     c AS (SELECT id, n, coalesce(sum(n) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS s FROM x WHERE n > 0)
@@ -205,7 +207,8 @@ const settle = (p: Promise<ExportedTrace>): Promise<Loaded> => p.then((exported)
 /** Each trace of a page, in the page's order, settled (never an unhandled rejection while it waits its turn). */
 async function loadPage(ctx: BuildContext, page: readonly TraceRef[]): Promise<(() => Promise<Loaded>)[]> {
   const { request, req } = ctx;
-  if (request.form !== "rows" && request.form !== "transitions") {
+  const withCalls = request.form === "transitions" || isTrainerForm(request.form);
+  if (request.form !== "rows" && !withCalls) {
     // the trace forms: one trace at a time, LOAD_AHEAD traces ahead of the rows being written
     const inFlight = new Map<number, Promise<Loaded>>();
     const start = (i: number) => {
@@ -225,7 +228,7 @@ async function loadPage(ctx: BuildContext, page: readonly TraceRef[]): Promise<(
   const keys = page.map((t) => t.trace_id);
   const [traces, callsOf, labelsOf, flagsOf, decisiveOf] = await Promise.all([
     loadTracesById(ids),
-    request.form === "transitions" ? loadCallsMany(ids) : Promise.resolve(new Map<number, ModelCall[]>()),
+    withCalls ? loadCallsMany(ids) : Promise.resolve(new Map<number, ModelCall[]>()),
     pageLabels(keys, req.credit.judges),
     pageFlags(ids),
     decisiveEventsOf(keys),
@@ -263,7 +266,7 @@ async function* shardRecords(ctx: BuildContext, plan: ShardPlan, counts: Counts)
       const counted = from === 0;
       if (exported === null) {
         if (counted) counts.traces_skipped_no_group++;
-      } else if (ctx.request.form === "transitions" && exported.form !== "transitions") {
+      } else if ((ctx.request.form === "transitions" || isTrainerForm(ctx.request.form)) && exported.form !== ctx.request.form) {
         if (counted) counts.traces_without_calls++;
       } else {
         if (counted) counts.traces++;

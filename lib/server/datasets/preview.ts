@@ -4,6 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { reader } from "../db/read";
 import { listConditions, whereOf } from "../queries/trace-search";
 import type { CheckedPreview } from "./request";
+import { isTrainerForm } from "@/lib/export/trainers";
 
 /**
  * `POST /api/datasets/preview`: what a snapshot of the request would hold,
@@ -18,10 +19,10 @@ import type { CheckedPreview } from "./request";
 export async function previewDataset(checked: CheckedPreview, readable: string[] | null): Promise<DatasetPreview & { form: string; method: string }> {
   const method = checked.export.credit.method;
   const form = checked.request.form;
-  // only what the form and method read: a group's size for grpo and gigpo, model calls for transitions
-  const tabular = form === "rows" || form === "transitions";
-  const needsGroup = tabular && GROUP_METHODS.includes(method);
-  const needsCalls = form === "transitions";
+  // only what the form and method read: a group's size for grpo and gigpo, model calls for transitions and the trainers' forms
+  const perCall = form === "transitions" || isTrainerForm(form);
+  const needsGroup = (form === "rows" || perCall) && GROUP_METHODS.includes(method);
+  const needsCalls = perCall;
   const db = (await reader()).prisma;
   const [row] = await db.$queryRaw<Record<keyof SelectionCounts, number>[]>(Prisma.sql`
     WITH s AS (SELECT t.id, t.group_id, t.event_count FROM traces t ${whereOf(listConditions(checked.filter, readable, { count: true }))}),

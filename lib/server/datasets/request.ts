@@ -36,6 +36,7 @@ async function checkWith<R extends DatasetPreviewRequest>(schema: z.ZodType<R>, 
   if (!parsed.success) throw invalid(parsed.error.issues.map((i) => ({ path: jsonPath("$", i.path), message: i.message })));
   const request = parsed.data;
   const problems: Problem[] = [];
+  if (request.content === true && request.form !== "rows") problems.push({ path: "$.content", message: "only the rows form carries content" });
   for (const key of Object.keys(request.filter)) {
     if (!FILTER_KEYS.has(key)) problems.push({ path: jsonPath("$.filter", [key]), message: `not a trace filter; one of ${LIST_FILTER_KEYS.join(", ")}` });
   }

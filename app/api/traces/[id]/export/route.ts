@@ -4,6 +4,7 @@ import {
 } from "@/lib/server/compute/export";
 import { acquireExportSlot, HEAVY_EXPORT_EVENTS, releasing } from "@/lib/server/compute/export-slots";
 import { route } from "@/lib/server/http";
+import { isTrainerForm } from "@/lib/export/trainers";
 
 export const dynamic = "force-dynamic";
 
@@ -29,7 +30,7 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
     throw groupTooSmall(error, req.credit.method) ?? error;
   }
   const safeName = row.traceId.replace(/[^A-Za-z0-9._-]+/g, "_");
-  const note = req.format === "transitions" && exported.form === "rows" ? { "x-baton-note": "this trace has no model calls: its event rows are exported instead" } : undefined;
+  const note = (req.format === "transitions" || isTrainerForm(req.format)) && exported.form === "rows" ? { "x-baton-note": "this trace has no model calls: its event rows are exported instead" } : undefined;
   if (req.parquet) {
     return new Response(byteStream(releasing(parquetStream(tabularForm(exported), exportedRecords(exported)), release)), {
       headers: {
