@@ -56,7 +56,7 @@ const schema = z.object({
   // dataset snapshots (docs/train-with-baton.md): child processes, their heap, and each account's quota
   BATON_DATASET_PROCESS: z.enum(["0", "1"]).default("1"),
   BATON_DATASET_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
-  BATON_DATASET_HEAP_MB: z.coerce.number().int().min(64).max(16_384).default(320),
+  BATON_DATASET_HEAP_MB: z.coerce.number().int().min(1).max(16_384).default(320),
   BATON_DATASET_QUOTA_MB: z.coerce.number().positive().max(1e9).default(2048),
   BATON_DATASET_PENDING: z.coerce.number().int().min(1).max(10_000).default(3),
   // big exports at once per process, and how many may wait for a slot
