@@ -18,6 +18,13 @@ export interface CvOptions {
    * between methods on few traces is noisy; repeats make the choice steadier.
    */
   readonly repeats?: number;
+  /**
+   * The group of each trace (aligned with the traces; e.g. its task, see
+   * `taskGroups`): folds are made of whole groups, so no group has traces on
+   * both sides of a fold (a model never ranks a run of a task it was trained
+   * on). Absent: every trace is its own group.
+   */
+  readonly groups?: readonly string[];
 }
 
 export const DEFAULT_CV = { k: 5, seed: 1 } as const;
@@ -36,6 +43,43 @@ export function kFolds(n: number, k: number = DEFAULT_CV.k, seed: number = DEFAU
   return fold;
 }
 
+/**
+ * The fold of each trace when folds are made of whole groups: the distinct
+ * groups (in order of first appearance) are shuffled as kFolds shuffles traces
+ * and dealt round-robin; every trace takes its group's fold. With every group
+ * distinct this is kFolds exactly. Fewer groups than k: one fold per group.
+ */
+export function groupFolds(groups: readonly string[], k: number = DEFAULT_CV.k, seed: number = DEFAULT_CV.seed): Int32Array {
+  const distinct = [...new Set(groups)];
+  const byGroup = kFolds(distinct.length, k, seed);
+  const index = new Map(distinct.map((g, i) => [g, i]));
+  return Int32Array.from(groups, (g) => byGroup[index.get(g)!]!);
+}
+
+/** The folds of n traces under `options` (by group when it names the groups). */
+export function foldsOf(n: number, options: CvOptions = {}): Int32Array {
+  if (options.groups) {
+    if (options.groups.length !== n) throw new Error(`groups: ${options.groups.length} for ${n} traces`);
+    return groupFolds(options.groups, options.k, options.seed);
+  }
+  return kFolds(n, options.k, options.seed);
+}
+
+/**
+ * The task of each labelled trace, for folds by task: its `task_id` (the
+ * Who&When importer sets the question's id, which the same question keeps in
+ * both subsets), else its text after the first event's normalisation
+ * (lower case, runs of non-letters and non-digits as one space), else the trace id.
+ */
+export function taskGroups(labelled: readonly LabelledTrace[]): string[] {
+  return labelled.map(({ input: { trace } }) => {
+    if (trace.task_id) return `task:${trace.task_id}`;
+    const first = trace.events[0]?.content;
+    const text = typeof first === "string" ? first.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim() : "";
+    return text ? `text:${text}` : `trace:${trace.trace_id}`;
+  });
+}
+
 /** The model trained on every fold but `f`. */
 function trainWithout<M extends LearnedModel>(method: LearnedMethod<M>, labelled: readonly LabelledTrace[], fold: Int32Array, f: number): M {
   return method.train(labelled.filter((_, i) => fold[i] !== f));
@@ -43,7 +87,7 @@ function trainWithout<M extends LearnedModel>(method: LearnedMethod<M>, labelled
 
 /** Every trace ranked by the model trained on the other folds (aligned with `labelled`). */
 export function crossValidatedRankings<M extends LearnedModel>(method: LearnedMethod<M>, labelled: readonly LabelledTrace[], options: CvOptions = {}): BlameRanking[] {
-  const fold = kFolds(labelled.length, options.k, options.seed);
+  const fold = foldsOf(labelled.length, options);
   const rankings = new Array<BlameRanking>(labelled.length);
   const folds = new Set(fold);
   for (const f of folds) {
@@ -57,6 +101,6 @@ export function crossValidatedRankings<M extends LearnedModel>(method: LearnedMe
 
 /** Trace `index` ranked under CV: by the model trained on the folds it is not in (its own label never enters). */
 export function rankUnderCv<M extends LearnedModel>(method: LearnedMethod<M>, labelled: readonly LabelledTrace[], index: number, options: CvOptions = {}): BlameRanking {
-  const fold = kFolds(labelled.length, options.k, options.seed);
+  const fold = foldsOf(labelled.length, options);
   return method.rank(trainWithout(method, labelled, fold, fold[index]!), labelled[index]!.input);
 }

@@ -37,7 +37,7 @@ export function evaluateMethod(method: BlameMethod, labelled: readonly LabelledT
   const k = cv.k ?? DEFAULT_CV.k;
   const seed = cv.seed ?? DEFAULT_CV.seed;
   const repeats = method.learned ? Math.max(1, cv.repeats ?? 1) : 1;
-  const runs = Array.from({ length: repeats }, (_, r) => rankingsOf(method, labelled, { k, seed: seed + r }));
+  const runs = Array.from({ length: repeats }, (_, r) => rankingsOf(method, labelled, { k, seed: seed + r, groups: cv.groups }));
   return evaluationOf(method, labelled, runs, method.learned ? { k, seed } : null);
 }
 

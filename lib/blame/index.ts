@@ -19,7 +19,7 @@ export * from "./types";
 export { blameInput, orderedEventIds, stripTrace } from "./input";
 export { scoredTraces, scoreRankings, topK, reciprocalRank, type BlameScores, type LevelScores, type Score } from "./scores";
 export { evaluateMethods, evaluateMethod, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
-export { kFolds, crossValidatedRankings, rankUnderCv, DEFAULT_CV, type CvOptions } from "./cv";
+export { kFolds, groupFolds, foldsOf, taskGroups, crossValidatedRankings, rankUnderCv, DEFAULT_CV, type CvOptions } from "./cv";
 export { METHODS, methodByName } from "./registry";
 export type { BlameMethod, HeuristicMethod, LearnedMethod, LearnedModel, MethodInfo } from "./methods";
 export { simulateGuided, type GuidedRun, type GuidedSimulation } from "./simulate";

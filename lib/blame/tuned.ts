@@ -12,7 +12,7 @@
  *     (what a shipped or cross-system model is), then trained on them.
  */
 import { learnedStumps, rankWithStumps, STUMPS, trainStumps, type StumpModel } from "./boosted";
-import { kFolds, DEFAULT_CV, type CvOptions } from "./cv";
+import { foldsOf, DEFAULT_CV, type CvOptions } from "./cv";
 import { evaluateMethods, evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf } from "./evaluate";
 import type { FeatureSet } from "./features";
 import { EVENT_LOGIT, learnedEvents, rankWithEventModel, trainEventModel, type EventModel } from "./learned";
@@ -132,7 +132,8 @@ export function nestedRankings(labelled: readonly LabelledTrace[], families: Rec
   const k = outer.k ?? DEFAULT_CV.k;
   const seed = outer.seed ?? DEFAULT_CV.seed;
   if (labelled.length < 2 * k) return [];
-  const fold = kFolds(labelled.length, k, seed);
+  // folds by group (outer.groups: e.g. by task) keep a group on one side of the outer split, and of every inner one
+  const fold = foldsOf(labelled.length, { k, seed, groups: outer.groups });
   const all = [...new Map(Object.values(families).flat().map((m) => [m.name, m])).values()];
   // a heuristic ranks a trace the same in every fold: once
   const fixed = new Map(all.filter((m) => !m.learned).map((m) => [m.name, rankingsOf(m, labelled)]));
@@ -144,9 +145,10 @@ export function nestedRankings(labelled: readonly LabelledTrace[], families: Rec
   for (const f of outerFolds) {
     const index = labelled.flatMap((_, i) => (fold[i] !== f ? [i] : []));
     const train = index.map((i) => labelled[i]!);
+    const innerGroups = outer.groups && index.map((i) => outer.groups![i]!);
     const innerCv = { k: INNER_K, seed: innerSeed(seed, f), repeats: INNER_REPEATS };
     // every candidate's inner rankings of the training part (repeats for learned ones), aligned with `train`
-    const inner = all.map((m) => ({ method: m, runs: m.learned ? Array.from({ length: INNER_REPEATS }, (_, r) => rankingsOf(m, train, { k: INNER_K, seed: innerCv.seed + r })) : [index.map((i) => fixed.get(m.name)![i]!)] }));
+    const inner = all.map((m) => ({ method: m, runs: m.learned ? Array.from({ length: INNER_REPEATS }, (_, r) => rankingsOf(m, train, { k: INNER_K, seed: innerCv.seed + r, groups: innerGroups })) : [index.map((i) => fixed.get(m.name)![i]!)] }));
     const pickFor = (members: Set<string>, keep: (j: number) => boolean) => pickBest(inner.filter((c) => members.has(c.method.name)).map((c) => evaluationOf(c.method, train, c.runs, null, keep)))!;
     const trained = new Map<string, LearnedModel | null>();
     const groups = systems ? [...new Set(labelled.map((_, i) => systemOf(i)))] : [null];
