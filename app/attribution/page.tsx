@@ -3,7 +3,7 @@ import { ProgressBar } from "@/components/progress-bar";
 import { RefreshEvery } from "@/components/refresh-every";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MethodTable, NestedTable } from "@/components/attribution/method-table";
+import { EstimateTable, MethodTable, NestedTable } from "@/components/attribution/method-table";
 import { formatPercent } from "@/lib/format";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { blameEvaluation, type ScoringStatus } from "@/lib/server/blame/evaluation";
@@ -50,15 +50,24 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
         </p>
       ) : (
         <>
+          {report.estimate && (
+            <section className="space-y-2" data-testid="estimate-section">
+              <h2 className="text-lg font-medium">What to expect on runs not labelled yet <span className="text-sm font-normal text-slate-600">— <span className="font-mono">method=best</span> under nested cross-validation by task</span></h2>
+              <p className="text-sm text-slate-600">
+                Every choice (the method and its settings) is made on other runs, and the folds are made of whole tasks ({report.estimate.tasks} among these {report.traces} runs): no run is ranked by a model, or a choice, that saw another run of its question. With each system, what the same choice trained on the other systems alone scores on it: what a system with no labels of its own can expect. The bands are 95 % intervals; a few dozen runs leave them wide.
+              </p>
+              <EstimateTable estimate={report.estimate} testId="estimate" />
+            </section>
+          )}
           <section className="space-y-2">
             <h2 className="text-lg font-medium">All {report.traces} runs {report.best && <span className="text-sm font-normal text-slate-600">— best: <span className="font-mono">{report.best}</span> (what <span className="font-mono">method=best</span> uses)</span>}</h2>
             <MethodTable methods={report.methods} best={report.best} testId="methods-all" />
           </section>
           {report.nested.length > 0 && (
             <section className="space-y-2" data-testid="nested-section">
-              <h2 className="text-lg font-medium">With nothing tuned on the runs scored <span className="text-sm font-normal text-slate-600">— nested cross-validation</span></h2>
+              <h2 className="text-lg font-medium">With nothing tuned on the runs scored <span className="text-sm font-normal text-slate-600">— nested cross-validation by run</span></h2>
               <p className="text-sm text-slate-600">
-                The scores above choose among methods on the same runs they score, so the best of them is flattered. Here each outer fold&apos;s choice (settings, and for <span className="font-mono">best (nested)</span> the method, as <span className="font-mono">method=best</span> makes it) is made on the other folds alone: what to expect on runs not labelled yet.
+                The scores above choose among methods on the same runs they score, so the best of them is flattered. Here each outer fold&apos;s choice (settings, and for <span className="font-mono">best (nested)</span> the method, as <span className="font-mono">method=best</span> makes it) is made on the other folds alone. Folds are made of runs, so runs of one question can sit on both sides; the estimate at the top keeps them apart.
               </p>
               <NestedTable nested={report.nested} testId="nested-all" />
             </section>

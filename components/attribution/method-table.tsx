@@ -1,4 +1,5 @@
-import type { MethodEvaluation, NestedResult, Score } from "@/lib/blame";
+import type { BlameScores, MethodEvaluation, NestedResult, Score } from "@/lib/blame";
+import type { LeadingEstimate } from "@/lib/blame/report";
 import { formatPercent } from "@/lib/format";
 
 /**
@@ -68,6 +69,51 @@ export function NestedTable({ nested, testId }: { nested: readonly NestedResult[
             <td className="py-1 pr-3"><Bar score={r.scores.step.top1} /></td>
             <td className="py-1 pr-3"><Bar score={r.scores.agent.top1} /></td>
             <td className="py-1 font-mono text-xs text-slate-600">{tally(r.chosen)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The estimate to expect on runs not labelled yet (nested CV by task of `best (nested)`): all runs, then each system,
+ * with what the pick trained on the other systems scores on it beside. Step top-1 and top-3, agent top-1, each with
+ * its 95 % interval.
+ */
+export function EstimateTable({ estimate, testId }: { estimate: LeadingEstimate; testId: string }) {
+  const rows: { key: string; label: string; scores: BlameScores | null; note: string }[] = [
+    { key: "all", label: "all runs", scores: estimate.scores, note: "nested CV by task" },
+    ...estimate.by_system.flatMap((s) => [
+      { key: `system:${s.system ?? ""}`, label: s.system ?? "(no system)", scores: s.scores, note: "nested CV by task" },
+      { key: `cross:${s.system ?? ""}`, label: `${s.system ?? "(no system)"}, trained on the other systems`, scores: s.cross_system, note: "cross-system" },
+    ]),
+  ];
+  return (
+    <table className="w-full text-left text-sm" data-testid={testId}>
+      <thead className="text-xs text-slate-500">
+        <tr>
+          <th className="py-1 pr-3 font-medium">runs</th>
+          <th className="py-1 pr-3 font-medium">step found (top-1)</th>
+          <th className="py-1 pr-3 font-medium">step in top 3</th>
+          <th className="py-1 pr-3 font-medium">agent found (top-1)</th>
+          <th className="py-1 font-medium">how</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.key} className="border-t border-slate-100" data-testid="estimate-row" data-key={r.key}>
+            <td className="py-1 pr-3">{r.label}</td>
+            {r.scores ? (
+              <>
+                <td className="py-1 pr-3"><Bar score={r.scores.step.top1} /></td>
+                <td className="py-1 pr-3"><Bar score={r.scores.step.top3} /></td>
+                <td className="py-1 pr-3"><Bar score={r.scores.agent.top1} /></td>
+                <td className="py-1 text-xs text-slate-500">{r.scores.n} runs, {r.note}</td>
+              </>
+            ) : (
+              <td colSpan={4} className="py-1 text-xs text-slate-500">too few labelled runs for this estimate</td>
+            )}
           </tr>
         ))}
       </tbody>

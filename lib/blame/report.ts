@@ -4,11 +4,11 @@
  * CV, cross-system transfer and the simulated guided mode. Minutes of CPU
  * for a few hundred runs; the server runs it in a process of its own.
  */
-import { DEFAULT_CV } from "./cv";
+import { DEFAULT_CV, taskGroups } from "./cv";
 import { evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
 import type { LearnedMethod } from "./methods";
 import { METHODS } from "./registry";
-import { scoredTraces, scoreRankings } from "./scores";
+import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
 import { withTrainingCache } from "./train-cache";
 import { simulateGuidedWith, type GuidedSimulation } from "./simulate";
 import { nestedRankings, transfer, type NestedResult, type TransferResult } from "./tuned";
@@ -36,13 +36,35 @@ export interface SystemReport {
   methods: MethodEvaluation[];
   /** the nested CV of every labelled trace, scored on this system's */
   nested: NestedResult[];
+  /** nested CV with folds by task (no task on both sides of a fold), scored on this system's */
+  nested_by_task: NestedResult[];
   cross_system: { trained_on: number; methods: TransferResult[] };
+}
+
+/**
+ * The estimate to expect on runs never labelled (what the Attribution page leads with): `best (nested)` under nested CV
+ * whose outer and inner folds are made of whole tasks (taskGroups), so that no question is ranked by a model (or a
+ * choice) that saw another run of it; overall and per system, with `best (nested)` trained on the other systems
+ * beside it (cross-system: what to expect from a system with no labels of its own yet).
+ */
+export interface LeadingEstimate {
+  label: "nested CV by task";
+  /** outer folds (inner: INNER_K), by task */
+  k: number;
+  /** distinct tasks among the labelled runs */
+  tasks: number;
+  /** null with fewer than 2k labelled runs */
+  scores: BlameScores | null;
+  by_system: { system: string | null; scores: BlameScores | null; cross_system: BlameScores | null }[];
 }
 
 export interface Report {
   best: string | null;
   methods: MethodEvaluation[];
   nested: NestedResult[];
+  /** nested CV with folds by task, overall */
+  nested_by_task: NestedResult[];
+  estimate: LeadingEstimate;
   by_system: SystemReport[];
   guided: GuidedSimulation;
 }
@@ -62,16 +84,18 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
  * before a scoring has progressed enough to tell; a busy machine takes longer, which the progress then shows.
  */
 export const SECONDS_PER_RUN = 1.7;
+/** The same with a second nested CV (folds by task, when some runs share a task): about 60 % more. */
+export const SECONDS_PER_RUN_BY_TASK = 2.7;
 
 export function estimatedSeconds(runs: number): number {
-  return Math.max(1, Math.round(runs * SECONDS_PER_RUN));
+  return Math.max(1, Math.round(runs * SECONDS_PER_RUN_BY_TASK));
 }
 
 /**
  * Shares of the report's CPU time by part (measured on the 138 Who&When runs): the methods under CV,
  * nested CV, the per-system parts (cross-system transfer); what `onProgress` reports.
  */
-const SHARE = { methods: 0.15, nested: 0.6, systems: 0.25 } as const;
+const SHARE = { methods: 0.1, nested: 0.35, byTask: 0.35, systems: 0.2 } as const;
 
 /** `onProgress(share)`: called as parts finish, with the share of the work done (0..1). */
 export function attributionReport(input: ReportInput, onProgress: (share: number) => void = () => {}): Report {
@@ -95,8 +119,14 @@ function report({ labelled, traceIds, systems, judged }: ReportInput, onProgress
   };
   const overall = scoreAll(() => true);
   const nested = nestedRankings(labelled, undefined, DEFAULT_CV, several ? systems : undefined, (done, folds) => onProgress(SHARE.methods + (SHARE.nested * done) / folds));
-  const nestedOf = (keep: (i: number) => boolean) =>
-    nested.map(({ family, rankings, chosen }) => ({
+  const groups = taskGroups(labelled);
+  // with every task distinct, folds by task are the folds by trace (groupFolds = kFolds): the same rankings
+  const shared = new Set(groups).size < groups.length;
+  const byTask = shared
+    ? nestedRankings(labelled, undefined, { ...DEFAULT_CV, groups }, several ? systems : undefined, (done, folds) => onProgress(SHARE.methods + SHARE.nested + (SHARE.byTask * done) / folds))
+    : nested;
+  const nestedOf = (keep: (i: number) => boolean, from = nested) =>
+    from.map(({ family, rankings, chosen }) => ({
       family,
       scores: scoreRankings(scoredTraces(labelled, rankings, keep)),
       chosen,
@@ -108,23 +138,35 @@ function report({ labelled, traceIds, systems, judged }: ReportInput, onProgress
     const others = labelled.filter((_, i) => !keep(i));
     const scored = scoreAll(keep);
     const cross_system = { trained_on: others.length, methods: transfer(others, subset, learned) };
-    onProgress(SHARE.methods + SHARE.nested + (SHARE.systems * (s + 1)) / distinct.length);
+    onProgress(SHARE.methods + SHARE.nested + SHARE.byTask + (SHARE.systems * (s + 1)) / distinct.length);
     return {
       system,
       traces: subset.length,
       best: subset.length >= OWN_LABELS_NEEDED ? scored.best : null,
       methods: scored.methods,
       nested: nestedOf(keep),
+      nested_by_task: nestedOf(keep, byTask),
       cross_system,
     };
   });
   // the guided mode's prior for a run: the best method of its system, else the overall best
   const bestOf = (i: number) => bySystem.find((s) => s.system === systems[i])?.best ?? overall.best;
   const priors = labelled.map((_, i) => ranked.find((r) => r.method.name === bestOf(i))?.rankings[i] ?? null);
+  const nestedByTask = nestedOf(() => true, byTask);
+  const bestOfFamily = (results: readonly { family?: string; method?: string; scores: BlameScores }[]) => results.find((r) => (r.family ?? r.method) === "best (nested)")?.scores ?? null;
+  const estimate: LeadingEstimate = {
+    label: "nested CV by task",
+    k: DEFAULT_CV.k,
+    tasks: new Set(groups).size,
+    scores: bestOfFamily(nestedByTask),
+    by_system: bySystem.map((s) => ({ system: s.system, scores: bestOfFamily(s.nested_by_task), cross_system: bestOfFamily(s.cross_system.methods) })),
+  };
   return {
     best: overall.best,
     methods: overall.methods,
     nested: nestedOf(() => true),
+    nested_by_task: nestedByTask,
+    estimate,
     by_system: bySystem,
     guided: simulateGuidedWith(labelled, traceIds, priors, bySystem.some((s) => s.best && s.best !== overall.best) ? bySystem.map((s) => `${s.system ?? "(no system)"}: ${s.best ?? overall.best}`).join(", ") : overall.best),
   };

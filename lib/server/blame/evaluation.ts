@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { DEFAULT_CV, orderedEventIds, type BlameRanking, type GuidedSimulation, type LabelledTrace, type MethodEvaluation, type NestedResult } from "@/lib/blame";
-import { attributionReport, estimatedSeconds, type Report, type ReportInput, type SystemReport } from "@/lib/blame/report";
+import { attributionReport, estimatedSeconds, type LeadingEstimate, type Report, type ReportInput, type SystemReport } from "@/lib/blame/report";
 import { judgeMethodName, judgeRanking, type JudgeMode } from "@/lib/blame/judge";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
@@ -27,6 +27,17 @@ export interface BlameEvaluationResponse {
    * Empty with fewer than 2k labelled traces.
    */
   nested: NestedResult[];
+  /**
+   * The same nested CV with folds made of whole tasks (a run's task_id: runs of one question never on both sides of
+   * an outer or inner fold); equal to `nested` when every run has a task of its own.
+   */
+  nested_by_task?: NestedResult[];
+  /**
+   * The estimate to expect on runs not labelled yet, which the Attribution page leads with: `best (nested)` under nested
+   * CV by task, overall and per system, with the same pick trained on the other systems beside it (`cross_system`).
+   * Absent from scores computed before it existed.
+   */
+  estimate?: LeadingEstimate;
   /**
    * per system (when the filter holds several): every method scored on the system's traces (learned ones trained under CV on
    * all the filter's, as the project's model is), its own `best` (what method=best uses for its traces; null below 10 traces),
@@ -89,7 +100,7 @@ export async function judgedRankings(labelled: readonly LabelledTrace[], rows: r
 }
 
 /** The form of a scoring's input and result: a new form is a new key (older results are never read as current). */
-const SCORING_FORM = 4;
+const SCORING_FORM = 5;
 
 /**
  * The key of a scoring: a hash of what it computes from (the labelled traces as stored, their decisive errors and
@@ -221,6 +232,8 @@ export async function scoreLabelled(rows: readonly LabelledRow[], labelled: read
     best: scored.best,
     methods: scored.methods,
     nested: scored.nested,
+    nested_by_task: scored.nested_by_task,
+    estimate: scored.estimate,
     by_system: scored.by_system,
     guided: scored.guided,
     agreement: await decisiveAgreement(rows.map((r) => r.trace_id)),
