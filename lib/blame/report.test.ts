@@ -41,6 +41,16 @@ describe("the attribution report of a project holding several systems", () => {
     }
   });
 
+  it("leads with nested CV by task: here every run is of one task, too few tasks for it", () => {
+    expect(report.estimate.tasks).toBe(1);
+    expect(report.estimate.scores).toBeNull();
+    expect(report.nested_by_task).toEqual([]);
+    expect(report.estimate.by_system.map((s) => s.system)).toEqual(["A", "B", "C"]);
+    expect(report.estimate.by_system.every((s) => s.scores === null)).toBe(true);
+    // cross-system is still there: the pick trained on the other systems' runs
+    expect(report.estimate.by_system.find((s) => s.system === "A")!.cross_system!.n).toBe(12);
+  });
+
   it("the guided simulation takes each run's prior from its system's best method", () => {
     expect(report.guided.runs).toHaveLength(labelled.length);
     expect(report.guided.runs.every((r) => r.found)).toBe(true);

@@ -110,7 +110,8 @@ export interface NestedResult {
  * outer training part every candidate is scored once by inner CV (INNER_K
  * folds, seed innerSeed), each family takes its best, retrains it on the training
  * part and ranks the held-out fold. No trace's label enters any choice made
- * for its own ranking. Fewer than 2k traces: nothing (too few for inner folds).
+ * for its own ranking. Fewer than 2k traces (or, with `outer.groups`, 2k
+ * groups): nothing (too few for inner folds).
  */
 export function nestedCv(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), outer: CvOptions = DEFAULT_CV): NestedResult[] {
   return nestedRankings(labelled, families, outer).map(({ family, rankings, chosen }) => ({
@@ -132,6 +133,8 @@ export function nestedRankings(labelled: readonly LabelledTrace[], families: Rec
   const k = outer.k ?? DEFAULT_CV.k;
   const seed = outer.seed ?? DEFAULT_CV.seed;
   if (labelled.length < 2 * k) return [];
+  // folds by group need as many groups (else an inner fold may hold every training run of a group-poor outer part)
+  if (outer.groups && new Set(outer.groups).size < 2 * k) return [];
   // folds by group (outer.groups: e.g. by task) keep a group on one side of the outer split, and of every inner one
   const fold = foldsOf(labelled.length, { k, seed, groups: outer.groups });
   const all = [...new Map(Object.values(families).flat().map((m) => [m.name, m])).values()];
