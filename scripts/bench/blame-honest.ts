@@ -27,14 +27,14 @@ const AG = "Algorithm-Generated";
 const HC = "Hand-Crafted";
 const fileNo = (t: LabelledTrace) => parseInt(t.input.trace.trace_id.replace(/^.*-/, ""), 10);
 
-export async function honestBench(json?: string, scoreHoldout = true): Promise<void> {
+export async function honestBench(json?: string, parts: { diagnose: boolean; holdout: boolean } = { diagnose: true, holdout: true }): Promise<void> {
   const hcAll = await loadWhoAndWhen(HC);
   const agAll = await loadWhoAndWhen(AG);
-  const out = withTrainingCache(() => run(hcAll, agAll, scoreHoldout));
+  const out = withTrainingCache(() => run(hcAll, agAll, parts));
   if (json) await writeFile(json, JSON.stringify(out, null, 2));
 }
 
-function run(hcAll: LabelledTrace[], agAll: LabelledTrace[], scoreHoldout: boolean): Record<string, unknown> {
+function run(hcAll: LabelledTrace[], agAll: LabelledTrace[], parts: { diagnose: boolean; holdout: boolean }): Record<string, unknown> {
   const holdout = agAll.filter((t) => isHoldout(t.input.trace.trace_id));
   const ag = agAll.filter((t) => !isHoldout(t.input.trace.trace_id));
   const hc = hcAll;
@@ -46,61 +46,69 @@ function run(hcAll: LabelledTrace[], agAll: LabelledTrace[], scoreHoldout: boole
   const out: Record<string, unknown> = { holdout: { rule: HOLDOUT_RULE, files: HOLDOUT_FILES } };
   console.log(`\nWho&When without the hold-out: ${hc.length} ${HC}, ${ag.length} ${AG} runs (hold-out: ${holdout.length} ${AG} runs, ${HOLDOUT_RULE})`);
   console.log(`tasks: ${new Set(groups).size} distinct of ${union.length} runs; ${shared.size} questions appear in both subsets, none twice within one`);
-  console.log(HEAD);
   const t0 = performance.now();
   const families = defaultFamilies();
-  const keep = ["best (nested)", "learned_events (tuned)"];
-  const fams = Object.fromEntries(Object.entries(families).filter(([f]) => keep.includes(f)));
-  const nestedOn = (label: string, opts: { groups?: string[] }) => {
-    const ranked = nestedRankings(union, fams, { ...DEFAULT_CV, ...opts }, systems);
-    const res = ranked.map(({ family, rankings, chosen }) => ({ family, scores: scoreRankings(scoredTraces(union, rankings, onAg)), chosen: chosen.filter((c) => c.startsWith(AG)) }));
-    for (const r of res) line(`${label}: ${r.family}`, r.scores, `(${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-    return res;
-  };
-  out.page_nested = nestedOn("nested CV by trace (the page)", {});
-  out.grouped_nested = nestedOn("nested CV by task", { groups });
-  // selection: the CV score of every method (the page's table), the best of them on AG, against nested
-  const ranked = METHODS.map((m) => ({ m, r: rankingsOf(m, union, DEFAULT_CV) }));
-  const onAgEval = ranked.map(({ m, r }) => evaluationOf(m, union, [r], null, onAg));
-  const best = pickBest(onAgEval)!;
-  const bestEval = onAgEval.find((e) => e.method === best)!;
-  line(`selection: ${best}, CV score of the chosen (table)`, bestEval.scores!, "chosen on the runs it scores");
-  const groupedEval = METHODS.map((m) => evaluationOf(m, union, [rankingsOf(m, union, { ...DEFAULT_CV, groups })], null, onAg));
-  line(`selection: ${best}, CV by task`, groupedEval.find((e) => e.method === best)!.scores!);
-  out.selection = { best, cv_by_trace: bestEval.scores, top5: [...onAgEval].filter((e) => e.scores).sort((a, b) => b.scores!.step.top1.value - a.scores!.step.top1.value).slice(0, 5).map((e) => ({ method: e.method, step: e.scores!.step.top1.value, agent: e.scores!.agent.top1.value })) };
   const candidates = families["best (nested)"]!;
-  // file order: trained on earlier runs, scored on later ones
-  const sorted = [...ag].sort((a, b) => fileNo(a) - fileNo(b));
-  const earlier = sorted.slice(0, sorted.length / 2);
-  const later = sorted.slice(sorted.length / 2);
-  const orderTrain = [...hc, ...earlier];
-  const orderSystems = orderTrain.map((_, i) => (i < hc.length ? HC : AG));
-  const ordered = fitPick(orderTrain, orderSystems, AG, candidates, { ...FIT_INNER_CV, groups: taskGroups(orderTrain) });
-  const orderedScores = scoreFitted(ordered, later);
-  line(`file order: earlier ${earlier.length} AG + HC -> later ${later.length} AG`, orderedScores, `kept ${ordered.chosen} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-  // cross-system: Hand-Crafted only
-  const cross = fitPick(hc, hc.map(() => HC), HC, candidates, { ...FIT_INNER_CV, groups: taskGroups(hc) });
-  const crossScores = scoreFitted(cross, ag);
-  line(`cross-system: ${HC} -> ${ag.length} AG`, crossScores, `kept ${cross.chosen}`);
-  out.ordered = { chosen: ordered.chosen, scores: orderedScores };
-  out.cross_system = { chosen: cross.chosen, scores: crossScores };
+  if (parts.diagnose) diagnose();
+  if (parts.holdout) scoreHoldout();
+  return out;
+
+  function diagnose() {
+    console.log(HEAD);
+    const keep = ["best (nested)", "learned_events (tuned)"];
+    const fams = Object.fromEntries(Object.entries(families).filter(([f]) => keep.includes(f)));
+    const nestedOn = (label: string, opts: { groups?: string[] }) => {
+      const ranked = nestedRankings(union, fams, { ...DEFAULT_CV, ...opts }, systems);
+      const res = ranked.map(({ family, rankings, chosen }) => ({ family, scores: scoreRankings(scoredTraces(union, rankings, onAg)), chosen: chosen.filter((c) => c.startsWith(AG)) }));
+      for (const r of res) line(`${label}: ${r.family}`, r.scores, `(${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      return res;
+    };
+    out.page_nested = nestedOn("nested CV by trace (the page)", {});
+    out.grouped_nested = nestedOn("nested CV by task", { groups });
+    // selection: the CV score of every method (the page's table), the best of them on AG, against nested
+    const ranked = METHODS.map((m) => ({ m, r: rankingsOf(m, union, DEFAULT_CV) }));
+    const onAgEval = ranked.map(({ m, r }) => evaluationOf(m, union, [r], null, onAg));
+    const best = pickBest(onAgEval)!;
+    const bestEval = onAgEval.find((e) => e.method === best)!;
+    line(`selection: ${best}, CV score of the chosen (table)`, bestEval.scores!, "chosen on the runs it scores");
+    const groupedEval = METHODS.map((m) => evaluationOf(m, union, [rankingsOf(m, union, { ...DEFAULT_CV, groups })], null, onAg));
+    line(`selection: ${best}, CV by task`, groupedEval.find((e) => e.method === best)!.scores!);
+    out.selection = { best, cv_by_trace: bestEval.scores, top5: [...onAgEval].filter((e) => e.scores).sort((a, b) => b.scores!.step.top1.value - a.scores!.step.top1.value).slice(0, 5).map((e) => ({ method: e.method, step: e.scores!.step.top1.value, agent: e.scores!.agent.top1.value })) };
+    // file order: trained on earlier runs, scored on later ones
+    const sorted = [...ag].sort((a, b) => fileNo(a) - fileNo(b));
+    const earlier = sorted.slice(0, sorted.length / 2);
+    const later = sorted.slice(sorted.length / 2);
+    const orderTrain = [...hc, ...earlier];
+    const orderSystems = orderTrain.map((_, i) => (i < hc.length ? HC : AG));
+    const ordered = fitPick(orderTrain, orderSystems, AG, candidates, { ...FIT_INNER_CV, groups: taskGroups(orderTrain) });
+    const orderedScores = scoreFitted(ordered, later);
+    line(`file order: earlier ${earlier.length} AG + HC -> later ${later.length} AG`, orderedScores, `kept ${ordered.chosen} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    // cross-system: Hand-Crafted only
+    const cross = fitPick(hc, hc.map(() => HC), HC, candidates, { ...FIT_INNER_CV, groups: taskGroups(hc) });
+    const crossScores = scoreFitted(cross, ag);
+    line(`cross-system: ${HC} -> ${ag.length} AG`, crossScores, `kept ${cross.chosen}`);
+    out.ordered = { chosen: ordered.chosen, scores: orderedScores };
+    out.cross_system = { chosen: cross.chosen, scores: crossScores };
+  }
+
   // last: the hold-out, scored once
-  if (!scoreHoldout) return out;
-  console.log(`\nhold-out (${holdout.length} ${AG} runs, never seen before this line):`);
-  console.log(HEAD);
-  const fitted = fitPick(union, systems, AG, candidates, { ...FIT_INNER_CV, groups });
-  const held = scoreFitted(fitted, holdout);
-  line("best, fit on every other run (inner CV by task)", held, `kept ${fitted.chosen}`);
-  const crossHeld = scoreFitted(cross, holdout);
-  line(`best, fit on ${HC} only`, crossHeld, `kept ${cross.chosen}`);
-  const priors: Record<string, BlameScores> = {};
-  for (const name of ["random", "first_step", "errors"]) {
-    const m = METHODS.find((x) => x.name === name)!;
-    if (m.learned) continue;
-    priors[name] = scoreRankings(holdout.map((t) => ({ ranking: m.rank(t.input), decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent })));
-    line(name, priors[name], "untrained prior");
+  function scoreHoldout() {
+    const cross = fitPick(hc, hc.map(() => HC), HC, candidates, { ...FIT_INNER_CV, groups: taskGroups(hc) });
+    console.log(`\nhold-out (${holdout.length} ${AG} runs, never seen before this line):`);
+    console.log(HEAD);
+    const fitted = fitPick(union, systems, AG, candidates, { ...FIT_INNER_CV, groups });
+    const held = scoreFitted(fitted, holdout);
+    line("best, fit on every other run (inner CV by task)", held, `kept ${fitted.chosen}`);
+    const crossHeld = scoreFitted(cross, holdout);
+    line(`best, fit on ${HC} only`, crossHeld, `kept ${cross.chosen}`);
+    const priors: Record<string, BlameScores> = {};
+    for (const name of ["random", "first_step", "errors"]) {
+      const m = METHODS.find((x) => x.name === name)!;
+      if (m.learned) continue;
+      priors[name] = scoreRankings(holdout.map((t) => ({ ranking: m.rank(t.input), decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent })));
+      line(name, priors[name], "untrained prior");
   }
   out.holdout_scores = { best: { chosen: fitted.chosen, scores: held }, cross_system: crossHeld, priors };
   console.log(`(${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-  return out;
+  }
 }

@@ -22,7 +22,7 @@ import { attributionReport, SECONDS_PER_RUN } from "@/lib/blame/report";
 import { loadWhoAndWhen, WHO_AND_WHEN_SUBSETS } from "../lib/who-and-when";
 import { honestBench } from "./blame-honest";
 
-const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" }, report: { type: "boolean", default: false }, honest: { type: "boolean", default: false }, "no-holdout": { type: "boolean", default: false }, runs: { type: "string" } } });
+const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" }, report: { type: "boolean", default: false }, honest: { type: "boolean", default: false }, "no-holdout": { type: "boolean", default: false }, holdout: { type: "boolean", default: false }, runs: { type: "string" } } });
 const CV = { k: Number(values.k), seed: Number(values.seed) };
 const SUBSETS = WHO_AND_WHEN_SUBSETS;
 
@@ -82,7 +82,7 @@ async function timeReport(): Promise<void> {
 
 async function main(): Promise<void> {
   if (values.report) return timeReport();
-  if (values.honest) return honestBench(values.json, !values["no-holdout"]);
+  if (values.honest) return honestBench(values.json, { diagnose: !values.holdout, holdout: !values["no-holdout"] });
   const report: Record<string, unknown> = { cv: CV, anchors: ANCHORS, subsets: {}, nested: {}, pooled: {}, cross_system: {} };
   const data = new Map<string, LabelledTrace[]>();
   for (const subset of SUBSETS) data.set(subset, await loadWhoAndWhen(subset));

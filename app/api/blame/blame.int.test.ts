@@ -185,6 +185,10 @@ describe("GET /api/blame/evaluation", () => {
       expect(r.chosen).toHaveLength(5);
       for (const c of r.chosen) expect(defaultFamilies()[r.family]!.map((m) => m.name)).toContain(c);
     }
+    // the leading estimate: nested CV by task; every run here is of its own task, so its folds are the folds by trace
+    expect(body.estimate).toMatchObject({ label: "nested CV by task", k: 5, tasks: 12, by_system: [] });
+    expect(body.nested_by_task).toEqual(body.nested);
+    expect(body.estimate!.scores).toEqual(body.nested.find((r) => r.family === "best (nested)")!.scores);
     // unchanged labels: the stored answer
     expect(await (await evaluation(getRequest("/api/blame/evaluation?project=default"), params({}))).json()).toEqual(body);
     const bad = await evaluation(getRequest("/api/blame/evaluation?projekt=x"), params({}));
