@@ -13,7 +13,11 @@
  * database needed. `--report` instead times the Attribution page's whole
  * scoring (lib/blame/report.ts, what one scoring job computes) of the first
  * `--runs` runs of both subsets as one project: CPU and wall time, and the
- * time of each part as its progress reports it.
+ * time of each part as its progress reports it. The 20 hold-out runs
+ * (lib/blame/holdout.ts) are left out of all of it; the run ends with
+ * `--honest` (scripts/bench/blame-honest.ts): nested CV by task and by run,
+ * file order, cross-system, then the hold-out scored once. `--honest
+ * --no-holdout` runs the diagnosis alone, `--honest --holdout` the hold-out alone.
  */
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -21,6 +25,7 @@ import { evaluateMethods, INNER_K, METHODS, nestedCv, nestedRankings, pickBest, 
 import { attributionReport, SECONDS_PER_RUN } from "@/lib/blame/report";
 import { loadWhoAndWhen, WHO_AND_WHEN_SUBSETS } from "../lib/who-and-when";
 import { honestBench } from "./blame-honest";
+import { isHoldout } from "@/lib/blame/holdout";
 
 const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" }, report: { type: "boolean", default: false }, honest: { type: "boolean", default: false }, "no-holdout": { type: "boolean", default: false }, holdout: { type: "boolean", default: false }, runs: { type: "string" } } });
 const CV = { k: Number(values.k), seed: Number(values.seed) };
@@ -85,7 +90,8 @@ async function main(): Promise<void> {
   if (values.honest) return honestBench(values.json, { diagnose: !values.holdout, holdout: !values["no-holdout"] });
   const report: Record<string, unknown> = { cv: CV, anchors: ANCHORS, subsets: {}, nested: {}, pooled: {}, cross_system: {} };
   const data = new Map<string, LabelledTrace[]>();
-  for (const subset of SUBSETS) data.set(subset, await loadWhoAndWhen(subset));
+  // the hold-out (lib/blame/holdout.ts) enters nothing but its own scoring, last
+  for (const subset of SUBSETS) data.set(subset, (await loadWhoAndWhen(subset)).filter((t) => !isHoldout(t.input.trace.trace_id)));
   for (const subset of SUBSETS) {
     const started = performance.now();
     const labelled = data.get(subset)!;
@@ -160,6 +166,8 @@ async function main(): Promise<void> {
     await writeFile(values.json, JSON.stringify(report, null, 2));
     console.log(`\nwrote ${values.json}`);
   }
+  // last: the estimate that holds on new runs (by task, file order, cross-system) and the hold-out's figures
+  await honestBench();
 }
 
 main().catch((e: unknown) => {
