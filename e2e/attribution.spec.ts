@@ -101,6 +101,7 @@ test("name a decisive error, find one with guided questions, read the Attributio
     best: string;
     methods: { method: string; scores: { step: { top1: { value: number } } } | null }[];
     nested: { family: string; scores: { step: { top1: { value: number } }; agent: { top1: { value: number } } } }[];
+    estimate: { scores: { step: { top1: { value: number }; top3: { value: number } }; agent: { top1: { value: number } } } | null };
   };
   await expect(page.getByTestId("add-to-agenda")).toBeVisible();
   expect(api.traces).toBeGreaterThanOrEqual(RUNS.length);
@@ -109,6 +110,14 @@ test("name a decisive error, find one with guided questions, read the Attributio
   await expect(best).toContainText("best");
   const learned = api.methods.find((m) => m.method === "learned_events")!;
   await expect(page.locator('[data-testid=methods-all] [data-testid=method-row][data-method="learned_events"] [data-value]').first()).toHaveAttribute("data-value", String(learned.scores!.step.top1.value));
+  // the page leads with the estimate by task (step top-1, top-3, agent top-1 of the best pick), above the method table
+  const lead = page.locator('[data-testid=estimate] [data-testid=estimate-row][data-key="all"] [data-value]');
+  if (api.estimate.scores) {
+    await expect(lead.nth(0)).toHaveAttribute("data-value", String(api.estimate.scores.step.top1.value));
+    await expect(lead.nth(1)).toHaveAttribute("data-value", String(api.estimate.scores.step.top3.value));
+    await expect(lead.nth(2)).toHaveAttribute("data-value", String(api.estimate.scores.agent.top1.value));
+  } else await expect(page.locator('[data-testid=estimate] [data-testid=estimate-row][data-key="all"]')).toContainText("too few");
+  expect(await page.getByTestId("estimate-section").evaluate((s) => !!(s.compareDocumentPosition(document.querySelector("[data-testid=methods-all]")!) & Node.DOCUMENT_POSITION_FOLLOWING))).toBe(true);
   // nested CV: every family, the best pick's step and agent figures as the API has them
   await expect(page.locator("[data-testid=nested-all] [data-testid=nested-row]")).toHaveCount(api.nested.length);
   const nestedBest = api.nested.find((r) => r.family === "best (nested)")!;
