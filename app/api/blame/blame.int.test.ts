@@ -223,6 +223,11 @@ describe("method=best in a project holding two systems", () => {
       // nested CV scored on this system's traces
       expect(system.nested.map((r) => r.scores.n)).toEqual(scores.nested.map(() => system.traces));
     }
+    // one question (Algorithm-Generated 12, Hand-Crafted 4/24/...) is in both systems: 21 tasks, nested CV by task made apart;
+    // the estimate names each system's figure by task and, beside it, the pick trained on the other system alone
+    expect(scores.estimate).toMatchObject({ label: "nested CV by task", tasks: 21 });
+    expect(scores.estimate!.by_system.map((s) => [s.system, s.scores!.n, s.cross_system!.n])).toEqual([["CaptainAgent (AG2)", 12, 12], ["Magentic-One", 10, 10]]);
+    expect(scores.estimate!.scores).toEqual(scores.nested_by_task!.find((r) => r.family === "best (nested)")!.scores);
     for (const [id, system] of [[ID(2), "CaptainAgent (AG2)"], ["whowhen-hand-crafted-4", "Magentic-One"]] as const) {
       const { status, body } = await askTrained(id, "best");
       expect(status).toBe(200);
