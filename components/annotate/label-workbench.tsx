@@ -10,7 +10,8 @@ import { LabelHelp } from "./label-help";
 import { LabelFields } from "./label-fields";
 import type { LabelUser } from "./pending";
 import { fieldsOf, labelKey, selectUnitEventId, useLabeling, useLabelingStore, type LabelingState } from "./store";
-import { UnitContextView } from "./unit-context";
+import { UnitContextView, useUnitContext } from "./unit-context";
+import { ChangeStep } from "../replay/change-step";
 import { useLabelSaver } from "./use-label-saver";
 import { useTracePages } from "./use-trace-pages";
 import { UnitCredit } from "./unit-credit";
@@ -163,6 +164,7 @@ function UnitPanel({ preset, weights, rubrics, disabled, onCommit }: { preset: s
       <UnitContextView traceId={traceId} eventId={index < 0 ? null : eventId} />
       {index >= 0 && eventId && <UnitCredit traceId={traceId} seq={index} preset={preset} />}
       <UnitValues traceId={traceId} eventId={index < 0 ? null : eventId} />
+      {index >= 0 && eventId && <ChangeStepFor traceId={traceId} eventId={eventId} />}
       <LabelFields
         fields={fieldList}
         focused={field}
@@ -185,6 +187,14 @@ function UnitPanel({ preset, weights, rubrics, disabled, onCommit }: { preset: s
       </div>
     </div>
   );
+}
+
+/** "Change this step" for a step that came from a recorded model call (the call is known from the step's content, already loaded). */
+function ChangeStepFor({ traceId, eventId }: { traceId: string; eventId: string }) {
+  const { context } = useUnitContext(traceId, eventId);
+  if (context?.unit !== "event" || !context.call) return null;
+  // creating forks needs ingest rights, checked by the API (its answer is shown)
+  return <ChangeStep key={context.call.id} traceId={traceId} call={context.call} disabled={false} />;
 }
 
 function StatusBar({ saver, cannotLabel }: { saver: ReturnType<typeof useLabelSaver>; cannotLabel: string | null }) {
