@@ -1,0 +1,109 @@
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { plantedModel } from "../scripts/lib/planted-model";
+import { startScriptedOpenAi } from "../scripts/lib/scripted-openai";
+import { port } from "./lib/servers";
+
+/**
+ * Interventions and measured effects in the browser (docs/replay.md "In the
+ * browser"): the planted-failure program (scripts/replay/planted-agents.mjs)
+ * is recorded through the running app's gateway against a scripted model that
+ * names the wrong city; on the label view the planner's step is changed to
+ * "City: Oslo" with 3 samples; the program is run once per printed base URL
+ * (each run succeeds), graded by its exit code; the heatmap page then shows
+ * call-1's measured effect +1, confirmed by replay.
+ */
+
+const PROGRAM = resolve("scripts/replay/planted-agents.mjs");
+
+/** Runs the planted program against a base URL: its exit code (0: success) and what it printed. */
+function runProgram(baseUrl: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [PROGRAM], { env: { PATH: process.env.PATH ?? "", OPENAI_BASE_URL: baseUrl } as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, out }));
+  });
+}
+
+/** Flushes a run until its trace is stored (a call may have been recorded by the other app process), then grades the trace. */
+async function storeAndGrade(request: APIRequestContext, runKey: string, success: boolean) {
+  await expect(async () => {
+    const flushed = await request.post("/api/llm/flush", { data: { run_key: runKey } });
+    expect(((await flushed.json()) as { runs: { status: string; calls: number }[] }).runs[0]).toMatchObject({ status: "stored", calls: 4 });
+  }).toPass({ timeout: 10_000 });
+  const graded = await request.post(`/api/traces/gw-${encodeURIComponent(runKey)}/annotations`, { data: { family: "task_success", value: success ? 1 : 0 } });
+  expect(graded.status(), await graded.text()).toBe(201);
+}
+
+test("a step changed from the label view: its forks are run and the heatmap page shows the measured effect", async ({ page, request }) => {
+  const upstream = await startScriptedOpenAi((body) => plantedModel(body));
+  const runKey = `e2e-planted-${Date.now().toString(36)}`;
+  const traceId = `gw-${runKey}`;
+  try {
+    expect((await request.put("/api/projects/default/gateway", { data: { base_url: upstream.url } })).status()).toBe(200);
+
+    // the run, recorded live: the planner names Paris, the advice is wrong
+    const recorded = await runProgram(`http://127.0.0.1:${port}/api/llm/run/${runKey}/v1`);
+    expect(recorded.code).toBe(1);
+    expect(JSON.parse(recorded.out)).toEqual({ final: "Pack light clothes and sunglasses.", success: false });
+    await storeAndGrade(request, runKey, false);
+    expect(upstream.requests).toHaveLength(4);
+
+    // the planner's step: the event whose content is its reply
+    const events = (await (await request.get(`/api/traces/${traceId}/events?content=1&limit=50`)).json()) as { events: { id: string; agent: string; content: string | null }[] };
+    const planner = events.events.find((e) => e.agent === "planner" && e.content === "City: Paris");
+    expect(planner, JSON.stringify(events.events.map((e) => [e.id, e.agent, e.content]))).toBeDefined();
+
+    await page.goto(`/traces/${traceId}/label?event=${encodeURIComponent(planner!.id)}`);
+    const form = page.getByTestId("change-step");
+    await expect(form).toHaveAttribute("data-call-id", "call-1");
+    await form.locator("summary").click();
+    await expect(page.getByTestId("change-text")).toHaveValue("City: Paris");
+    await page.getByTestId("change-text").fill("City: Oslo");
+    await page.getByTestId("change-intent").selectOption("correct");
+    await page.getByTestId("change-samples").fill("3");
+    await page.getByTestId("change-submit").click();
+    await expect(page.getByTestId("change-message")).toContainText("created");
+    const rows = page.getByTestId("change-run");
+    await expect(rows).toHaveCount(3);
+    await expect(rows.first()).toHaveAttribute("data-state", "waiting");
+
+    // the program, once per printed base URL: the corrected city makes the advice right
+    upstream.requests.length = 0;
+    for (const row of await rows.all()) {
+      const baseUrl = (await row.getAttribute("data-base-url"))!;
+      const fork = (await row.getAttribute("data-run-key"))!;
+      expect(baseUrl).toBe(`http://127.0.0.1:${port}/api/llm/run/${fork}/v1`);
+      const ran = await runProgram(baseUrl);
+      expect(JSON.parse(ran.out)).toEqual({ final: "Pack a warm coat, gloves and boots.", success: true });
+      await storeAndGrade(request, fork, ran.code === 0);
+    }
+    // the edited call was served by Baton: 3 model calls per fork upstream, not 4
+    expect(upstream.requests).toHaveLength(9);
+    await page.getByTestId("change-refresh").click();
+    await expect(page.locator('[data-testid=change-run][data-state="stored"]')).toHaveCount(3);
+
+    // the heatmap page: call-1's effect +1 (0 of 1 → 3 of 3) with its interval, confirmed by replay
+    await page.goto(`/traces/${traceId}/heatmap`);
+    const effects = page.getByTestId("measured-effects");
+    await expect(effects).toBeVisible();
+    const bar = effects.locator('[data-testid=effect-bar][data-call-id="call-1"]');
+    await expect(bar).toHaveAttribute("data-effect", "1");
+    await expect(bar.locator("rect")).toHaveCount(1);
+    const row = effects.locator('[data-testid=effect-row][data-call-id="call-1"]');
+    await expect(row).toContainText("+1");
+    await expect(row).toContainText("n = 3");
+    // Newcombe's interval of 3/3 − 0/1: Wilson [0.4385, 1] and [0, 0.7934], low = 1 − sqrt(0.5615² + 0.7934²) = 0.028
+    await expect(row).toContainText("[0.028, 1]");
+    await expect(row.getByTestId("confirmed-by-replay")).toBeVisible();
+    await expect(effects.getByText(/against the recorded run/)).toBeVisible();
+    const ccp = effects.locator('[data-testid=agreement-row][data-method="ccp"]');
+    await expect(ccp).toContainText("needs 3 measured calls (1 so far)");
+  } finally {
+    await request.delete("/api/projects/default/gateway");
+    await upstream.close();
+  }
+});
