@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { spearman } from "../lib/replay/effects";
 import { plantedModel } from "../scripts/lib/planted-model";
 import { startScriptedOpenAi } from "../scripts/lib/scripted-openai";
 import { port } from "./lib/servers";
@@ -38,6 +39,23 @@ async function storeAndGrade(request: APIRequestContext, runKey: string, success
   expect(graded.status(), await graded.text()).toBe(201);
 }
 
+/** Opens the label view at an event and changes its model call through "Change this step". */
+async function changeStep(page: Page, traceId: string, eventId: string, o: { call: string; was: string; text: string; intent: string; samples: number; toolResult?: boolean; runner?: string }) {
+  await page.goto(`/traces/${traceId}/label?event=${encodeURIComponent(eventId)}`);
+  const form = page.getByTestId("change-step");
+  await expect(form).toHaveAttribute("data-call-id", o.call);
+  await form.locator("summary").click();
+  if (o.toolResult) await form.getByLabel("a tool result it read").check();
+  await expect(page.getByTestId("change-text")).toHaveValue(o.was);
+  await page.getByTestId("change-text").fill(o.text);
+  await page.getByTestId("change-intent").selectOption(o.intent);
+  await page.getByTestId("change-samples").fill(String(o.samples));
+  if (o.runner) await page.getByTestId("change-runner").selectOption(o.runner);
+  await page.getByTestId("change-submit").click();
+  await expect(page.getByTestId("change-message")).toContainText("created");
+  await expect(page.getByTestId("change-intervention").first().getByTestId("change-run")).toHaveCount(o.samples);
+}
+
 test("a step changed from the label view: its forks are run and the heatmap page shows the measured effect", async ({ page, request }) => {
   const upstream = await startScriptedOpenAi((body) => plantedModel(body));
   const runKey = `e2e-planted-${Date.now().toString(36)}`;
@@ -54,20 +72,13 @@ test("a step changed from the label view: its forks are run and the heatmap page
 
     // the planner's step: the event whose content is its reply
     const events = (await (await request.get(`/api/traces/${traceId}/events?content=1&limit=50`)).json()) as { events: { id: string; agent: string; content: string | null }[] };
-    const planner = events.events.find((e) => e.agent === "planner" && e.content === "City: Paris");
-    expect(planner, JSON.stringify(events.events.map((e) => [e.id, e.agent, e.content]))).toBeDefined();
-
-    await page.goto(`/traces/${traceId}/label?event=${encodeURIComponent(planner!.id)}`);
-    const form = page.getByTestId("change-step");
-    await expect(form).toHaveAttribute("data-call-id", "call-1");
-    await form.locator("summary").click();
-    await expect(page.getByTestId("change-text")).toHaveValue("City: Paris");
-    await page.getByTestId("change-text").fill("City: Oslo");
-    await page.getByTestId("change-intent").selectOption("correct");
-    await page.getByTestId("change-samples").fill("3");
-    await page.getByTestId("change-submit").click();
-    await expect(page.getByTestId("change-message")).toContainText("created");
-    const rows = page.getByTestId("change-run");
+    const byContent = (agent: string, content: string) => {
+      const found = events.events.find((e) => e.agent === agent && e.content === content);
+      expect(found, JSON.stringify(events.events.map((e) => [e.id, e.agent, e.content]))).toBeDefined();
+      return found!.id;
+    };
+    await changeStep(page, traceId, byContent("planner", "City: Paris"), { call: "call-1", was: "City: Paris", text: "City: Oslo", intent: "correct", samples: 3 });
+    const rows = page.getByTestId("change-intervention").first().getByTestId("change-run");
     await expect(rows).toHaveCount(3);
     await expect(rows.first()).toHaveAttribute("data-state", "waiting");
 
@@ -88,10 +99,27 @@ test("a step changed from the label view: its forks are run and the heatmap page
     await page.getByTestId("change-refresh").click();
     await expect(page.locator('[data-testid=change-run][data-state="stored"]')).toHaveCount(3);
 
+    // two more changes, each run by the registered runner "planted" (graded by the program's exit code)
+    // call-3, the researcher's summary, reads the weather tool's result: it reads snow instead, and the advice comes out right
+    await changeStep(page, traceId, byContent("researcher", "The weather there: 18 C and sunny."), { call: "call-3", toolResult: true, was: "18 C and sunny", text: "-4 C and snow", intent: "correct", samples: 1, runner: "planted" });
+    // call-4, the writer's advice, neutralised: the same failure as before, effect 0
+    await changeStep(page, traceId, byContent("writer", "Pack light clothes and sunglasses."), { call: "call-4", was: "Pack light clothes and sunglasses.", text: "Pack clothes.", intent: "neutralise", samples: 1, runner: "planted" });
+    const newest = page.getByTestId("change-intervention").first().getByTestId("change-run");
+    await expect(async () => {
+      await page.getByTestId("change-refresh").click();
+      await expect(newest.first()).toHaveAttribute("data-state", "stored", { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(newest.first()).toContainText("runner planted: exited (exit 1)");
+
     // the heatmap page: call-1's effect +1 (0 of 1 → 3 of 3) with its interval, confirmed by replay
     await page.goto(`/traces/${traceId}/heatmap`);
     const effects = page.getByTestId("measured-effects");
     await expect(effects).toBeVisible();
+    // the runner's forks may still be finishing: read the effects again until call-3's is measured
+    await expect(async () => {
+      await effects.getByTestId("effects-refresh").click();
+      await expect(effects.locator('[data-testid=effect-bar][data-call-id="call-3"]')).toHaveAttribute("data-effect", "1", { timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
     const bar = effects.locator('[data-testid=effect-bar][data-call-id="call-1"]');
     await expect(bar).toHaveAttribute("data-effect", "1");
     await expect(bar.locator("rect")).toHaveCount(1);
@@ -102,8 +130,24 @@ test("a step changed from the label view: its forks are run and the heatmap page
     await expect(row).toContainText("[0.028, 1]");
     await expect(row.getByTestId("confirmed-by-replay")).toBeVisible();
     await expect(effects.getByText(/against the recorded run/)).toBeVisible();
-    const ccp = effects.locator('[data-testid=agreement-row][data-method="ccp"]');
-    await expect(ccp).toContainText("needs 3 measured calls (1 so far)");
+    // call-3: its fork read snow and succeeded (+1); call-4: neutralised, still a failure (0)
+    await expect(effects.locator('[data-testid=effect-bar][data-call-id="call-3"]')).toHaveAttribute("data-effect", "1");
+    await expect(effects.locator('[data-testid=effect-bar][data-call-id="call-4"]')).toHaveAttribute("data-effect", "0");
+    await expect(effects.locator('[data-testid=effect-row][data-call-id="call-4"]')).toContainText("(neutralise)");
+
+    // credit vs measured effect: signed effects [1, 1, 0]; each method's agreement is Spearman of the credits shown against them
+    const table = effects.getByTestId("agreement-table");
+    await expect(table).toContainText("signed effect");
+    const measured = (await (await request.get(`/api/traces/${traceId}/effects`)).json()) as { calls: { call_id: string; signed_effect: number; credit: Record<string, number | null> }[] };
+    expect(measured.calls.map((c) => [c.call_id, c.signed_effect])).toEqual([["call-1", 1], ["call-3", 1], ["call-4", 0]]);
+    for (const method of ["ccp", "terminal"]) {
+      const expected = spearman(measured.calls.map((c) => c.credit[method]!), [1, 1, 0]);
+      const cell = table.locator(`[data-testid=agreement-row][data-method="${method}"]`);
+      if (expected === null) await expect(cell).toContainText("undefined (credit or effects constant)");
+      else await expect(cell).toHaveAttribute("data-spearman", String(expected));
+    }
+    // no group of rollouts: GRPO gives no credit
+    await expect(table.locator('[data-testid=agreement-row][data-method="grpo"]')).toContainText("no credit (needs a group)");
   } finally {
     await request.delete("/api/projects/default/gateway");
     await upstream.close();

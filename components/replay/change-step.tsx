@@ -42,13 +42,14 @@ interface CreatedResponse {
   runs: RunRow[];
 }
 
-export function ChangeStep({ traceId, call, disabled }: { traceId: string; call: UnitCall; disabled: boolean }) {
+export function ChangeStep({ traceId, call, runners, disabled }: { traceId: string; call: UnitCall; runners: string[]; disabled: boolean }) {
   const readsTool = call.input.some((m) => m.role === "tool");
   const [target, setTarget] = useState<"reply" | "tool_result">("reply");
   const [text, setText] = useState(call.output.content);
   const [toolCallId, setToolCallId] = useState("");
   const [intent, setIntent] = useState<Intent>("correct");
   const [samples, setSamples] = useState(1);
+  const [runner, setRunner] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const [list, setList] = useState<InterventionRow[] | null>(null);
   const [version, setVersion] = useState(0);
@@ -74,11 +75,11 @@ export function ChangeStep({ traceId, call, disabled }: { traceId: string; call:
   const submit = useCallback(async () => {
     setMessage("creating…");
     const edit = target === "reply" ? { reply: { content: text } } : { tool_result: { content: text, ...(toolCallId.trim() && { tool_call_id: toolCallId.trim() }) } };
-    const r = await sendJson<CreatedResponse>("POST", url, { call_id: call.id, edit, intent, samples });
+    const r = await sendJson<CreatedResponse>("POST", url, { call_id: call.id, edit, intent, samples, ...(runner && { runner }) });
     if (!r.ok) return setMessage(`not created: ${describeFailure(r)}`);
-    setMessage(`intervention ${r.data.intervention.id} created: run the program once per base URL below, then flush each run (or let it go idle)`);
+    setMessage(runner ? `intervention ${r.data.intervention.id} created: runner ${runner} runs the program once per fork (Refresh states to follow it)` : `intervention ${r.data.intervention.id} created: run the program once per base URL below, then flush each run (or let it go idle)`);
     setVersion((v) => v + 1);
-  }, [url, call.id, target, text, toolCallId, intent, samples]);
+  }, [url, call.id, target, text, toolCallId, intent, samples, runner]);
 
   return (
     <details className="rounded border border-indigo-200 bg-indigo-50/40 px-2 py-1 text-sm dark:bg-transparent" data-testid="change-step" data-call-id={call.id}>
@@ -122,6 +123,15 @@ export function ChangeStep({ traceId, call, disabled }: { traceId: string; call:
             Samples{" "}
             <input type="number" min={1} max={5} value={samples} onChange={(e) => setSamples(Math.min(5, Math.max(1, Math.round(Number(e.target.value) || 1))))} className="w-14 rounded border border-slate-300 px-1 py-0.5" aria-label="Samples" data-testid="change-samples" disabled={disabled} />
           </label>
+          {runners.length > 0 && (
+            <label>
+              Run by{" "}
+              <select value={runner} onChange={(e) => setRunner(e.target.value)} className="rounded border border-slate-300 px-1 py-0.5" aria-label="Runner" data-testid="change-runner" disabled={disabled}>
+                <option value="">me (I run the program)</option>
+                {runners.map((name) => <option key={name} value={name}>runner {name}</option>)}
+              </select>
+            </label>
+          )}
           <button type="submit" disabled={disabled} className="rounded bg-indigo-700 px-2 py-1 text-indigo-50 hover:bg-indigo-600 disabled:opacity-50" data-testid="change-submit">Create the forks</button>
           <button type="button" onClick={() => setVersion((v) => v + 1)} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100" data-testid="change-refresh">Refresh states</button>
         </div>
