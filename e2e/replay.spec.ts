@@ -41,7 +41,9 @@ async function storeAndGrade(request: APIRequestContext, runKey: string, success
 
 /** Opens the label view at an event and changes its model call through "Change this step". */
 async function changeStep(page: Page, traceId: string, eventId: string, o: { call: string; was: string; text: string; intent: string; samples: number; toolResult?: boolean; runner?: string }) {
-  await page.goto(`/traces/${traceId}/label?event=${encodeURIComponent(eventId)}`);
+  // on the label view already: select the step in its list, as a person would
+  if (page.url().includes(`/traces/${traceId}/label`)) await page.locator(`[data-testid=label-row][data-event-id="${eventId}"]`).click();
+  else await page.goto(`/traces/${traceId}/label?event=${encodeURIComponent(eventId)}`);
   const form = page.getByTestId("change-step");
   await expect(form).toHaveAttribute("data-call-id", o.call);
   await form.locator("summary").click();
