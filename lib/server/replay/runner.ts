@@ -36,8 +36,13 @@ export function checkRunner(name: string, project: string): void {
 
 /** Names of the runners a request in this project may name (none when the configuration is unusable): for the label view's form. */
 export function runnerNamesFor(project: string): string[] {
-  if (!setting("BATON_REPLAY_BASE_URL")) return [];
-  const runners = parseRunners(setting("BATON_REPLAY_RUNNERS"));
+  let runners: Record<string, Runner> | string;
+  try {
+    if (!setting("BATON_REPLAY_BASE_URL")) return [];
+    runners = parseRunners(setting("BATON_REPLAY_RUNNERS"));
+  } catch {
+    return []; // a configuration the server's start refuses anyway
+  }
   if (typeof runners === "string") return [];
   return Object.entries(runners).filter(([, r]) => !r.projects || r.projects.includes(project)).map(([name]) => name).sort();
 }
