@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
@@ -37,6 +38,12 @@ async function storeAndGrade(request: APIRequestContext, runKey: string, success
   }).toPass({ timeout: 10_000 });
   const graded = await request.post(`/api/traces/gw-${encodeURIComponent(runKey)}/annotations`, { data: { family: "task_success", value: success ? 1 : 0 } });
   expect(graded.status(), await graded.text()).toBe(201);
+}
+
+/** axe-core's serious and critical findings inside one part of the page. */
+async function seriousProblemsIn(page: Page, selector: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).include(selector).analyze();
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").flatMap((v) => v.nodes.map((n) => `[${v.id}] ${n.target.join(" ")}`));
 }
 
 /** Opens the label view at an event and changes its model call through "Change this step". */
@@ -112,6 +119,7 @@ test("a step changed from the label view: its forks are run and the heatmap page
       await expect(newest.first()).toHaveAttribute("data-state", "stored", { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
     await expect(newest.first()).toContainText("runner planted: exited (exit 1)");
+    expect(await seriousProblemsIn(page, "[data-testid=change-step]")).toEqual([]);
 
     // the heatmap page: call-1's effect +1 (0 of 1 → 3 of 3) with its interval, confirmed by replay
     await page.goto(`/traces/${traceId}/heatmap`);
@@ -150,6 +158,7 @@ test("a step changed from the label view: its forks are run and the heatmap page
     }
     // no group of rollouts: GRPO gives no credit
     await expect(table.locator('[data-testid=agreement-row][data-method="grpo"]')).toContainText("no credit (needs a group)");
+    expect(await seriousProblemsIn(page, "[data-testid=measured-effects]")).toEqual([]);
   } finally {
     await request.delete("/api/projects/default/gateway");
     await upstream.close();
