@@ -159,6 +159,17 @@ test("a step changed from the label view: its forks are run and the heatmap page
     // no group of rollouts: GRPO gives no credit
     await expect(table.locator('[data-testid=agreement-row][data-method="grpo"]')).toContainText("no credit (needs a group)");
     expect(await seriousProblemsIn(page, "[data-testid=measured-effects]")).toEqual([]);
+
+    // the dark theme (components/meeting/theme.ts "baton.theme"): the same two parts read as well
+    await page.addInitScript(() => localStorage.setItem("baton.theme", "dark"));
+    await page.reload();
+    await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+    await expect(page.locator('[data-testid=measured-effects] [data-testid=effect-bar][data-call-id="call-1"]')).toHaveAttribute("data-effect", "1");
+    expect(await seriousProblemsIn(page, "[data-testid=measured-effects]")).toEqual([]);
+    await page.goto(`/traces/${traceId}/label?event=${encodeURIComponent(byContent("planner", "City: Paris"))}`);
+    await page.getByTestId("change-step").locator("summary").click();
+    await expect(page.getByTestId("change-run")).toHaveCount(3);
+    expect(await seriousProblemsIn(page, "[data-testid=change-step]")).toEqual([]);
   } finally {
     await request.delete("/api/projects/default/gateway");
     await upstream.close();

@@ -60,7 +60,7 @@ export function MeasuredEffects({ traceId, preset }: { traceId: string; preset: 
   if (error) return <p className="text-sm text-rose-700" data-testid="effects-error">Measured effects could not be read: {error}</p>;
   if (!data || data.calls.length === 0) return null;
   return (
-    <section className="space-y-2 rounded border border-slate-200 bg-white p-3 text-sm dark:bg-transparent" data-testid="measured-effects" aria-label="Measured effects">
+    <section className="space-y-2 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="measured-effects" aria-label="Measured effects">
       <div className="flex flex-wrap items-baseline gap-2">
         <h2 className="font-semibold">Measured effects</h2>
         <span className="text-xs text-slate-600">
@@ -81,7 +81,7 @@ function EffectBars({ calls }: { calls: EffectsCall[] }) {
   const width = LABEL + PLOT + 2 * PAD;
   return (
     <div className="flex flex-wrap items-start gap-4">
-      <svg width={width} height={height} role="img" aria-label="Measured effect per call" data-testid="effects-chart" className="shrink-0 text-slate-700 dark:text-slate-200">
+      <svg width={width} height={height} role="img" aria-label="Measured effect per call" data-testid="effects-chart" className="shrink-0 text-slate-700">
         <line x1={x(0)} x2={x(0)} y1={0} y2={calls.length * ROW} stroke="currentColor" strokeOpacity={0.5} />
         {[-extent, 0, extent].map((t) => (
           <text key={t} x={x(t)} y={calls.length * ROW + 13} textAnchor="middle" fontSize={10} fill="currentColor">{formatValue(t, 2)}</text>
@@ -135,7 +135,7 @@ function AgreementTable({ data }: { data: EffectsResponse }) {
   const measured = data.calls.filter((c) => c.signed_effect !== null);
   return (
     <table className="text-left text-xs" data-testid="agreement-table">
-      <caption className="caption-top pb-1 text-left text-xs font-semibold text-slate-700 dark:text-slate-200">
+      <caption className="caption-top pb-1 text-left text-xs font-semibold text-slate-700">
         Credit vs measured effect <span className="font-normal text-slate-600">(credit: sum of C(v) over the call&apos;s events, preset {data.preset}; agreement: Spearman of credit and signed effect)</span>
       </caption>
       <thead className="text-slate-500">
