@@ -57,7 +57,12 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: [
     // the e2e server runs two app processes (e2e/processes.spec.ts kills one)
-    server(port, "/api/traces?limit=1", { BATON_PROCESSES: process.env.BATON_E2E_PROCESSES ?? "2" }),
+    // a registered replay runner (e2e/replay.spec.ts): the planted-failure program, graded by its exit code
+    server(port, "/api/traces?limit=1", {
+      BATON_PROCESSES: process.env.BATON_E2E_PROCESSES ?? "2",
+      BATON_REPLAY_RUNNERS: JSON.stringify({ planted: { argv: [process.execPath, "scripts/replay/planted-agents.mjs"], cwd: process.cwd(), env: ["PATH"], time_limit_s: 60, outcome: "exit_code" } }),
+      BATON_REPLAY_BASE_URL: `http://127.0.0.1:${port}`,
+    }),
     // the same build and database served a second time with BATON_PUBLIC_READ=0, where a trace can be private
     // (e2e/page-access.spec.ts): it reuses the embedded PostgreSQL the first one started
     server(privatePort, "/api/status", { BATON_PROCESSES: "1", BATON_PUBLIC_READ: "0", BATON_DEMO: "0" }),

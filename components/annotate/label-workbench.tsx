@@ -10,7 +10,8 @@ import { LabelHelp } from "./label-help";
 import { LabelFields } from "./label-fields";
 import type { LabelUser } from "./pending";
 import { fieldsOf, labelKey, selectUnitEventId, useLabeling, useLabelingStore, type LabelingState } from "./store";
-import { UnitContextView } from "./unit-context";
+import { UnitContextView, useUnitContext } from "./unit-context";
+import { ChangeStep } from "../replay/change-step";
 import { useLabelSaver } from "./use-label-saver";
 import { useTracePages } from "./use-trace-pages";
 import { UnitCredit } from "./unit-credit";
@@ -24,10 +25,12 @@ interface Props {
   /** who labels on this page; null: may read but not label */
   me: LabelUser | null;
   cannotLabel: string | null;
+  /** runners the server's operator registered for the project ("Change this step" may name one) */
+  runners?: string[];
 }
 
 /** Labeling one trace: the units on the left, what is graded and its fields on the right; keyboard (lib/annotate/keymap.ts) and mouse alike. */
-export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Props) {
+export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel, runners = [] }: Props) {
   const store = useLabelingStore();
   const [loadError, setLoadError] = useState<string | null>(null);
   const onError = useCallback((m: string) => setLoadError(m), []);
@@ -137,13 +140,13 @@ export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel }: Pr
       <DecisiveErrorPanel disabled={me === null} me={me?.name ?? null} />
       <div className="grid gap-3 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
         <EventList />
-        <UnitPanel preset={preset} weights={weights} rubrics={rubrics} disabled={me === null} onCommit={() => void commit(store.getState())} />
+        <UnitPanel preset={preset} weights={weights} rubrics={rubrics} runners={runners} disabled={me === null} onCommit={() => void commit(store.getState())} />
       </div>
     </div>
   );
 }
 
-function UnitPanel({ preset, weights, rubrics, disabled, onCommit }: { preset: string; weights: Record<string, number>; rubrics: Record<string, Rubric>; disabled: boolean; onCommit: () => void }) {
+function UnitPanel({ preset, weights, rubrics, runners, disabled, onCommit }: { preset: string; weights: Record<string, number>; rubrics: Record<string, Rubric>; runners: string[]; disabled: boolean; onCommit: () => void }) {
   const store = useLabelingStore();
   const traceId = useLabeling((s) => s.traceId);
   const index = useLabeling((s) => s.index);
@@ -163,6 +166,7 @@ function UnitPanel({ preset, weights, rubrics, disabled, onCommit }: { preset: s
       <UnitContextView traceId={traceId} eventId={index < 0 ? null : eventId} />
       {index >= 0 && eventId && <UnitCredit traceId={traceId} seq={index} preset={preset} />}
       <UnitValues traceId={traceId} eventId={index < 0 ? null : eventId} />
+      {index >= 0 && eventId && <ChangeStepFor traceId={traceId} eventId={eventId} runners={runners} />}
       <LabelFields
         fields={fieldList}
         focused={field}
@@ -185,6 +189,14 @@ function UnitPanel({ preset, weights, rubrics, disabled, onCommit }: { preset: s
       </div>
     </div>
   );
+}
+
+/** "Change this step" for a step that came from a recorded model call (the call is known from the step's content, already loaded). */
+function ChangeStepFor({ traceId, eventId, runners }: { traceId: string; eventId: string; runners: string[] }) {
+  const { context } = useUnitContext(traceId, eventId);
+  if (context?.unit !== "event" || !context.call) return null;
+  // creating forks needs ingest rights, checked by the API (its answer is shown)
+  return <ChangeStep key={context.call.id} traceId={traceId} call={context.call} runners={runners} disabled={false} />;
 }
 
 function StatusBar({ saver, cannotLabel }: { saver: ReturnType<typeof useLabelSaver>; cannotLabel: string | null }) {

@@ -29,7 +29,7 @@ import { plantedModel } from "@/scripts/lib/planted-model";
 import { startScriptedOpenAi, type ScriptedOpenAi } from "@/scripts/lib/scripted-openai";
 import { stopBoss } from "../judges/boss";
 import { stopGatewaySweeper } from "../gateway/sweeper";
-import { stopRunnerWorker } from "./runner";
+import { runnerNamesFor, stopRunnerWorker } from "./runner";
 
 const PROGRAM = resolve("scripts/replay/planted-agents.mjs");
 let upstream: ScriptedOpenAi;
@@ -159,6 +159,25 @@ describe("the runner", () => {
       }
     })();
     expect(["gone", "Z"]).toContain(state);
+  });
+
+  it("the label view is offered the runners the trace's project may name, and none without a usable configuration", () => {
+    expect(runnerNamesFor("default")).toEqual(["planted", "sleeper"]);
+    const registered = process.env.BATON_REPLAY_RUNNERS!;
+    const base = process.env.BATON_REPLAY_BASE_URL!;
+    try {
+      process.env.BATON_REPLAY_RUNNERS = JSON.stringify({ b: { argv: ["x"], cwd: "/tmp", projects: ["research"] }, a: { argv: ["x"], cwd: "/tmp" } });
+      expect(runnerNamesFor("default")).toEqual(["a"]);
+      expect(runnerNamesFor("research")).toEqual(["a", "b"]);
+      process.env.BATON_REPLAY_RUNNERS = "{not json";
+      expect(runnerNamesFor("default")).toEqual([]);
+      process.env.BATON_REPLAY_RUNNERS = registered;
+      delete process.env.BATON_REPLAY_BASE_URL;
+      expect(runnerNamesFor("default")).toEqual([]);
+    } finally {
+      process.env.BATON_REPLAY_RUNNERS = registered;
+      process.env.BATON_REPLAY_BASE_URL = base;
+    }
   });
 
   it("a request names a registered runner, never a command", async () => {

@@ -34,6 +34,19 @@ export function checkRunner(name: string, project: string): void {
   if (problem !== null) throw new ApiError(400, "invalid_input", problem, [{ path: "$.runner", message: problem }]);
 }
 
+/** Names of the runners a request in this project may name (none when the configuration is unusable): for the label view's form. */
+export function runnerNamesFor(project: string): string[] {
+  let runners: Record<string, Runner> | string;
+  try {
+    if (!setting("BATON_REPLAY_BASE_URL")) return [];
+    runners = parseRunners(setting("BATON_REPLAY_RUNNERS"));
+  } catch {
+    return []; // a configuration the server's start refuses anyway
+  }
+  if (typeof runners === "string") return [];
+  return Object.entries(runners).filter(([, r]) => !r.projects || r.projects.includes(project)).map(([name]) => name).sort();
+}
+
 let worker: Promise<string> | null = null;
 
 export async function scheduleRuns(project: string, runner: string, runKeys: readonly string[]): Promise<void> {

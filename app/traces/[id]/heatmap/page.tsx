@@ -5,6 +5,7 @@ import { Suspects } from "@/components/attribution/suspects";
 import { HeatmapControls } from "@/components/heatmap/controls";
 import { BLAME_METHODS } from "@/lib/blame";
 import { HeatmapView } from "@/components/heatmap/heatmap-view";
+import { MeasuredEffects } from "@/components/replay/measured-effects";
 import { AddToAgenda } from "@/components/meeting/add-to-agenda";
 import { searchParamsObject } from "@/lib/api/filters";
 import { graphHref, traceHeatmapQuery } from "@/lib/heatmap/query";
@@ -74,6 +75,8 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
         {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
         {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} overrides={overrides} />}
       </SuspectIdsProvider>
+      {/* what replaying the run with a call changed measured, beside what credit says (nothing when the trace has no intervention) */}
+      <MeasuredEffects traceId={traceId} preset={values.preset ?? "uniform"} />
       {main && main.kind === "event-family" && main.page.total > main.rows.length && (
         <nav className="flex gap-4 text-sm" aria-label="Event pages">
           {main.page.offset > 0 && <Link href={pageHref(Math.max(0, main.page.offset - main.page.limit))} className="text-blue-700 hover:underline">Previous events</Link>}

@@ -9,6 +9,7 @@ import { requirePageRead } from "@/lib/server/auth/page-access";
 import { prisma } from "@/lib/server/db/client";
 import { projectRubrics } from "@/lib/server/queries/rubrics";
 import { findTraceRowOrNull } from "@/lib/server/queries/traces";
+import { runnerNamesFor } from "@/lib/server/replay/runner";
 import { decodeSegment } from "@/lib/api/text";
 
 export const dynamic = "force-dynamic";
@@ -68,7 +69,7 @@ export default async function LabelPage({ params, searchParams }: Props) {
         </p>
       </div>
       <LabelingProvider key={judges} init={{ traceId, total: row.eventCount, startIndex: start?.seq ?? 0, judges }}>
-        <LabelWorkbench preset={preset} weights={weights} rubrics={rubrics} me={viewer.me} cannotLabel={viewer.cannotLabel} />
+        <LabelWorkbench preset={preset} weights={weights} rubrics={rubrics} me={viewer.me} cannotLabel={viewer.cannotLabel} runners={runnerNamesFor(project)} />
       </LabelingProvider>
     </div>
   );
