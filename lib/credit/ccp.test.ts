@@ -46,7 +46,7 @@ describe("ccp task_success", () => {
 });
 
 describe("ccp step_quality", () => {
-  it("an orchestrator's decision is a step_quality anchor (baton-spec-3): its label is its credit, the trace value is shared over four anchors", () => {
+  it("an orchestrator's decision is a step_quality anchor (baton-spec-4): its label is its credit, the trace value is shared over four anchors", () => {
     // a person marks the plan as a bad step; nothing else is labelled
     const labels = humanLabelsFrom([{ event_id: "decide", family: "step_quality", value: -1 }]);
     expectClose(family(ccp(SEED_CHAIN, { labels }), "step_quality"), { decide: -1, spawn: 0, return: 0, aggregate: 0 });

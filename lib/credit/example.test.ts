@@ -42,7 +42,7 @@ describe("the paper's example trace, ccp under uniform", () => {
   const res = computeCredit(loadExampleTrace());
 
   it("states method, preset, weights and version", () => {
-    expect(res).toMatchObject({ version: "baton-spec-3", method: "ccp", preset: "uniform", normalize: false });
+    expect(res).toMatchObject({ version: "baton-spec-4", method: "ccp", preset: "uniform", normalize: false });
     expect(res.weights).toEqual(BUILTIN_PRESETS.uniform.weights);
     expect(res.r_total).toBeCloseTo(2.405, 9); // 1 + 0.3 + 0.125 + 1 + 0.1 - 0.12
     expect(res.families.step_quality).toBeNull();

@@ -9,7 +9,7 @@ describe("computeMetrics on the paper's example trace", () => {
   const metrics = computeMetrics(loadExampleTrace());
 
   it("matches the hand-computed values", () => {
-    expect(metrics.version).toBe("baton-spec-3");
+    expect(metrics.version).toBe("baton-spec-4");
     expect(metrics.e1).toBe(1); // reported task_success 1 >= 0.5
     expect(metrics.e2.critical_steps).toBe(7); // e1 e2 e4 e5 e6 e7 e8
     expect(metrics.e2.step_parallelism).toBeCloseTo(8 / 7, 9);

@@ -6,7 +6,7 @@
 import type { StopReason } from "../trace/types";
 
 /** Every computed response carries this version; a change of meaning is a new version. */
-export const SPEC_VERSION = "baton-spec-3";
+export const SPEC_VERSION = "baton-spec-4";
 export type SpecVersion = typeof SPEC_VERSION;
 
 export const VERDICTS = ["premature", "late", "unknown", "ok"] as const;

@@ -52,7 +52,7 @@ async function fill(client: pg.Client): Promise<void> {
                         makespan, total_tokens, total_cost, agent_count, error_count, tainted_events, metrics_version)
     SELECT 'bench-' || i, (SELECT id FROM projects WHERE name = 'default'), 'task-' || (i % 5000), 'sys-' || (i % 20), 'g-' || (i % 50000),
            '{}', '{"tokens": 0, "wall_clock_s": 0}', $2, 0, i % 2,
-           (i * 37 % 1000)::float8, (i::bigint * 7919 % 100000)::float8, (i % 997) / 1000.0, 1 + i % 7, i % 3, 0, 'baton-spec-3'
+           (i * 37 % 1000)::float8, (i::bigint * 7919 % 100000)::float8, (i % 997) / 1000.0, 1 + i % 7, i % 3, 0, 'baton-spec-4'
     FROM generate_series(1, $1::int) i`, [TRACES, PER]);
   const first = (await client.query<{ id: number }>("SELECT min(id)::int AS id FROM traces")).rows[0]!.id;
   console.log(`  ${fmt(TRACES)} traces in ${fmt((Date.now() - started) / 1000, 1)} s`);

@@ -44,7 +44,7 @@ describe("GET /api/traces/{id}/blame", () => {
   it("ranks every event and agent of a run, rank 1 first, ties sharing a rank", async () => {
     const { status, body } = await ask(ID(1), "errors");
     expect(status).toBe(200);
-    expect(body.version).toBe("baton-spec-3");
+    expect(body.version).toBe("baton-spec-4");
     expect(body.method).toBe("errors");
     const trace = await loadTrace(ID(1));
     expect(body.events.map((e) => e.id).sort()).toEqual(trace.events.map((e) => e.id).sort());
@@ -166,7 +166,7 @@ describe("GET /api/traces/{id}/blame", () => {
 describe("GET /api/blame/evaluation", () => {
   it("scores every method on the labelled runs of a project, the unlearned ones exactly as the methods rank them", async () => {
     const body = await scoredEvaluation("project=default");
-    expect(body).toMatchObject({ version: "baton-spec-3", traces: 12, cv: { k: 5, seed: 1, by: "trace" } });
+    expect(body).toMatchObject({ version: "baton-spec-4", traces: 12, cv: { k: 5, seed: 1, by: "trace" } });
     const first = body.methods.find((m) => m.method === "first_step")!;
     // recomputed here from the stored traces and their decisive events
     const rankings: { ranking: BlameRanking; decisive_event_id: string; decisive_agent: string }[] = [];

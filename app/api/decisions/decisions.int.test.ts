@@ -63,7 +63,7 @@ describe("GET /api/groups/{group_id}", () => {
   it("gives each rollout's E1, R_total and the grpo advantage of the credit API", async () => {
     const { status, body } = await get<GroupView>(group, "/api/groups/dg", { group_id: "dg" });
     expect(status).toBe(200);
-    expect(body.version).toBe("baton-spec-3");
+    expect(body.version).toBe("baton-spec-4");
     expect(Object.fromEntries(body.rollouts.map((r) => [r.trace_id, r.e1]))).toEqual({ "dg-s1": 1, "dg-s2": 1, "dg-f1": 0, "dg-f2": 0 });
     expect(body.rollouts.slice(0, 2).map((r) => r.trace_id)).toEqual(["dg-s1", "dg-s2"]); // successes first
     for (const r of body.rollouts) {
@@ -182,7 +182,7 @@ describe("any query answers 200 or a 4xx with the error shape, never a 500", () 
       for (const r of [d, g]) {
         expect([200, 400, 404]).toContain(r.status);
         const body = (await r.json()) as Partial<ErrorBody> & { version?: string };
-        if (r.status === 200) expect(body.version).toBe("baton-spec-3");
+        if (r.status === 200) expect(body.version).toBe("baton-spec-4");
         else expect(body.error!.details).toBeInstanceOf(Array);
       }
     }), { numRuns: 60 });

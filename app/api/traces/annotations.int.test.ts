@@ -163,7 +163,7 @@ describe("POST /api/traces/{id}/annotations", () => {
   it("event labels move credit on anchors only, never R_total; labels on non-anchors are kept", async () => {
     const before = await json<Credit>(credit, `/api/traces/${ID}/credit`);
     expect((await label({ event_id: "e4", family: "step_quality", value: 0.5 })).status).toBe(201); // e4 is a message: an anchor
-    expect((await label({ event_id: "e1", family: "step_quality", value: -1 })).status).toBe(201); // e1 is a decision: an anchor since baton-spec-3
+    expect((await label({ event_id: "e1", family: "step_quality", value: -1 })).status).toBe(201); // e1 is a decision: an anchor since baton-spec-4
     expect((await label({ event_id: "e6", family: "step_quality", value: -1 })).status).toBe(201); // e6 is a tool result: not an anchor
     const after = await json<Credit>(credit, `/api/traces/${ID}/credit`);
     expect(after.r_total).toBeCloseTo(before.r_total, 12);
@@ -223,7 +223,7 @@ describe("export for training", () => {
     expect(rows).toHaveLength(8);
     const ccp = await json<Credit>(credit, `/api/traces/${ID}/credit`);
     const e4 = rows.find((r) => r.event_id === "e4")!;
-    expect(e4).toMatchObject({ uid: "demo-task-browser-research", group_id: null, traj_uid: ID, step: 3, agent: "planner_1", role: "planner", type: "message", t: 3, method: "uniform", preset: "uniform", version: "baton-spec-3" });
+    expect(e4).toMatchObject({ uid: "demo-task-browser-research", group_id: null, traj_uid: ID, step: 3, agent: "planner_1", role: "planner", type: "message", t: 3, method: "uniform", preset: "uniform", version: "baton-spec-4" });
     expect(e4.annotations_as_of).toEqual(expect.any(String));
     expect((e4.rewards as Record<string, number>).step_quality).toBe(0.5);
     expect(e4.credit).toBeCloseTo(ccp.events.find((e) => e.id === "e4")!.total, 12);

@@ -45,7 +45,7 @@ describe("GET /api/traces/{id}/metrics", () => {
     // Causal chain e1->e2->e4->e5->e6->e7->e8 has 7 events; no durations; 6 of 8 events are coordination;
     // e6 (trusted: false) taints e7 and e8; no stop event, so ref = terminal e8 and nothing comes after it.
     expect(body).toEqual({
-      version: "baton-spec-3",
+      version: "baton-spec-4",
       e1: 1, // metrics.task_success = 1
       e2: { critical_steps: 7, step_parallelism: 8 / 7, busy_time: 0, makespan: 7, speedup: null, max_concurrency: 0, efficiency: null, useful_agent_utilization: 1 },
       e3: { message_redundancy: 0, dead_message_rate: 0, aggregate_diversity: 1 },
@@ -62,7 +62,7 @@ describe("GET /api/traces/{id}/metrics", () => {
     expect(body.e1).toBe(1);
     expect(body.e2.critical_steps).toBe(7);
     const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: "demo-trace-001" } });
-    expect(row).toMatchObject({ metricsVersion: "baton-spec-3", e1: 1, criticalSteps: 7 });
+    expect(row).toMatchObject({ metricsVersion: "baton-spec-4", e1: 1, criticalSteps: 7 });
   });
 
   it("404 for an unknown trace", async () => {
@@ -77,7 +77,7 @@ describe("GET /api/traces/{id}/credit", () => {
     await ingest(example);
     const { status, body } = await getJson<CreditBody>(credit, "/api/traces/demo-trace-001/credit", "demo-trace-001");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ version: "baton-spec-3", method: "ccp", preset: "uniform", normalize: false });
+    expect(body).toMatchObject({ version: "baton-spec-4", method: "ccp", preset: "uniform", normalize: false });
     // R: task_success 1 (team), orchestration 0.3, tool 0.1, parallelism 1 - 1/(8/7) = 0.125 (speedup null),
     // communication 1 - 2*0 = 1, cost min(1, 12000/100000) = 0.12; step_quality and stop_decision absent.
     expect(body.families).toEqual({ task_success: 1, step_quality: null, orchestration: 0.3, parallelism_speedup: 0.125, communication_efficiency: 1, tool_use_correctness: 0.1, stop_decision: null, cost: 0.12 });

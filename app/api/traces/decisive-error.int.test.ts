@@ -44,7 +44,7 @@ describe("decisive errors (SPEC.md sections 5, 6)", () => {
   it("a Who&When run arrives with its labelled mistake as the decisive error of an imported annotator", async () => {
     const step12 = await eventAt(12);
     const body = await read();
-    expect(body).toMatchObject({ version: "baton-spec-3", trace_id: ID, decisive_event: step12.eventId, decisive_agent: "WebSurfer", adjudication: null });
+    expect(body).toMatchObject({ version: "baton-spec-4", trace_id: ID, decisive_event: step12.eventId, decisive_agent: "WebSurfer", adjudication: null });
     expect(body.labels).toEqual([expect.objectContaining({ event_id: step12.eventId, agent: "WebSurfer", annotator: "Who&When ground truth", imported: true })]);
     expect(body.labels[0]!.reason).toBe((JSON.parse(RUN) as { mistake_reason: string }).mistake_reason);
   });

@@ -47,7 +47,7 @@ describe("hacking diagnostics, stored", () => {
     await ingest(trace(SPAMMED_TOOLS, SPAM, "v1"), trace(ALL_USED, CLEAN, "v2"));
     const { status, body } = await getJson<Diagnostics>(diagnostics, `/api/traces/${SPAM}/diagnostics`, SPAM);
     expect(status).toBe(200);
-    expect(body.version).toBe("baton-spec-3");
+    expect(body.version).toBe("baton-spec-4");
     expect(body.diagnostics_version).toBe("baton-hacking-1");
     expect(body.flags).toEqual(["pseudo_parallelism", "free_riding", "tool_spam"]);
     expect(body.detectors.tool_spam).toEqual({ value: 2 / 3, threshold: 0.5, flagged: true, events: ["b1", "b3"] });

@@ -28,7 +28,7 @@ describe("GET /api/traces/{id}/graph", () => {
   it("part=meta describes lanes, pages and string tables", async () => {
     const { status, body } = await get<GraphMeta>(graph, "/api/traces/demo-trace-001/graph", "demo-trace-001");
     expect(status).toBe(200);
-    expect(body.version).toBe("baton-spec-3");
+    expect(body.version).toBe("baton-spec-4");
     expect([body.events, body.edges, body.pages, body.terminal, body.stop, body.timed]).toEqual([8, 8, 1, 7, null, true]);
     expect(body.lanes.map((l) => [l.agent, l.role, l.parent])).toEqual([["orchestrator", "lead", null], ["planner_1", "planner", 0], ["executor_1", "executor", 0], ["browser.search", null, null]]);
     expect(body.event_types).toHaveLength(10);

@@ -87,7 +87,7 @@ describe("judge runs", () => {
     expect(stored.apiKeyCipher).not.toBeNull();
     expect(stored.apiKeyCipher).not.toContain(KEY);
     const started = await run(id);
-    // units: the trace (task_success), e5 (tool_use_correctness), e1 (the orchestrator's decision, baton-spec-3), e4, e7, e8 (step_quality)
+    // units: the trace (task_success), e5 (tool_use_correctness), e1 (the orchestrator's decision, baton-spec-4), e4, e7, e8 (step_quality)
     expect(started.total).toBe(6);
     const done = await finished(started.id);
     expect(done).toMatchObject({ state: "done", done: 6, failed: 0, pending: 0 });

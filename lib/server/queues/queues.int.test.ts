@@ -101,7 +101,7 @@ describe("queues", () => {
       await skipItem(q.id, item.id, a, "seen");
     }
     expect(offered).toEqual({
-      e1: ["step_quality", "cost"], // an orchestrator's decision is a step (baton-spec-3)
+      e1: ["step_quality", "cost"], // an orchestrator's decision is a step (baton-spec-4)
       e4: ["step_quality", "cost"],
       e5: ["tool_use_correctness", "cost"],
       // no stop event in this trace: the terminal aggregate is the stop_decision anchor

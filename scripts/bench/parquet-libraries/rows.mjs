@@ -9,7 +9,7 @@ export function* rows(n) {
       response: JSON.stringify({ role: "assistant", content: `City c${i % 977} has about ${(i * 7919) % 1000000} inhabitants.` }),
       prompt_token_ids: i % 2 ? null : [1, 2, 3, 4, 5, 6, 7, 8].map((x) => (x * i) % 50000),
       reward: ((i % 13) - 6) / 7, credit: Math.sin(i), advantage: Math.cos(i), anchor_obs: '["worker","tool_call","search"]',
-      method: "ccp", preset: "uniform", version: "baton-spec-3", annotations_as_of: null,
+      method: "ccp", preset: "uniform", version: "baton-spec-4", annotations_as_of: null,
     };
   }
 }
