@@ -7,23 +7,29 @@
  * - the Vercel AI SDK with its OpenAI provider (scripts/frameworks/ai-sdk-6/gateway.mjs),
  *   agents as tools, over the Responses and chat-completions APIs, whole and streamed;
  * - a LangGraph.js supervisor (scripts/frameworks/langgraph/gateway.mjs) behind
- *   ChatOpenAI (whole replies: streamed, LangChain fetches tiktoken ranks and offline never ends).
+ *   ChatOpenAI (whole replies: streamed, LangChain fetches tiktoken ranks and offline never ends);
+ * - Mastra agents (scripts/frameworks/mastra/gateway.mjs, on Node 22) whose models are
+ *   @ai-sdk/openai providers, over both APIs, generate and stream.
  * Each run is flushed into its trace; the upstream's log (what it was sent, what it
  * answered) and the calls Baton stored are written to
  * lib/gateway/fixtures/<framework>-gateway.json, which
  * lib/server/gateway/frameworks.int.test.ts replays through the gateway.
  * Uses its own database (bench's embedded PostgreSQL, or DATABASE_URL's server).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { benchDatabase } from "./bench/db";
 import { startScriptedOpenAi, type ScriptedAnswer } from "./lib/scripted-openai";
-import { orchestratorAnswer, populationAnswer, supportAnswer } from "./lib/support-script";
+import { mastraAnswer, orchestratorAnswer, populationAnswer, supportAnswer } from "./lib/support-script";
 
 interface Framework {
   name: string;
   label: string;
   script: string;
+  /** Node 22 instead of Baton's own Node (scripts/frameworks/node22.sh) */
+  node22?: boolean;
+  /** the agent's name rides in the x-baton-agent header (not in the body the upstream sees): the fixture says so, and its replay sends it */
+  agentHeader?: boolean;
   answer: (body: Record<string, unknown>) => ScriptedAnswer;
   modes: { api: "responses" | "chat_completions"; stream: boolean; args: string[] }[];
 }
@@ -61,11 +67,27 @@ const FRAMEWORKS: Framework[] = [
     // streamed, the run does not finish offline even without the gateway (ChatOpenAI fetches tiktoken ranks from the internet)
     modes: [{ api: "chat_completions", stream: false, args: [] }],
   },
+  {
+    name: "mastra",
+    label: "@mastra/core 1.71.0 + @ai-sdk/openai 3.0.141 on Node 22 (a supervisor with two sub-agents; generate and stream), unchanged, the provider's baseURL only",
+    script: "scripts/frameworks/mastra/gateway.mjs",
+    node22: true,
+    agentHeader: true,
+    answer: mastraAnswer,
+    modes: [
+      { api: "responses", stream: false, args: ["responses"] },
+      { api: "responses", stream: true, args: ["responses", "--stream"] },
+      { api: "chat_completions", stream: false, args: ["chat_completions"] },
+      { api: "chat_completions", stream: true, args: ["chat_completions", "--stream"] },
+    ],
+  },
 ];
 
-function runFramework(script: string, baseUrl: string, args: string[]): Promise<string> {
+function runFramework(framework: Framework, baseUrl: string, args: string[]): Promise<string> {
+  const { script } = framework;
+  const node = framework.node22 ? `${execFileSync("bash", ["scripts/frameworks/node22.sh"], { encoding: "utf8" }).trim()}/node` : process.execPath;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
+    const child = spawn(node, [script, ...args], {
       env: { ...process.env, OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "open-mode-needs-no-key" },
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -96,7 +118,7 @@ async function main() {
     for (const mode of framework.modes) {
       const runKey = `${framework.name}-${mode.api}${mode.stream ? "-stream" : ""}`;
       const from = upstream.requests.length;
-      const output = await runFramework(framework.script, `${gateway.url}/api/llm/run/${runKey}/v1`, mode.args);
+      const output = await runFramework(framework, `${gateway.url}/api/llm/run/${runKey}/v1`, mode.args);
       await recorderSettled();
       const [outcome] = await flushRuns("default", runKey);
       if (outcome?.status !== "stored") throw new Error(`${runKey}: ${JSON.stringify(outcome)}`);
@@ -108,7 +130,7 @@ async function main() {
       runs.push({ run_key: runKey, api: mode.api, stream: mode.stream, framework_output: JSON.parse(output) as unknown, upstream: log, calls, events: events.rows });
     }
     const fixture = `lib/gateway/fixtures/${framework.name}-gateway.json`;
-    writeFileSync(fixture, `${JSON.stringify({ framework: framework.label, runs }, null, 1)}\n`);
+    writeFileSync(fixture, `${JSON.stringify({ framework: framework.label, ...(framework.agentHeader && { agent_header: true }), runs }, null, 1)}\n`);
     console.log(`wrote ${fixture}`);
   }
   await gateway.close();

@@ -122,7 +122,7 @@ async function main() {
   // in process, the gateway's own connections must close before the embedded server stops
   if (child === null) {
     (await import("@/lib/server/gateway/sweeper")).stopGatewaySweeper();
-    await (await import("@/lib/server/db/client")).pool().end();
+    await (await import("@/lib/server/db/client")).closeDatabase();
   }
   await upstream.close();
   await db.close();

@@ -53,3 +53,15 @@ export function orchestratorAnswer(body: Body): ScriptedAnswer {
   if (!hasResult(body, "call_write_1")) return { tools: [{ id: "call_write_1", name: "ask_writer", args: { facts: "Order 42 shipped on Monday and arrives Thursday." } }] };
   return { text: "Your order 42 shipped on Monday and should arrive on Thursday. Thank you for your patience!" };
 }
+
+/** The Mastra scenario (scripts/frameworks/mastra/gateway.mjs): orchestrator -> researcher (a sub-agent, with a search tool) -> writer (a sub-agent) -> answer. */
+export function mastraAnswer(body: Body): ScriptedAnswer {
+  const system = systemText(body);
+  if (system.includes("You are the researcher")) {
+    return hasResult(body, "call_search_1") ? { text: "Facts: water boils near 93 C at 2000 m; about 1 C lower per 300 m." } : { tools: [{ id: "call_search_1", name: "search", args: { query: "boiling point altitude" } }] };
+  }
+  if (system.includes("You are the writer")) return { text: "At altitude water boils below 100 C: near 93 C at 2000 m. Cooking takes longer there." };
+  if (!hasResult(body, "call_research_1")) return { tools: [{ id: "call_research_1", name: "agent-researcher", args: { prompt: "How does altitude change the boiling point of water?" } }] };
+  if (!hasResult(body, "call_write_1")) return { tools: [{ id: "call_write_1", name: "agent-writer", args: { prompt: "Draft a brief from: water boils near 93 C at 2000 m; about 1 C lower per 300 m" } }] };
+  return { text: "Brief: At altitude water boils below 100 C, near 93 C at 2000 m. Cooking takes longer there." };
+}

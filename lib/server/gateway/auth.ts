@@ -15,15 +15,28 @@ import { ApiError } from "../errors";
  * ALLOWED_FOR_MS per API key and project (only a yes; a no is asked again
  * each time), so that a run's calls do not each wait on the database. A
  * revoked key or a removed role stops calls within that time. Only a
- * request that carries a key is answered from it: one without (a session's
- * cookie, or nothing) is decided every time, never by another caller's yes.
+ * request that carries a key is answered from it. One without a key is
+ * allowed only in open local mode with no ingest token set; that yes is
+ * kept for the same time (an admin created in that second lets key-less
+ * calls through until it passes), and is never used for a request that
+ * carries a key.
  */
 const ALLOWED_FOR_MS = 1000;
 const allowed = new Map<string, number>();
+/** Until when a request without a key is let through: open mode was seen (only a yes is kept). */
+let openUntil = 0;
 
 export async function authorizeGateway(request: Request, project: string): Promise<void> {
   const authorization = request.headers.get("authorization");
-  if (!authorization) return decide(request, project);
+  if (!authorization) {
+    // no key: allowed only in open local mode without an ingest token; that yes is kept as a key's is
+    if (openUntil > Date.now()) return;
+    if (otelConfig().ingestToken === undefined && (await isOpenMode())) {
+      openUntil = Date.now() + ALLOWED_FOR_MS;
+      return;
+    }
+    return decide(request, project);
+  }
   const key = `${project}\n${authorization}`;
   const now = Date.now();
   if ((allowed.get(key) ?? 0) > now) return;

@@ -1,5 +1,5 @@
 import "server-only";
-import { recordedCall, type CallOutcome, type JsonObject, type ReplyPart } from "@/lib/gateway/call";
+import { recordedCall, type CallOutcome, type JsonObject, type ReplyPart, type RequestPart } from "@/lib/gateway/call";
 import { chatReplyPart, chatRequestPart, chatUpstreamBody, ChatStreamReply, withoutAdded, type Added } from "@/lib/gateway/chat";
 import { responsesReplyPart, responsesRequestPart, ResponsesStreamReply } from "@/lib/gateway/responses";
 import { agentOf, AGENT_HEADER, cleanName, parseTraceparent, RUN_HEADER, type GatewayApi } from "@/lib/gateway/request";
@@ -47,9 +47,6 @@ export async function forwardCall(ctx: CallContext): Promise<Response> {
   const refused = await refusalOf(upstream.baseUrl);
   if (refused !== null) throw new ApiError(502, "upstream_refused", `the project's upstream may not be called: ${refused}`);
   const t = Date.now() / 1000;
-  const agent = agentOf(request.headers.get(AGENT_HEADER), body);
-  const runKey = ctx.runKey ?? cleanName(request.headers.get(RUN_HEADER));
-  const requestPart = api === "chat" ? chatRequestPart(body) : responsesRequestPart(body);
   const { body: sent, added } = api === "chat" ? chatUpstreamBody(body, { tokenIds: upstream.requestTokenIds, logprobs: upstream.requestLogprobs }) : { body, added: { tokenIds: false, logprobs: false } };
   const rewrite = added.tokenIds || added.logprobs;
 
@@ -67,23 +64,36 @@ export async function forwardCall(ctx: CallContext): Promise<Response> {
     clearTimeout(timer);
     request.signal?.removeEventListener("abort", onClientGone);
   };
+  let response: Response;
+  // the request leaves first; what is recorded of it is put together while the upstream works
+  const pending = fetch(`${upstream.baseUrl.replace(/\/+$/, "")}${PATHS[api]}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: request.headers.get("accept") ?? "application/json",
+      ...(upstream.apiKey !== null && { authorization: `Bearer ${upstream.apiKey}` }),
+    },
+    body: JSON.stringify(sent),
+    signal: abort.signal,
+    redirect: "manual",
+  });
+  let requestPart: RequestPart;
+  try {
+    requestPart = api === "chat" ? chatRequestPart(body) : responsesRequestPart(body);
+  } catch (error) {
+    // the upstream call in flight is dropped with it
+    stop("upstream_error");
+    void pending.catch(() => undefined);
+    done();
+    throw error;
+  }
+  const agent = agentOf(request.headers.get(AGENT_HEADER), body);
+  const runKey = ctx.runKey ?? cleanName(request.headers.get(RUN_HEADER));
   const traceparent = parseTraceparent(request.headers.get("traceparent"));
   const save = (reply: ReplyPart | null, outcome: CallOutcome) =>
     record({ projectId: upstream.projectId, runKey, tokenizer: upstream.tokenizer, traceparent, call: recordedCall(agent, t, Date.now() / 1000, requestPart, reply), outcome });
-
-  let response: Response;
   try {
-    response = await fetch(`${upstream.baseUrl.replace(/\/+$/, "")}${PATHS[api]}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: request.headers.get("accept") ?? "application/json",
-        ...(upstream.apiKey !== null && { authorization: `Bearer ${upstream.apiKey}` }),
-      },
-      body: JSON.stringify(sent),
-      signal: abort.signal,
-      redirect: "manual",
-    });
+    response = await pending;
   } catch (error) {
     done();
     countUpstreamError();
@@ -203,9 +213,14 @@ function relay(source: ReadableStream<Uint8Array>, o: RelayOptions): ReadableStr
         controller.enqueue(chunk.value);
         return;
       }
+      if (o.added === null) {
+        // the bytes go on first; reading them for the record comes after
+        controller.enqueue(chunk.value);
+        observe(sse.push(chunk.value));
+        return;
+      }
       const rewritten = observe(sse.push(chunk.value));
-      if (o.added === null) controller.enqueue(chunk.value);
-      else if (rewritten.length > 0) controller.enqueue(encoder.encode(rewritten.join("")));
+      if (rewritten.length > 0) controller.enqueue(encoder.encode(rewritten.join("")));
     },
     cancel(reason) {
       cancelled = true;

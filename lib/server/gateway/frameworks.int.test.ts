@@ -3,8 +3,9 @@
  * the upstream's answers, as `npm run frameworks:gateway` captured them
  * (lib/gateway/fixtures/<framework>-gateway.json: the OpenAI Agents SDK over
  * the Responses and chat-completions APIs, whole and streamed, and a
- * LangGraph.js supervisor behind ChatOpenAI, each unchanged and pointed at
- * the gateway by its base URL alone), go through the route handlers again:
+ * LangGraph.js supervisor behind ChatOpenAI, Mastra agents on @ai-sdk/openai
+ * providers, each unchanged and pointed at the gateway by its base URL
+ * alone), go through the route handlers again:
  * the upstream gets what the framework sent, and the stored calls are the
  * captured ones, each as the upstream saw it. Replayed under a replay run
  * key (docs/replay.md), the same requests are answered from the record.
@@ -31,7 +32,8 @@ interface CapturedRun {
   events: { event_id: string; type: string; agent: string }[];
   framework_output: { final: string };
 }
-const fixtures = ["openai-agents", "ai-sdk", "langgraph"].map((name) => JSON.parse(readFileSync(`lib/gateway/fixtures/${name}-gateway.json`, "utf8")) as { framework: string; runs: CapturedRun[] });
+/** agent_header: the framework named each agent in the x-baton-agent header (the captured call's agent), which the replay sends again */
+const fixtures = ["openai-agents", "ai-sdk", "langgraph", "mastra"].map((name) => JSON.parse(readFileSync(`lib/gateway/fixtures/${name}-gateway.json`, "utf8")) as { framework: string; agent_header?: boolean; runs: CapturedRun[] });
 
 let answers: ScriptedAnswer[] = [];
 let upstream: ScriptedOpenAi;
@@ -49,15 +51,16 @@ afterAll(async () => {
 });
 
 describe.each(fixtures.map((f) => [f.framework, f] as const))("%s through the gateway", (_name, captured) => {
+  const headersOf = (run: CapturedRun, i: number): Record<string, string> => ({ "content-type": "application/json", ...(captured.agent_header && { "x-baton-agent": run.calls[i]!.agent }) });
   it.each(captured.runs.map((r) => [r.run_key, r] as const))("%s: the upstream gets what the SDK sent, the stored calls are the captured ones", async (runKey, run) => {
     await pool().query("DELETE FROM gateway_runs WHERE run_key = $1", [runKey]);
     await prisma().trace.deleteMany({ where: { traceId: `gw-${runKey}` } });
     upstream.requests.length = 0;
     answers = run.upstream.map((u) => ({ replay: { reply: u.reply, events: u.events } }));
     const api = run.api === "responses" ? "responses" : "chat/completions";
-    for (const { body } of run.upstream) {
+    for (const [i, { body }] of run.upstream.entries()) {
       const path = `run/${runKey}/v1/${api}`;
-      const request = new Request(`http://localhost/api/llm/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const request = new Request(`http://localhost/api/llm/${path}`, { method: "POST", headers: headersOf(run, i), body: JSON.stringify(body) });
       const response = await llmRoute(request, { params: Promise.resolve({ path: path.split("/") }) });
       expect(response.status).toBe(200);
       await response.text();
@@ -79,9 +82,9 @@ describe.each(fixtures.map((f) => [f.framework, f] as const))("%s through the ga
     const api = run.api === "responses" ? "responses" : "chat/completions";
     const send = async (key: string) => {
       const replies: string[] = [];
-      for (const { body } of run.upstream) {
+      for (const [i, { body }] of run.upstream.entries()) {
         const path = `run/${key}/v1/${api}`;
-        const request = new Request(`http://localhost/api/llm/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const request = new Request(`http://localhost/api/llm/${path}`, { method: "POST", headers: headersOf(run, i), body: JSON.stringify(body) });
         const response = await llmRoute(request, { params: Promise.resolve({ path: path.split("/") }) });
         expect(response.status).toBe(200);
         replies.push(response.headers.get("x-baton-replay") ?? "upstream");
