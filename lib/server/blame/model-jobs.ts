@@ -112,11 +112,12 @@ export async function runRanking(job: RankJob): Promise<void> {
   const model = await modelOf(job);
   if (job.modelKey !== job.method && !model) return; // retrained since: a newer job ranks with the new one
   const input = await blameInputOf(job.traceDbId, job.groupId);
-  const ranking = await elsewhere({ task: "rank", method: job.method, model, input });
+  // the child sends back only the kept events: a whole ranking of 100,000 events is 28 MB to decode on this process's thread
+  const ranking = await elsewhere({ task: "rank", method: job.method, model, input, keep: RANKING_KEPT });
   const data = {
     modelKey: job.modelKey,
-    totalEvents: ranking.events.length,
-    events: ranking.events.slice(0, RANKING_KEPT) as unknown as Prisma.InputJsonValue,
+    totalEvents: ranking.total_events,
+    events: ranking.events as unknown as Prisma.InputJsonValue,
     agents: ranking.agents as unknown as Prisma.InputJsonValue,
     computedAt: new Date(),
   };

@@ -9,9 +9,13 @@ import { attributionReport, type Report, type ReportInput } from "../../blame/re
 export type Task =
   | { task: "report"; input: ReportInput }
   | { task: "train"; method: string; labelled: readonly LabelledTrace[] }
-  | { task: "rank"; method: string; model: LearnedModel | null; input: BlameInput };
+  /** `keep`: only the first `keep` events of the ranking come back (with `total_events`), so that a big trace's ranking does not cross to the parent whole */
+  | { task: "rank"; method: string; model: LearnedModel | null; input: BlameInput; keep?: number };
 
-export type TaskResult<T extends Task> = T extends { task: "report" } ? Report : T extends { task: "train" } ? LearnedModel : BlameRanking;
+/** A ranking as a task returns it: `total_events` is how many events it ranked (more than `events` holds when cut to `keep`). */
+export type RankResult = BlameRanking & { total_events: number };
+
+export type TaskResult<T extends Task> = T extends { task: "report" } ? Report : T extends { task: "train" } ? LearnedModel : RankResult;
 
 export function runTask<T extends Task>(t: T, onProgress: (share: number) => void = () => {}): TaskResult<T> {
   if (t.task === "report") return attributionReport(t.input, onProgress) as TaskResult<T>;
@@ -21,9 +25,8 @@ export function runTask<T extends Task>(t: T, onProgress: (share: number) => voi
     if (!method.learned) throw new Error(`${t.method} does not learn`);
     return method.train(t.labelled) as TaskResult<T>;
   }
-  if (method.learned) {
-    if (!t.model) throw new Error(`${t.method} needs a model`);
-    return method.rank(t.model, t.input) as TaskResult<T>;
-  }
-  return method.rank(t.input) as TaskResult<T>;
+  if (method.learned && !t.model) throw new Error(`${t.method} needs a model`);
+  const ranking = method.learned ? method.rank(t.model!, t.input) : method.rank(t.input);
+  const events = t.keep === undefined ? ranking.events : ranking.events.slice(0, t.keep);
+  return { ...ranking, events, total_events: ranking.events.length } as TaskResult<T>;
 }
