@@ -101,13 +101,21 @@ function bucketOf(key: string, bins: Bins): Prisma.Sql {
   return Prisma.sql`CASE WHEN ${column(key)}::float8 > ${bins.edges.at(-1)!}::float8 THEN ${bins.edges.length}::int ELSE ${bucket} END`;
 }
 
+/**
+ * Every histogram's counts in one pass over the filtered rows: each row
+ * gives one (metric, bin) pair per metric it has a value for (a LATERAL
+ * VALUES list), counted by one GROUP BY. A NULL value has no bucket
+ * (width_bucket of NULL is NULL) and is left out, as the histograms want.
+ */
 async function binCounts(where: Prisma.Sql, bins: Record<string, Bins>): Promise<BinCount[]> {
-  const parts = DASHBOARD_METRICS.filter((m) => bins[m.key]!.edges.length > 1).map(
-    (m) => Prisma.sql`SELECT ${m.key}::text AS metric, ${bucketOf(m.key, bins[m.key]!)} AS bin, count(*)::int AS n FROM f t WHERE ${column(m.key)} IS NOT NULL GROUP BY 2`,
-  );
-  if (parts.length === 0) return [];
+  const binned = DASHBOARD_METRICS.filter((m) => bins[m.key]!.edges.length > 1);
+  if (binned.length === 0) return [];
+  const pairs = binned.map((m) => Prisma.sql`(${m.key}::text, ${bucketOf(m.key, bins[m.key]!)})`);
   const rows = await (await reader()).prisma.$queryRaw<{ metric: string; bin: number; n: number }[]>`
-    WITH f AS (SELECT t.* FROM traces t ${where}) ${Prisma.join(parts, " UNION ALL ")}`;
+    SELECT v.metric, v.bin, count(*)::int AS n
+    FROM (SELECT t.* FROM traces t ${where}) t CROSS JOIN LATERAL (VALUES ${Prisma.join(pairs)}) AS v(metric, bin)
+    WHERE v.bin IS NOT NULL
+    GROUP BY 1, 2`;
   return rows.map((r) => ({ metric: r.metric, bin: Number(r.bin), n: Number(r.n) }));
 }
 
