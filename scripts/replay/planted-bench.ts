@@ -118,6 +118,8 @@ function runProgramLive(script: string, arg: string, baseUrl: string): Promise<n
   });
 }
 
+/** Agents running side by side may be recorded in either order: compared agent by agent, each agent's own order kept. */
+const byAgent = <T extends { agent: string }>(xs: readonly T[]) => [...xs].sort((a, b) => (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
 const callEssence = (c: ModelCall) => JSON.stringify({ agent: c.agent, input: c.input, output: c.output, finish_reason: c.finish_reason });
 const eventEssence = (e: TraceEvent) => JSON.stringify({ type: e.type, agent: e.agent, role: e.role, from: e.from, to: e.to, tool: e.tool, content: e.content, status: e.status });
 
@@ -161,8 +163,8 @@ export async function measureRun(program: PlantedProgram, task: PlantedTask, o: 
   const replayCalls = await loadCalls(replayRow.id);
   const replayTrace = await loadTraceById(replayRow.id);
   const replay = {
-    same_calls: replayCalls.map(callEssence).join("\n") === calls.map(callEssence).join("\n"),
-    same_events: replayTrace.events.map(eventEssence).join("\n") === original.events.map(eventEssence).join("\n"),
+    same_calls: byAgent(replayCalls).map(callEssence).join("\n") === byAgent(calls).map(callEssence).join("\n"),
+    same_events: byAgent(replayTrace.events).map(eventEssence).join("\n") === byAgent(original.events).map(eventEssence).join("\n"),
     same_outcome: (replayRun.exit === 0) === success,
     upstream: o.upstream.requests.length - rb,
     served: replayRun.served,

@@ -1,7 +1,8 @@
 // Planted-failure program, shape "a tool call whose result is used" (docs/replay.md
 // "Planted-failure benchmark"): a planner names the city of a trip, a researcher looks
 // its weather up with a tool, a writer says what to pack from the researcher's answer;
-// a travel log agent writes a line nobody reads (a step that cannot reach the outcome).
+// a travel log agent, between the planner and the researcher, writes a line nobody reads
+// (a step that cannot reach the outcome).
 // Plain Node and fetch: only OPENAI_BASE_URL (and OPENAI_API_KEY) point it at a model.
 // Usage: node planted-trip.mjs <Oslo|Paris|Tromso>. Graded on whether the advice fits
 // the city's weather: prints {"final", "success"}, exits 0 on success, 1 on failure.
@@ -26,6 +27,8 @@ async function chat(agent, messages, tools) {
 const trip = `I fly to ${destination} tomorrow for a week. What should I pack?`;
 const plan = await chat("planner", [{ role: "system", content: "You are the trip planner. Name the city of the trip as 'City: <name>'." }, { role: "user", content: trip }]);
 const city = /City:\s*(\w+)/.exec(plan.content ?? "")?.[1] ?? "unknown";
+// the travel log: written, never read by anyone
+await chat("log", [{ role: "system", content: "You keep the travel log. Write one line." }, { role: "user", content: trip }]);
 
 const asked = [{ role: "system", content: "You are the weather researcher. Look up the weather." }, { role: "user", content: `Weather in ${city}?` }];
 const lookup = await chat("researcher", asked, TOOLS);
@@ -33,8 +36,6 @@ const results = (lookup.tool_calls ?? []).map((c) => ({ role: "tool", tool_call_
 const research = await chat("researcher", [...asked, lookup, ...results], TOOLS);
 
 const advice = await chat("writer", [{ role: "system", content: "You are the packing writer. Say what to pack." }, { role: "user", content: `${trip}\nResearch: ${research.content}` }]);
-// the travel log: written, never read by anyone
-await chat("log", [{ role: "system", content: "You keep the travel log. Write one line." }, { role: "user", content: trip }]);
 
 const final = advice.content ?? "";
 const success = NEEDS[destination].test(final);
