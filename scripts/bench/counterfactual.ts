@@ -58,6 +58,7 @@ async function main() {
       const r = await measureRun(program, task, { gateway: gateway.url, upstream, key: `bench-${program.name}-${task.arg.toLowerCase()}` });
       console.error(`${program.name} ${task.arg}: ${r.success ? "success" : "failure"}, replay ${r.replay.same_calls && r.replay.same_events && r.replay.same_outcome ? "exact" : "NOT exact"} (${r.replay.upstream} upstream), ${r.correction ? `correction ${r.correction.success ? "flips" : "does not flip"}` : "nothing planted"}, ${r.forks.length} more forks`);
       results.push(r);
+      console.error(`  credit per call: ${r.credits.map((c) => `${c.agent} ccp ${num(c.credit.ccp, 3)} terminal ${num(c.credit.terminal, 3)} mc ${num(c.credit.mc_return, 3)}`).join("; ")}`);
     }
   }
   const mainSeconds = (performance.now() - started) / 1000;
@@ -131,11 +132,26 @@ async function main() {
   console.log(`wall time, median per run: recorded live ${fmt(recordMs, 0)} ms; unchanged replay ${fmt(replayMs, 0)} ms; intervention (create, run the program, store the fork) ${fmt(median(forks.map((f) => f.ms)), 0)} ms (the scripted model answers in about a millisecond: the time is the program's start and Baton's own)`);
 
   console.log(`\nstochastic model: the trip (Oslo) planner corrected, temperature 0.7 (the writer wrong with probability 0.35: true effect 0.65), k forks against k unchanged replays\n`);
-  console.log("| k | forks succeeded | effect | 95 % interval (Newcombe) | width | excludes 0 |");
-  console.log("|---:|---:|---:|---|---:|---|");
+  // the same at each k over many repeats of the sampling (the model's law, not program runs): how wide the interval is, how often it excludes 0
+  const draw = seeded(7);
+  const REPEATS = 2000;
+  const simulated = (k: number) => {
+    const widths: number[] = [];
+    let excludes = 0;
+    for (let r = 0; r < REPEATS; r++) {
+      const forks = Array.from({ length: k }, () => ({ value: draw() < 0.65 ? 1 : 0, binary: true }));
+      const e = measuredEffect(forks, Array.from({ length: k }, () => ({ value: 0, binary: true })));
+      widths.push(e.high! - e.low!);
+      if (e.low! > 0) excludes++;
+    }
+    return { width: median(widths), excludes: excludes / REPEATS };
+  };
+  console.log(`| k | forks succeeded | effect | 95 % interval (Newcombe) | width | excludes 0 | median width over ${fmt(REPEATS)} simulated repeats | share of repeats excluding 0 |`);
+  console.log("|---:|---:|---:|---|---:|---|---:|---:|");
   for (const k of [1, 2, 3, 5, 10, 20, 40, 80].filter((k) => k <= SAMPLES)) {
+    const sim = simulated(k);
     const e = measuredEffect(forkOutcomes.slice(0, k).map((value) => ({ value, binary: true })), baseOutcomes.slice(0, k).map((value) => ({ value, binary: true })));
-    console.log(`| ${k} | ${forkOutcomes.slice(0, k).reduce((a, b) => a + b, 0)}/${k} | ${num(e.effect)} | [${num(e.low, 3)}, ${num(e.high, 3)}] | ${num(e.high! - e.low!, 3)} | ${e.low! > 0 ? "yes" : "no"} |`);
+    console.log(`| ${k} | ${forkOutcomes.slice(0, k).reduce((a, b) => a + b, 0)}/${k} | ${num(e.effect)} | [${num(e.low, 3)}, ${num(e.high, 3)}] | ${num(e.high! - e.low!, 3)} | ${e.low! > 0 ? "yes" : "no"} | ${num(sim.width, 3)} | ${fmt(100 * sim.excludes, 0)} % |`);
   }
   console.log(`baseline replays succeeded: ${baseOutcomes.reduce((a, b) => a + b, 0)}/${SAMPLES}`);
   const bad = results.some((r) => !(r.replay.same_calls && r.replay.same_events && r.replay.same_outcome) || r.replay.upstream !== 0 || (r.correction !== null && !r.correction.success));

@@ -105,6 +105,8 @@ export interface RunResult {
   agreement: Record<CreditMethod, number | null>;
   /** failed runs: per method, the planted call's place when calls are ordered by credit, lowest first (1 = the method blames it most) */
   planted_rank: Record<CreditMethod, number | null> | null;
+  /** each call's credit under each method (the sum of C(v) over its events), in call order */
+  credits: { call_id: string; agent: string; credit: Record<CreditMethod, number | null> }[];
   /** the effects endpoint's own agreement (all interventions of each call, pooled as SPEC.md section 11 says) */
   endpoint_agreement: Record<CreditMethod, number | null>;
 }
@@ -218,6 +220,7 @@ export async function measureRun(program: PlantedProgram, task: PlantedTask, o: 
   return {
     program: program.name, task: task.arg, trace_id: traceId, calls: calls.length, success, recorded_upstream: recordedUpstream, record_ms: recordMs,
     replay, correction, forks, agreement, planted_rank,
+    credits: effects.calls.map((c) => ({ call_id: c.call_id, agent: calls.find((x) => x.id === c.call_id)?.agent ?? "", credit: c.credit })),
     endpoint_agreement: Object.fromEntries(CREDIT_METHODS.map((m) => [m, effects.agreement[m]?.spearman ?? null])) as Record<CreditMethod, number | null>,
   };
 }

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUT as putUpstreamRoute } from "@/app/api/projects/[project]/gateway/route";
 import { GET as blameRoute } from "@/app/api/traces/[id]/blame/route";
 import { GET as getDecisiveRoute, PUT as putDecisiveRoute } from "@/app/api/traces/[id]/decisive-error/route";
+import { GET as listRoute } from "@/app/api/traces/[id]/interventions/route";
 import { loadCalls } from "@/lib/server/calls/store";
 import { pool, prisma } from "@/lib/server/db/client";
 import { startGatewayServer, type GatewayServer } from "@/scripts/lib/gateway-server";
@@ -113,6 +114,10 @@ describe("planted-failure benchmark, CI-sized", () => {
     const evidence = answer.confirmed_by_replay[0]!.evidence;
     expect(evidence).toMatch(/^Confirmed by replay: correcting call-1 \(planner\) turned the failed run into a success in 4 of 4 forks \(effect \+1\.00, 95 % interval \[0\.\d\d, 1\.00\]; interventions \d+, \d+\)\.$/);
     expect(answer.events.length).toBeGreaterThan(0);
+
+    // the label view's list of interventions carries the same
+    const listed = (await (await listRoute(authRequest("GET", `/api/traces/${traceId}/interventions`), ctx)).json()) as { confirmed_by_replay: { call_id: string; evidence: string }[] };
+    expect(listed.confirmed_by_replay.map((c) => [c.call_id, c.evidence])).toEqual([[planner.id, evidence]]);
 
     const eventId = planner.events.at(-1)!;
     const put = await putDecisiveRoute(authRequest("PUT", `/api/traces/${traceId}/decisive-error`, {}, { event_id: eventId, reason: evidence }), ctx);
