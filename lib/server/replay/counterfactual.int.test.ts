@@ -36,6 +36,8 @@ const aiSdkInstalled = existsSync("scripts/frameworks/ai-sdk-6/node_modules/ai/p
 
 beforeAll(async () => {
   process.env.BATON_ALLOW_LOOPBACK = "1";
+  // the decisive error saved below would start a background refresh of the project's blame scores, left for the next test file
+  process.env.BATON_BLAME_WORKER = "0";
   upstream = await startScriptedOpenAi((body) => plantedModels(body));
   gateway = await startGatewayServer();
   process.env.BATON_REPLAY_BASE_URL = gateway.url;
@@ -54,6 +56,7 @@ afterAll(async () => {
   await upstream.close();
   delete process.env.BATON_REPLAY_RUNNERS;
   delete process.env.BATON_REPLAY_BASE_URL;
+  delete process.env.BATON_BLAME_WORKER;
 });
 
 describe("planted-failure benchmark, CI-sized", () => {
