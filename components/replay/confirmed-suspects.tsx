@@ -41,7 +41,7 @@ export function ConfirmedSuspects({ traceId, confirmed }: { traceId: string; con
           <ConfirmedBadge />{" "}
           {c.event_ids.length > 0 && <Link className="font-mono text-blue-700 hover:underline" href={`/traces/${encodeURIComponent(traceId)}/label?event=${encodeURIComponent(c.event_ids.at(-1)!)}`}>{c.event_ids.at(-1)}</Link>} {c.agent}: <span data-testid="confirmed-evidence">{c.evidence}</span>{" "}
           {c.event_ids.length > 0 && (
-            <button type="button" className="rounded border border-emerald-400 px-1 text-emerald-900 hover:bg-emerald-50" onClick={() => void name(c)} data-testid="confirmed-make-decisive">
+            <button type="button" className="rounded border border-emerald-400 bg-emerald-100 px-1 text-emerald-900 hover:bg-emerald-200" onClick={() => void name(c)} data-testid="confirmed-make-decisive">
               Make it the decisive error
             </button>
           )}
