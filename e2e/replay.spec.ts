@@ -160,6 +160,18 @@ test("a step changed from the label view: its forks are run and the heatmap page
     await expect(table.locator('[data-testid=agreement-row][data-method="grpo"]')).toContainText("no credit (needs a group)");
     expect(await seriousProblemsIn(page, "[data-testid=measured-effects]")).toEqual([]);
 
+    // the suspects panel: call-1 confirmed by replay (3 of 3 corrected forks succeeded; call-3's one sample cannot say), named the decisive error with that evidence
+    const confirmed = page.getByTestId("suspects").getByTestId("confirmed-suspect");
+    await expect(confirmed).toHaveCount(1);
+    await expect(confirmed).toHaveAttribute("data-call-id", "call-1");
+    await expect(confirmed.getByTestId("confirmed-evidence")).toContainText("correcting call-1 (planner) turned the failed run into a success in 3 of 3 forks");
+    await confirmed.getByTestId("confirmed-make-decisive").click();
+    await expect(confirmed.getByTestId("confirmed-state")).toContainText("is your decisive error");
+    const decisive = (await (await request.get(`/api/traces/${traceId}/decisive-error`)).json()) as { decisive_event: string; labels: { reason: string }[] };
+    expect(decisive.decisive_event).toBe(byContent("planner", "City: Paris"));
+    expect(decisive.labels.map((l) => l.reason)).toEqual([expect.stringMatching(/^Confirmed by replay: correcting call-1/)]);
+    expect(await seriousProblemsIn(page, "[data-testid=suspects]")).toEqual([]);
+
     // the dark theme (components/meeting/theme.ts "baton.theme"): the same two parts read as well
     await page.addInitScript(() => localStorage.setItem("baton.theme", "dark"));
     await page.reload();
@@ -169,6 +181,7 @@ test("a step changed from the label view: its forks are run and the heatmap page
     await page.goto(`/traces/${traceId}/label?event=${encodeURIComponent(byContent("planner", "City: Paris"))}`);
     await page.getByTestId("change-step").locator("summary").click();
     await expect(page.getByTestId("change-run")).toHaveCount(3);
+    await expect(page.getByTestId("change-step").getByTestId("confirmed-suspect")).toContainText("confirmed by replay");
     expect(await seriousProblemsIn(page, "[data-testid=change-step]")).toEqual([]);
   } finally {
     await request.delete("/api/projects/default/gateway");

@@ -7,6 +7,7 @@ import type { RankedAgent, RankedEvent } from "@/lib/blame/types";
 import { formatPercent } from "@/lib/format";
 import type { SystemAccuracy as KeptAccuracy } from "@/lib/blame/scores";
 import { describeFailure, sendJson } from "@/lib/api/send";
+import { ConfirmedBadge, ConfirmedSuspects, type ConfirmedSuspect } from "@/components/replay/confirmed-suspects";
 import { usePublishSuspects } from "./suspect-ids";
 
 interface Blame {
@@ -19,6 +20,8 @@ interface Blame {
   trained?: { traces: number; held_out: boolean; source?: "project" | "default" };
   events?: RankedEvent[];
   agents?: RankedAgent[];
+  /** calls whose correction turned the failed run into a success, with their events */
+  confirmed_by_replay?: ConfirmedSuspect[];
 }
 
 /** The events asked for: the suspects and enough of the rest for their reasons (what sets a suspect apart is read against these); the API pages the ranking. */
@@ -56,6 +59,7 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
     };
   }, [traceId, method, publish, attempt]);
   const top = blame?.events ? topSuspects(blame.events) : [];
+  const confirmed = new Set((blame?.confirmed_by_replay ?? []).flatMap((c) => c.event_ids));
   const agents = blame?.agents?.filter((a) => a.rank <= 3).slice(0, 3) ?? [];
   const graph = `/traces/${encodeURIComponent(traceId)}/graph?${new URLSearchParams(top.map((e) => ["sel", e.id])).toString()}`;
   return (
@@ -86,11 +90,12 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
         {top.map((e) => (
           <li key={e.id} data-testid="suspect" data-suspect-id={e.id} data-rank={e.rank}>
             <span className="mr-1 inline-block w-5 text-right font-semibold">{e.rank}.</span>
-            <Link className="font-mono text-blue-700 hover:underline" href={`/traces/${encodeURIComponent(traceId)}/label?event=${encodeURIComponent(e.id)}`}>{e.id}</Link> {e.agent}{" "}
+            <Link className="font-mono text-blue-700 hover:underline" href={`/traces/${encodeURIComponent(traceId)}/label?event=${encodeURIComponent(e.id)}`}>{e.id}</Link> {e.agent}{confirmed.has(e.id) && <ConfirmedBadge />}{" "}
             <span className="text-xs text-slate-600" data-testid="suspect-reasons">{reasonsOf(blame?.events ?? [], e.id)}</span>
           </li>
         ))}
       </ol>
+      <ConfirmedSuspects traceId={traceId} confirmed={blame?.confirmed_by_replay ?? []} />
     </details>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { describeFailure, sendJson } from "@/lib/api/send";
+import { ConfirmedSuspects, type ConfirmedSuspect } from "./confirmed-suspects";
 import type { UnitCall } from "@/lib/annotate/unit";
 import type { EDIT_INTENTS } from "@/lib/replay/edit";
 
@@ -52,15 +53,18 @@ export function ChangeStep({ traceId, call, runners, disabled }: { traceId: stri
   const [runner, setRunner] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const [list, setList] = useState<InterventionRow[] | null>(null);
+  const [confirmed, setConfirmed] = useState<ConfirmedSuspect[]>([]);
   const [version, setVersion] = useState(0);
   const url = `/api/traces/${encodeURIComponent(traceId)}/interventions`;
 
   useEffect(() => {
     let cancelled = false;
-    void sendJson<{ interventions: InterventionRow[] }>("GET", url).then((r) => {
+    void sendJson<{ interventions: InterventionRow[]; confirmed_by_replay?: ConfirmedSuspect[] }>("GET", url).then((r) => {
       if (cancelled) return;
-      if (r.ok) setList(r.data.interventions.filter((i) => i.call_id === call.id));
-      else setMessage(describeFailure(r));
+      if (r.ok) {
+        setList(r.data.interventions.filter((i) => i.call_id === call.id));
+        setConfirmed((r.data.confirmed_by_replay ?? []).filter((c) => c.call_id === call.id));
+      } else setMessage(describeFailure(r));
     });
     return () => {
       cancelled = true;
@@ -149,6 +153,7 @@ export function ChangeStep({ traceId, call, runners, disabled }: { traceId: stri
         </ul>
       )}
       {list && list.length === 0 && <p className="mt-1 text-xs text-slate-500">No intervention on this call yet.</p>}
+      <ConfirmedSuspects traceId={traceId} confirmed={confirmed} />
     </details>
   );
 }

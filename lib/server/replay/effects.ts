@@ -42,8 +42,10 @@ export interface CallEffect extends Effect {
   pending: number;
   /** the effect as it enters agreement: the mean over its interventions of their effects, reversed for removal and neutralising edits */
   signed_effect: number | null;
-  /** corrections only: the correction turned a failed run into a success in a majority of >= 3 samples (null: cannot say) */
+  /** the call's corrections (intent "correct") turned a failed run into a success in a majority of >= 3 of their samples (null: no correction, or cannot say) */
   confirmed_by_replay: boolean | null;
+  /** the forks of the call's corrections pooled (null when it has none): what confirms it */
+  corrections: { samples: number; succeeded: number; effect: number | null; low: number | null; high: number | null } | null;
   credit: Record<CreditMethod, number | null>;
   interventions: { id: number; intent: string; effect: number | null; low: number | null; high: number | null; samples: number; divergences: number; pending: number }[];
 }
@@ -88,6 +90,8 @@ export async function traceEffects(trace: { id: number; traceId: string; project
       return { i, forks, e, divergences: i.runs.filter((r) => r.divergence !== null).length, pending: i.runs.filter((r) => r.divergence === null && r.state !== "stored").length };
     }));
     const pooled = measuredEffect(perIntervention.flatMap((x) => x.forks), baseline);
+    const corrected = perIntervention.filter((x) => x.i.intent === "correct");
+    const corrections = corrected.length === 0 ? null : measuredEffect(corrected.flatMap((x) => x.forks), baseline);
     const signed = perIntervention.filter((x) => x.e.effect !== null).map((x) => signedEffect(x.e.effect!, x.i.intent as EditIntent));
     const call = calls.find((c) => c.id === callId);
     out.push({
@@ -96,7 +100,8 @@ export async function traceEffects(trace: { id: number; traceId: string; project
       divergences: perIntervention.reduce((s, x) => s + x.divergences, 0),
       pending: perIntervention.reduce((s, x) => s + x.pending, 0),
       signed_effect: signed.length === 0 ? null : signed.reduce((a, b) => a + b, 0) / signed.length,
-      confirmed_by_replay: list.every((i) => i.intent === "correct") ? confirmedByReplay(pooled) : null,
+      confirmed_by_replay: corrections === null ? null : confirmedByReplay(corrections),
+      corrections: corrections === null ? null : { samples: corrections.forks.n, succeeded: corrected.flatMap((x) => x.forks).filter((o) => o.value === 1).length, effect: corrections.effect, low: corrections.low, high: corrections.high },
       credit: callCredit(call?.events ?? []),
       interventions: perIntervention.map((x) => ({ id: x.i.id, intent: x.i.intent, effect: x.e.effect, low: x.e.low, high: x.e.high, samples: x.e.forks.n, divergences: x.divergences, pending: x.pending })),
     });

@@ -3,6 +3,7 @@ import { BEST, METHODS } from "@/lib/blame";
 import { searchParamsObject } from "@/lib/api/filters";
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { blameOf } from "@/lib/server/blame/rank";
+import { confirmedSuspects } from "@/lib/server/replay/confirmed";
 import { parseQuery, route } from "@/lib/server/http";
 
 export const dynamic = "force-dynamic";
@@ -21,7 +22,10 @@ const query = z.strictObject({
  * suspects first). `best` (the default) is the method with the best
  * cross-validated step accuracy on the labelled traces of the trace's project
  * (of its system in the project, when the project holds several). 202 while
- * a model is trained or a big trace ranked in the background.
+ * a model is trained or a big trace ranked in the background. A 200 answer
+ * carries `confirmed_by_replay`: the calls whose corrections turned the
+ * failed run into a success (docs/replay.md "Confirmed by replay"), with
+ * the events they produced.
  */
 export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
@@ -29,5 +33,6 @@ export const GET = route(async (request: Request, { params }: { params: Promise<
   const { row, actor } = await authorizeTrace(request, id, "read");
   const trace = { id: row.id, traceId: row.traceId, groupId: row.groupId, projectId: row.projectId, project: row.project.name, system: row.system, events: row.eventCount };
   const answer = await blameOf(trace, q.method, { limit: q.limit, offset: q.offset }, `${actor.via}:${actor.userId}`);
+  if (answer.status === 200) return Response.json({ ...answer.body, confirmed_by_replay: await confirmedSuspects(trace, new URL(request.url).origin) });
   return Response.json(answer.body, { status: answer.status, ...(answer.status === 202 && { headers: { "retry-after": String(answer.body.retry_after_s) } }) });
 });

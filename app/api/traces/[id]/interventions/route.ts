@@ -2,6 +2,7 @@ import { interventionInput } from "@/lib/api/replay";
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { parseJsonRequest, route } from "@/lib/server/http";
 import { checkRunner, scheduleRuns } from "@/lib/server/replay/runner";
+import { confirmedSuspects } from "@/lib/server/replay/confirmed";
 import { interventionsOfTrace } from "@/lib/server/replay/list";
 import { createIntervention, runBaseUrl } from "@/lib/server/replay/runs";
 import { traceIdOfRun } from "@/lib/gateway/request";
@@ -32,11 +33,12 @@ export const POST = route(async (request: Request, { params }: Context) => {
   }, { status: 201 });
 });
 
-/** GET /api/traces/{id}/interventions: the trace's interventions and unchanged replays, each run with its state. */
+/** GET /api/traces/{id}/interventions: the trace's interventions and unchanged replays, each run with its state; `confirmed_by_replay`: the calls whose corrections turned the failed run into a success (as in GET …/blame). */
 export const GET = route(async (request: Request, { params }: Context) => {
   const { id } = await params;
   const { row } = await authorizeTrace(request, id, "read");
   const { interventions, replays } = await interventionsOfTrace(row.id, row.project.name, new URL(request.url).origin);
   const shown = ({ trace_db_id: _id, ...run }: (typeof replays)[number]) => run;
-  return Response.json({ interventions: interventions.map((i) => ({ ...i, runs: i.runs.map(shown) })), replays: replays.map(shown) });
+  const confirmed = await confirmedSuspects({ id: row.id, traceId: row.traceId, project: row.project.name }, new URL(request.url).origin);
+  return Response.json({ interventions: interventions.map((i) => ({ ...i, runs: i.runs.map(shown) })), replays: replays.map(shown), confirmed_by_replay: confirmed });
 });
