@@ -11,7 +11,8 @@
  * - content search: a rare phrase (a URL of one template event) and a common one (a topic in ~10% of events),
  *   as the list page reads them (terms scanned, the page and its total), and both again as the page read
  *   them before (the trigram index alone, the exact total of every match, then the page: the baseline);
- * - GET /api/metrics, GET /api/dashboard, GET /api/decisions (all traces);
+ * - GET /api/metrics, GET /api/dashboard, GET /api/decisions (all traces), and beside them
+ *   the one-pass baseline: one SQL scan reading each of the dashboard's columns once;
  * - label writes under load: --clients concurrent writers for --seconds through
  *   POST /api/traces/{id}/annotations (p50, p99, writes/s);
  * - ingest throughput: --ingest fresh traces through Baton's ingest path into the filled database;
@@ -36,6 +37,7 @@ import { GET as dashboardRoute } from "@/app/api/dashboard/route";
 import { GET as decisionsRoute } from "@/app/api/decisions/route";
 import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
 import { traceListQuery } from "@/lib/api/filters";
+import { DASHBOARD_METRICS } from "@/lib/dashboard";
 import { closeDatabase, prisma } from "@/lib/server/db/client";
 import { countTraces, listPageSql, listTotal, listTraces, MAX_RANKED, scanSearch } from "@/lib/server/queries/trace-list";
 import { setWordPrefilter } from "@/lib/server/queries/trace-search";
@@ -106,6 +108,7 @@ const READS: { name: string; goal?: number }[] = [
   { name: "GET /api/metrics" },
   { name: "GET /api/dashboard" },
   { name: "GET /api/decisions" },
+  { name: "one pass over the dashboard's columns, in SQL (baseline)" },
 ];
 
 async function ok(response: Response): Promise<unknown> {
@@ -212,6 +215,8 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     [READS[7]!.name, async () => ok(await metricsRoute(getRequest("/api/metrics"), params({})))],
     [READS[8]!.name, async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({})))],
     [READS[9]!.name, async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
+    // the cheapest read of the rows the dashboard summarises: each of its columns once, in one scan
+    [READS[10]!.name, () => client.query(`SELECT count(*), count(e1), sum(e1), ${DASHBOARD_METRICS.map((m) => (m.kind === "boolean" ? `${m.key}::int` : m.key)).map((c) => `min(${c}::float8), max(${c}::float8), avg(${c}::float8)`).join(", ")} FROM traces`)],
   ];
   for (const [name, run] of runs) {
     ms[name] = await timeMs(run);
