@@ -82,6 +82,8 @@ export function database(): Db {
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded database)");
   const max = setting("BATON_DB_POOL");
   const pool = new pg.Pool({ connectionString: url, max });
+  // an idle connection the server closed (a restart, a failover, an administrator) leaves the pool by itself; unheard, it would end the process
+  pool.on("error", (error) => console.error("[baton] an idle database connection was closed:", error.message));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const replicas = readUrls(process.env.DATABASE_READ_URL).map((connectionString, i): Replica => {
     const failed = () => {
