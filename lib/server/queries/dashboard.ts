@@ -24,11 +24,11 @@ import { describeFilter, traceWhere, type TraceFilter } from "./trace-filter";
  * the fixed list of lib/dashboard. Two rounds: ranges (and everything that
  * needs no bins), then the counts per bin of lib/dashboard's bin edges.
  */
-type Row = Record<string, number | bigint | string | null>;
+type Row = Record<string, number | bigint | string | null | (number | null)[]>;
 
 const column = (key: string) => (key === "terminal_tainted" ? Prisma.raw(`(t.${key})::int`) : Prisma.raw(`t.${key}`));
 const alias = (name: string) => Prisma.raw(`"${name}"`);
-const num = (v: Row[string] | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+const num = (v: Row[string] | undefined): number | null => (v === null || v === undefined || Array.isArray(v) ? null : Number(v));
 
 /** Per-group counts and means for the trend rows (`e1`: the stored column, or with judges' values, lib/server/judges/e1.ts). */
 const trendSelect = (e1: Prisma.Sql) => Prisma.sql`count(*)::int AS traces, count(${e1})::int AS e1_n, coalesce(sum(${e1}), 0)::int AS e1_successes,
@@ -54,8 +54,8 @@ export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection
     Prisma.sql`min(${column(m.key)})::float8 AS ${alias(`${m.key}_min`)}`,
     Prisma.sql`max(${column(m.key)})::float8 AS ${alias(`${m.key}_max`)}`,
     Prisma.sql`count(${column(m.key)})::int AS ${alias(`${m.key}_n`)}`,
-    Prisma.sql`percentile_cont(0.02) WITHIN GROUP (ORDER BY ${column(m.key)})::float8 AS ${alias(`${m.key}_p02`)}`,
-    Prisma.sql`percentile_cont(0.98) WITHIN GROUP (ORDER BY ${column(m.key)})::float8 AS ${alias(`${m.key}_p98`)}`,
+    // both percentiles from one sort of the column
+    Prisma.sql`percentile_cont(ARRAY[0.02, 0.98]) WITHIN GROUP (ORDER BY ${column(m.key)})::float8[] AS ${alias(`${m.key}_p`)}`,
   ]);
   const [[summary], verdicts, days, policies] = await Promise.all([
     db.$queryRaw<Row[]>`SELECT count(*)::int AS traces, count(${e1})::int AS e1_n, coalesce(sum(${e1}), 0)::int AS e1_successes, ${Prisma.join(ranges)} ${from}`,
@@ -74,7 +74,9 @@ export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection
     const min = num(s[`${m.key}_min`]);
     const max = num(s[`${m.key}_max`]);
     stats[m.key] = { min, max, values, nulls: traces - values };
-    const { range, clipped } = min === null || max === null ? { range: null, clipped: false } : binRange({ min, max }, num(s[`${m.key}_p02`]), num(s[`${m.key}_p98`]));
+    const percentiles = s[`${m.key}_p`];
+    const [p02, p98] = Array.isArray(percentiles) ? percentiles : [null, null];
+    const { range, clipped } = min === null || max === null ? { range: null, clipped: false } : binRange({ min, max }, num(p02), num(p98));
     bins[m.key] = { ...binEdges(m.kind, range), ...(clipped && { clipped: true }) };
   }
   return buildDashboard({
