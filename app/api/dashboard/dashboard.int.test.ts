@@ -98,3 +98,31 @@ describe("GET /api/dashboard/traces", () => {
     }
   });
 });
+
+describe("GET /api/dashboard, a range with outliers", () => {
+  /*
+   * 50 traces of group "clip-g" whose critical_steps are 1..49 and one 10,000.
+   * percentile_cont (linear between order statistics, n = 50): p2 at 0.02 x 49
+   * = 0.98 past the first value, 1.98; p98 at 48.02, 49 + 0.02 x 9,951 = 248.02.
+   * The full range 9,999 is over 4 x (248.02 - 1.98), so the bins cover
+   * [1.98, 248.02] and what lies outside is counted apart. Count bins
+   * (lib/dashboard/bins.ts): step niceStep((248.02 - 1.98 + 1) / 20 = 12.35)
+   * = 20, first edge floor(1.98 / 20) x 20 = 0, floor(248.02 / 20) + 1 = 13
+   * bins, edges 0, 20, ..., 260: the 1 falls in the first bin, the 10,000
+   * above the last edge, 49 values in the bins.
+   */
+  it("bins the 2nd-98th percentile range and counts the outliers apart", async () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `clip-${i}`);
+    try {
+      expect((await POST(jsonRequest("/api/traces", ids.map((trace_id) => ({ ...example, trace_id, group_id: "clip-g" }))), params({}))).status).toBe(201);
+      await prisma().$executeRaw`UPDATE traces SET critical_steps = CASE WHEN trace_id = 'clip-49' THEN 10000 ELSE substr(trace_id, 6)::int + 1 END WHERE group_id = 'clip-g'`;
+      const { body } = await get<DashboardModel>(dashboard, "/api/dashboard?group_id=clip-g");
+      const h = body.histograms.find((x) => x.metric === "critical_steps")!;
+      expect(h).toMatchObject({ clipped: true, clipped_below: 0, clipped_above: 1 });
+      expect(h.edges).toEqual(Array.from({ length: 14 }, (_, i) => 20 * i));
+      expect(h.bars.filter((b) => !b.null).map((b) => b.count)).toEqual([19, 20, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    } finally {
+      await prisma().trace.deleteMany({ where: { traceId: { in: ids } } });
+    }
+  });
+});
