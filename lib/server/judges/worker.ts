@@ -6,7 +6,9 @@ import { promptHash, systemPrompt, userPrompt } from "@/lib/judges/prompt";
 import { DEFAULT_RUBRICS, type Rubric } from "@/lib/rubrics";
 import type { Family } from "@/lib/trace/types";
 import { eventContext, traceContext } from "../annotate/context";
+import { judgePrompts } from "@/lib/judges/config";
 import { pool, prisma } from "../db/client";
+import { stored } from "../db/stored";
 import { boss, JUDGE_QUEUE } from "./boss";
 import { chat, EndpointError, type RetryPolicy } from "./endpoint";
 import type { UnitJob } from "./runs";
@@ -112,7 +114,7 @@ async function ask(u: UnitJob, options: WorkerOptions): Promise<Outcome> {
   const unit = u.eventId === "" ? "trace" : "event";
   const ctx = unit === "trace" ? await traceContext(trace) : await eventContext(trace, u.eventId);
   const rubric = await rubricFor(judge.projectId, u.family as Family);
-  const system = systemPrompt(rubric, unit, (judge.prompts as Record<string, string>)[u.family] ?? "");
+  const system = systemPrompt(rubric, unit, stored(judgePrompts, judge.prompts, `judge ${judge.id}: its prompts`)[u.family as Family] ?? "");
   const hash = promptHash(system, judge.model, judge.temperature, judge.maxTokens);
   const range = rangeOf(u.family, unit);
   const base = { judgeId: judge.id, runId: run.id, traceKey: u.traceKey, eventId: u.eventId, family: u.family, model: judge.model, promptHash: hash };
