@@ -6,7 +6,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { pool, prisma } from "../db/client";
 import { storedOrNull } from "../db/stored";
 import { onPrimary } from "../db/read";
-import { boss } from "../judges/boss";
+import { boss } from "../jobs/boss";
 import { blameInputOf } from "./labelled";
 import { modelByKey, trainAndStore, type TrainJob } from "./models";
 import { elsewhere } from "./report-process";

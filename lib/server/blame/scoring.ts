@@ -2,7 +2,7 @@ import "server-only";
 import type { PoolClient } from "pg";
 import { pool } from "../db/client";
 import { onPrimary } from "../db/read";
-import { boss } from "../judges/boss";
+import { boss } from "../jobs/boss";
 import { scoreLabelled, scoringKey } from "./evaluation";
 import { labelledRows, loadLabelled, type LabelledFilter } from "./labelled";
 import { attributionReportElsewhere } from "./report-process";

@@ -9,7 +9,7 @@ import { eventContext, traceContext } from "../annotate/context";
 import { judgePrompts } from "@/lib/judges/config";
 import { pool, prisma } from "../db/client";
 import { stored } from "../db/stored";
-import { boss, JUDGE_QUEUE } from "./boss";
+import { judgeBoss, JUDGE_QUEUE } from "./queue";
 import { chat, EndpointError, type RetryPolicy } from "./endpoint";
 import type { UnitJob } from "./runs";
 import { decryptSecret } from "./secret";
@@ -34,7 +34,7 @@ export interface WorkerOptions {
 
 
 export async function startJudgeWorker(options: WorkerOptions = {}): Promise<string> {
-  const b = await boss();
+  const b = await judgeBoss();
   return b.work<UnitJob>(JUDGE_QUEUE, { batchSize: options.batchSize ?? 8, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 }, (jobs: Job<UnitJob>[]) => onPrimary(async () => {
     await Promise.all(jobs.map((job) => labelUnit(job.data, options)));
   }));

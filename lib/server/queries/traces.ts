@@ -3,7 +3,7 @@ import { reader } from "@/lib/server/db/read";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { notFound } from "../errors";
 import { isStorableId } from "@/lib/api/text";
-import { DEMO_SOURCE } from "@/lib/demo/builder";
+import { DEMO_SOURCE } from "@/lib/demo/source";
 import { loadTraceById } from "./load-trace";
 import { apiEvent, type ApiEvent } from "./serialize";
 
