@@ -3,7 +3,7 @@ import type { PoolClient } from "pg";
 import { pool } from "../db/client";
 import { onPrimary } from "../db/read";
 import { boss } from "../jobs/boss";
-import { scoreLabelled, scoringKey } from "./evaluation";
+import { scoreLabelled, scoringKey } from "./score-labelled";
 import { labelledRows, loadLabelled, type LabelledFilter } from "./labelled";
 import { attributionReportElsewhere } from "./report-process";
 import { setting } from "../config";

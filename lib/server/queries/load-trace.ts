@@ -4,7 +4,7 @@ import { eventExtraSchema, eventRewardsSchema } from "@/lib/trace/schema";
 import type { Trace, TraceEvent } from "@/lib/trace/types";
 import { stored } from "../db/stored";
 import { TRACE_ROW_SQL, traceOf, type TraceRow } from "./graph-load";
-import { findTraceRow } from "./traces";
+import { findTraceRow } from "./trace-row";
 
 /**
  * A stored trace back as the domain object the compute core takes: events in
