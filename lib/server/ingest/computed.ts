@@ -1,4 +1,4 @@
-import type { PreparedTrace } from "@/lib/ingest/prepare";
+import type { TraceForStorage } from "@/lib/ingest/prepare";
 import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import type { TraceAnalysis } from "@/lib/metrics/analysis";
 import { NO_LABELS, type HumanLabels } from "@/lib/rewards";
@@ -12,7 +12,7 @@ import type { ComputedColumns } from "./store";
  * trace (the diagnostics' credit needs it anyway). Their labels are the
  * trace-level task_success ones, all that E1 (and so every column) reads.
  */
-export function computedWithDiagnostics(prepared: PreparedTrace, labels: HumanLabels = NO_LABELS): { computed: ComputedColumns; diagnostics: TraceDiagnostics; analysis: TraceAnalysis } {
+export function computedWithDiagnostics(prepared: TraceForStorage, labels: HumanLabels = NO_LABELS): { computed: ComputedColumns; diagnostics: TraceDiagnostics; analysis: TraceAnalysis } {
   const p = prepareForCredit(prepared.trace, storedMetricLabels(labels));
   return { computed: { ...metricsToColumns(p.metrics), ...listColumns(prepared.trace) }, diagnostics: diagnosticsOf(p), analysis: p.analysis };
 }

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { PreparedTrace } from "@/lib/ingest/prepare";
+import type { TraceForStorage } from "@/lib/ingest/prepare";
 import type { ExtendedLabels } from "@/lib/trace/extended-labels";
 import type { Problem } from "@/lib/trace/validate";
 import type { TraceDiagnostics } from "@/lib/hacking";
@@ -74,7 +74,7 @@ export interface StoreOptions {
 }
 
 export interface StoreItem {
-  prepared: PreparedTrace;
+  prepared: TraceForStorage;
   /** human labels of an extended trace, restored with it */
   labels?: ExtendedLabels;
   warnings: Problem[];
