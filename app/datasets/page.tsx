@@ -8,7 +8,7 @@ import { snapshotWarnings } from "@/lib/datasets/preview";
 import { listDatasets } from "@/lib/server/datasets/store";
 import { traceFacets } from "@/lib/server/queries/traces";
 import { SnapshotForm } from "./_components/snapshot-form";
-import { RefreshWhileBuilding } from "./_components/refresh-while-building";
+import { RefreshEvery } from "@/components/refresh-every";
 
 export const dynamic = "force-dynamic";
 
@@ -45,7 +45,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
         DuckDB read unchanged. The same data gives the same bytes.
       </p>
       <SnapshotForm values={values} facets={facets} />
-      {building && <RefreshWhileBuilding />}
+      {building && <RefreshEvery seconds={1} />}
       {datasets.length === 0 && <p className="rounded border border-dashed border-slate-300 p-6 text-center text-slate-500">No snapshots yet.</p>}
       <ul className="space-y-3">
         {datasets.map((d) => {

@@ -98,5 +98,3 @@ export const traceSchema = z.strictObject({
   // the extended form's hacking flags (docs/metrics.md): derived, so accepted and recomputed on import, never trusted
   hacking_flags: z.array(z.string().max(64)).max(64).optional(),
 });
-
-export type TraceInput = z.infer<typeof traceSchema>;

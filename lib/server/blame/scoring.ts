@@ -59,13 +59,6 @@ export function ensureScoringWorker(): void {
   });
 }
 
-export async function stopScoringWorker(): Promise<void> {
-  if (!worker) return;
-  const id = await worker.catch(() => null);
-  worker = null;
-  if (id) await (await boss()).offWork(SCORING_QUEUE);
-}
-
 /** Cancels a scoring that is queued or running (its child stops within a second); false when it was neither. */
 export async function cancelScoring(key: string, reason = "cancelled"): Promise<boolean> {
   const { rowCount } = await pool().query("UPDATE blame_scorings SET state = 'cancelled', error = $2, finished_at = now() WHERE key = $1 AND state IN ('queued', 'running')", [key, reason]);
