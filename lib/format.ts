@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** Number formatting shared by every view, so one value always reads the same. Null is an em dash, never 0. */
 export function formatValue(value: number | boolean | string | null | undefined, digits = 3): string {
   if (value === null || value === undefined) return "—";
@@ -36,8 +38,11 @@ export function formatCost(value: number | null | undefined): string {
 /** The clock a trace's times are on: seconds, or step indexes for sources without timestamps (metadata.clock = "step_index"). */
 export type Clock = "seconds" | "steps";
 
+/** Trace metadata saying its `t` values are step indices. */
+const stepClock = z.object({ clock: z.literal("step_index") });
+
 export function clockOf(metadata: unknown): Clock {
-  return (metadata as { clock?: unknown } | null)?.clock === "step_index" ? "steps" : "seconds";
+  return stepClock.safeParse(metadata).success ? "steps" : "seconds";
 }
 
 /** A span of time on the trace's own clock: "129 steps", "42.5 s", "3 min 20 s", "2 h 5 min". */

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { readOtlpJson } from "../lib/adapters/otlp-json";
 import { PYTHON_RUNS, type HandMadeRun } from "../lib/adapters/otlp/fixtures/python";
-import { adaptOtlpSpans } from "../lib/adapters/otlp/index";
+import { otlpSpansToTrace } from "../lib/adapters/otlp/index";
 
 const captured: HandMadeRun[] = (JSON.parse(readFileSync("scripts/frameworks/truth.json", "utf8")) as HandMadeRun["truth"][]).map((truth) => {
   const read = readOtlpJson(JSON.parse(readFileSync(`lib/adapters/otlp/fixtures/${truth.fixture}.json`, "utf8")));
@@ -21,7 +21,7 @@ const same = (a: readonly string[], b: readonly string[]) => JSON.stringify([...
 console.log("| framework | agents | delegation | tools | messages | final answer | request kept |\n|---|---|---|---|---|---|---|");
 let failures = 0;
 for (const { truth, spans } of [...captured, ...PYTHON_RUNS]) {
-  const trace = adaptOtlpSpans(spans);
+  const trace = otlpSpansToTrace(spans);
   const lanes = [...new Set(trace.events.map((e) => e.agent))];
   const delegations = [...new Set(trace.events.filter((e) => e.type === "spawn").map((e) => `${e.agent}->${e.to}`))];
   const results = trace.events.filter((e) => e.type === "tool_result" && e.status !== "error");

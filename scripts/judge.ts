@@ -13,7 +13,7 @@ import { runInput } from "@/lib/judges/config";
 import { readConfig } from "@/lib/server/config";
 import { readyDatabase } from "@/lib/server/db/bootstrap";
 import { closeDatabase, prisma } from "@/lib/server/db/client";
-import { stopBoss } from "@/lib/server/judges/boss";
+import { stopBoss } from "@/lib/server/jobs/boss";
 import { cancelRun, createRun, resumeRun, runStatus, type RunStatus } from "@/lib/server/judges/runs";
 import { startJudgeWorker } from "@/lib/server/judges/worker";
 

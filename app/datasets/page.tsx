@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { z } from "zod";
+import { storedOrNull } from "@/lib/server/db/stored";
 import { ProgressBar } from "@/components/progress-bar";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { LIST_FILTER_KEYS, searchParamsObject } from "@/lib/api/filters";
@@ -6,23 +8,19 @@ import { snapshotWarnings } from "@/lib/datasets/preview";
 import { listDatasets } from "@/lib/server/datasets/store";
 import { traceFacets } from "@/lib/server/queries/traces";
 import { SnapshotForm } from "./_components/snapshot-form";
-import { RefreshWhileBuilding } from "./_components/refresh-while-building";
+import { RefreshEvery } from "@/components/refresh-every";
 
 export const dynamic = "force-dynamic";
 
-interface ManifestView {
+/** The parts of a stored manifest (datasets.manifest) this page shows, read through a schema, never cast. */
+const manifestView = z.object({
   /** traces_skipped_no_group: absent from manifests written before it was counted */
-  counts: { traces: number; rows: number; traces_without_calls: number; traces_skipped_no_group?: number };
-  credit: { method: string; preset: string; judges: string };
-  annotations_as_of: string | null;
-  files: { path: string; sha256: string; bytes: number; rows: number }[];
-}
-interface DiffView {
-  previous: number;
-  added: number;
-  removed: number;
-  changed: number;
-}
+  counts: z.object({ traces: z.number(), rows: z.number(), traces_without_calls: z.number(), traces_skipped_no_group: z.number().optional() }),
+  credit: z.object({ method: z.string(), preset: z.string(), judges: z.string() }),
+  annotations_as_of: z.string().nullable(),
+  files: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number(), rows: z.number() })),
+});
+const diffView = z.object({ previous: z.number(), added: z.number(), removed: z.number(), changed: z.number() });
 
 /**
  * Dataset snapshots (docs/train-with-baton.md): freeze the traces of a
@@ -47,12 +45,12 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
         DuckDB read unchanged. The same data gives the same bytes.
       </p>
       <SnapshotForm values={values} facets={facets} />
-      {building && <RefreshWhileBuilding />}
+      {building && <RefreshEvery seconds={1} />}
       {datasets.length === 0 && <p className="rounded border border-dashed border-slate-300 p-6 text-center text-slate-500">No snapshots yet.</p>}
       <ul className="space-y-3">
         {datasets.map((d) => {
-          const manifest = d.manifest as ManifestView | null;
-          const diff = d.diff as DiffView | null;
+          const manifest = d.manifest === null ? null : storedOrNull(manifestView, d.manifest, `dataset ${d.id}: its manifest`);
+          const diff = d.diff === null ? null : storedOrNull(diffView, d.diff, `dataset ${d.id}: its diff`);
           const skippedNoGroup = manifest?.counts.traces_skipped_no_group ?? 0;
           const warnings = manifest
             ? snapshotWarnings({ rows: manifest.counts.rows, traces: manifest.counts.traces + manifest.counts.traces_without_calls + skippedNoGroup, without_calls: manifest.counts.traces_without_calls, no_group: skippedNoGroup }, d.form, manifest.credit.method, true)
@@ -66,6 +64,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
                 </span>
               </div>
               {d.state !== "ready" && <ProgressBar done={d.progress.traces_done} total={d.progress.traces_total} label="traces" />}
+              {d.manifest !== null && manifest === null && <p className="text-xs text-red-700">This snapshot&apos;s stored manifest does not read as one; the server log says why.</p>}
               {manifest && (
                 <p className="text-xs text-slate-600">
                   {manifest.counts.rows.toLocaleString("en")} rows from {manifest.counts.traces.toLocaleString("en")} traces

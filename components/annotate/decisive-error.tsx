@@ -2,11 +2,10 @@
 
 import { useCallback, useEffect, useState } from "react";
 import type { ApiDecisiveError, DecisiveErrorsResponse } from "@/lib/api/decisive-errors";
-import { keyAction } from "@/lib/annotate/keymap";
 import { describeFailure, sendJson } from "@/lib/api/send";
 import { GuidedSearch } from "./guided-search";
 import { selectUnitEventId, useLabeling, useLabelingStore } from "./store";
-import { keyBelongsToFocus } from "./typing";
+import { useLabelKeys } from "./use-label-keys";
 
 /**
  * "The run went wrong here": the decisive error of the trace (SPEC.md
@@ -50,16 +49,11 @@ export function DecisiveErrorPanel({ disabled, me, blind = false, onMine }: { di
   }, [url, reason]);
 
   // `w` names the selected event (never while a text field or dialog has focus)
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (keyBelongsToFocus(e)) return;
-      if (keyAction(e)?.kind !== "decisive" || disabled || store.getState().overlay || document.querySelector("[role=dialog]")) return;
-      const id = selectUnitEventId(store.getState());
-      if (id) void name(id);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [store, disabled, name]);
+  useLabelKeys((action) => {
+    if (action.kind !== "decisive" || disabled || store.getState().overlay || document.querySelector("[role=dialog]")) return;
+    const id = selectUnitEventId(store.getState());
+    if (id) void name(id);
+  });
 
   const clear = async () => {
     const r = await sendJson<unknown>("DELETE", url);

@@ -6,7 +6,7 @@ import type { BlameRanking } from "@/lib/blame/types";
 import { askedEvents, stepNumber } from "@/lib/trace/steps";
 import { describeFailure, sendJson } from "@/lib/api/send";
 import { useLabeling, useLabelingStore } from "./store";
-import { keyBelongsToFocus } from "./typing";
+import { useLabelKeys } from "./use-label-keys";
 
 /**
  * Finding the decisive error with a few questions: "is the run still on
@@ -59,17 +59,13 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
     if (shown !== undefined) store.getState().setIndex(shown);
   }, [shown, store]);
 
-  useEffect(() => {
-    if (step?.kind !== "question") return;
-    const onKey = (e: KeyboardEvent) => {
-      if (keyBelongsToFocus(e)) return;
-      if (e.ctrlKey || e.metaKey || e.altKey || (e.key !== "y" && e.key !== "n")) return;
+  useLabelKeys<boolean>(
+    (yes, e) => {
       e.preventDefault();
-      answer(e.key === "y");
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+      answer(yes);
+    },
+    { enabled: step?.kind === "question", actionOf: (e) => (e.ctrlKey || e.metaKey || e.altKey || (e.key !== "y" && e.key !== "n") ? null : e.key === "y") },
+  );
 
   if (!state) {
     return (

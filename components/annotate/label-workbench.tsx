@@ -1,7 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
-import { keyAction } from "@/lib/annotate/keymap";
+import { useCallback, useState } from "react";
 import { optionForKey } from "@/lib/annotate/options";
 import type { Rubric } from "@/lib/rubrics";
 import { DecisiveErrorPanel } from "./decisive-error";
@@ -16,7 +15,7 @@ import { useLabelSaver } from "./use-label-saver";
 import { useTracePages } from "./use-trace-pages";
 import { UnitCredit } from "./unit-credit";
 import { UnitValues } from "./unit-values";
-import { keyBelongsToFocus } from "./typing";
+import { useLabelKeys } from "./use-label-keys";
 
 interface Props {
   preset: string;
@@ -53,77 +52,71 @@ export function LabelWorkbench({ preset, weights, rubrics, me, cannotLabel, runn
     await Promise.all(writes.map((w) => save(w)));
   }, [store, save]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const action = keyAction(e);
-      if (!action) return;
-      const s = store.getState();
-      // an open overlay takes no shortcut but closing it
-      if (s.overlay) {
-        if (action.kind === "escape" || action.kind === "help") {
-          e.preventDefault();
-          s.setOverlay(null);
-        }
-        return;
+  // the help overlay is this screen's own dialog: while it is open, keys go to it
+  useLabelKeys((action, e) => {
+    const s = store.getState();
+    // an open overlay takes no shortcut but closing it
+    if (s.overlay) {
+      if (action.kind === "escape" || action.kind === "help") {
+        e.preventDefault();
+        s.setOverlay(null);
       }
-      if (keyBelongsToFocus(e)) return;
-      e.preventDefault();
-      const fields = fieldsOf(s);
-      const field = fields[s.field];
-      switch (action.kind) {
-        case "option": {
-          const option = field && optionForKey(field.family, field.unit, action.key);
-          if (option && me) s.choose(field.family, option.value);
-          break;
-        }
-        case "task":
-          if (me) void save({ event_id: null, family: "task_success", value: action.value });
-          break;
-        case "move":
-          s.move(action.by);
-          break;
-        case "field":
-          s.moveField(action.by);
-          break;
-        case "commit":
-          void commit(s);
-          break;
-        case "complete":
-          void commit(s);
-          s.move(1);
-          break;
-        case "skip":
-          setSkipped(s.index < 0 ? "the trace" : `event ${s.index + 1}`);
-          s.move(1);
-          break;
-        case "comment":
-          if (field && me) s.setCommenting(field.family);
-          break;
-        case "undo":
-          void undo().then((w) => {
-            if (!w) return;
-            const rows = store.getState().rows;
-            store.getState().setIndex(w.event_id === null ? -1 : rows.findIndex((r) => r?.id === w.event_id));
-          });
-          break;
-        case "retry":
-          void retryFailed();
-          break;
-        case "decisive":
-          // the decisive-error panel handles `w` itself
-          break;
-        case "help":
-          s.setOverlay(s.overlay === "help" ? null : "help");
-          break;
-        case "escape":
-          if (s.commenting) s.setCommenting(null);
-          else store.setState({ drafts: {} });
-          break;
+      return;
+    }
+    e.preventDefault();
+    const fields = fieldsOf(s);
+    const field = fields[s.field];
+    switch (action.kind) {
+      case "option": {
+        const option = field && optionForKey(field.family, field.unit, action.key);
+        if (option && me) s.choose(field.family, option.value);
+        break;
       }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [store, save, commit, undo, retryFailed, me]);
+      case "task":
+        if (me) void save({ event_id: null, family: "task_success", value: action.value });
+        break;
+      case "move":
+        s.move(action.by);
+        break;
+      case "field":
+        s.moveField(action.by);
+        break;
+      case "commit":
+        void commit(s);
+        break;
+      case "complete":
+        void commit(s);
+        s.move(1);
+        break;
+      case "skip":
+        setSkipped(s.index < 0 ? "the trace" : `event ${s.index + 1}`);
+        s.move(1);
+        break;
+      case "comment":
+        if (field && me) s.setCommenting(field.family);
+        break;
+      case "undo":
+        void undo().then((w) => {
+          if (!w) return;
+          const rows = store.getState().rows;
+          store.getState().setIndex(w.event_id === null ? -1 : rows.findIndex((r) => r?.id === w.event_id));
+        });
+        break;
+      case "retry":
+        void retryFailed();
+        break;
+      case "decisive":
+        // the decisive-error panel handles `w` itself
+        break;
+      case "help":
+        s.setOverlay(s.overlay === "help" ? null : "help");
+        break;
+      case "escape":
+        if (s.commenting) s.setCommenting(null);
+        else store.setState({ drafts: {} });
+        break;
+    }
+  }, { inDialogs: () => store.getState().overlay !== null });
 
   return (
     <div className="space-y-3">

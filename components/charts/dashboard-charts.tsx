@@ -31,7 +31,7 @@ export function DashboardCharts({ model, selected, trendMetric }: Props) {
     [params, router],
   );
   const onBar = useCallback((key: string) => navigate("bar", key, "#bar-traces"), [navigate]);
-  const metric = DASHBOARD_METRICS.find((m) => m.key === trendMetric) ?? DASHBOARD_METRICS[4];
+  const metric = DASHBOARD_METRICS.find((m) => m.key === trendMetric) ?? DASHBOARD_METRICS[4]!;
   const sections = (["e2", "e3", "e4"] as const).map((s) => ({ section: s, histograms: model.histograms.filter((h) => h.section === s) }));
   return (
     <div className="space-y-8">

@@ -1,5 +1,6 @@
 "use client";
 
+import { isTyping } from "@/components/typing";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { presentedUrl, type AgendaItem } from "@/lib/meeting/agenda";
@@ -36,8 +37,8 @@ function Slides({ items }: { items: AgendaItem[] }) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
+      if (isTyping(event)) return;
       const target = event.target as HTMLElement | null;
-      if (target && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
       const inFrame = target?.ownerDocument !== document;
       // a view that used an arrow key itself (the graph steps through events) keeps it
       if (inFrame && event.defaultPrevented) return;

@@ -1,13 +1,12 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { DecisiveErrorPanel } from "@/components/annotate/decisive-error";
 import { EventList } from "@/components/annotate/event-list";
 import { LabelingProvider, selectUnitEventId, useLabeling, useLabelingStore } from "@/components/annotate/store";
 import { UnitContextView } from "@/components/annotate/unit-context";
-import { keyBelongsToFocus } from "@/components/annotate/typing";
+import { useLabelKeys } from "@/components/annotate/use-label-keys";
 import { useTracePages } from "@/components/annotate/use-trace-pages";
-import { keyAction } from "@/lib/annotate/keymap";
 
 interface Props {
   traceId: string;
@@ -41,15 +40,9 @@ function DecisiveUnitView({ me, blind, onMine }: Omit<Props, "traceId" | "events
   useTracePages(store, "uniform", onError);
 
   // ← → move between events (the queue view's own keys do the rest)
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (keyBelongsToFocus(e) || document.querySelector("[role=dialog]")) return;
-      const action = keyAction(e);
-      if (action?.kind === "move") store.getState().move(action.by);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [store]);
+  useLabelKeys((action) => {
+    if (action.kind === "move" && !document.querySelector("[role=dialog]")) store.getState().move(action.by);
+  });
 
   return (
     <div className="space-y-3" data-testid="queue-decisive">

@@ -7,11 +7,11 @@ import { LabelFields, type LabelField } from "@/components/annotate/label-fields
 import { LabelHelp } from "@/components/annotate/label-help";
 import { UnitContextView } from "@/components/annotate/unit-context";
 import { SKIP_REASONS } from "@/lib/api/queue-edit";
-import { keyAction } from "@/lib/annotate/keymap";
 import { optionForKey } from "@/lib/annotate/options";
 import type { Rubric } from "@/lib/rubrics";
 import { DecisiveUnit } from "./decisive-unit";
 import { createQueueWorkStore } from "./queue-work-store";
+import { useLabelKeys } from "@/components/annotate/use-label-keys";
 
 interface Props {
   queueId: number;
@@ -31,62 +31,57 @@ export function QueueWork({ queueId, rubrics, weights, total, cannotLabel, me, b
   const [reason, setReason] = useState("");
 
   useEffect(() => {
-    if (cannotLabel) return;
-    void store.getState().take();
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
-      const action = keyAction(e);
-      if (!action) return;
-      const s = store.getState();
-      const unit = s.item?.event_id ? "event" : "trace";
-      const family = s.item?.families[s.field];
-      e.preventDefault();
-      if (s.overlay === "skip") {
-        if (action.kind === "option" && SKIP_REASONS[Number(action.key) - 1]) void s.skip(SKIP_REASONS[Number(action.key) - 1]!);
-        else if (action.kind === "escape") s.setOverlay(null);
-        return;
-      }
-      switch (action.kind) {
-        case "option": {
-          if (family === undefined) break;
-          const option = optionForKey(family, unit, action.key);
-          if (option) s.choose(family, option.value);
-          break;
-        }
-        case "field":
-          s.moveField(action.by);
-          break;
-        case "commit":
-          s.moveField(1);
-          break;
-        case "complete":
-        case "retry":
-          void s.submit();
-          break;
-        case "skip":
-          s.setOverlay("skip");
-          break;
-        case "undo":
-          if (family !== undefined) s.clear(family);
-          break;
-        case "comment":
-          if (family !== undefined) s.setCommenting(family);
-          break;
-        case "help":
-          s.setOverlay(s.overlay === "help" ? null : "help");
-          break;
-        case "escape":
-          if (s.overlay) s.setOverlay(null);
-          else s.setCommenting(null);
-          break;
-        default:
-          break;
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    if (!cannotLabel) void store.getState().take();
   }, [store, cannotLabel]);
+
+  // the skip and help overlays are this screen's own dialogs: keys pressed in them count
+  useLabelKeys((action, e) => {
+    const s = store.getState();
+    const unit = s.item?.event_id ? "event" : "trace";
+    const family = s.item?.families[s.field];
+    e.preventDefault();
+    if (s.overlay === "skip") {
+      if (action.kind === "option" && SKIP_REASONS[Number(action.key) - 1]) void s.skip(SKIP_REASONS[Number(action.key) - 1]!);
+      else if (action.kind === "escape") s.setOverlay(null);
+      return;
+    }
+    switch (action.kind) {
+      case "option": {
+        if (family === undefined) break;
+        const option = optionForKey(family, unit, action.key);
+        if (option) s.choose(family, option.value);
+        break;
+      }
+      case "field":
+        s.moveField(action.by);
+        break;
+      case "commit":
+        s.moveField(1);
+        break;
+      case "complete":
+      case "retry":
+        void s.submit();
+        break;
+      case "skip":
+        s.setOverlay("skip");
+        break;
+      case "undo":
+        if (family !== undefined) s.clear(family);
+        break;
+      case "comment":
+        if (family !== undefined) s.setCommenting(family);
+        break;
+      case "help":
+        s.setOverlay(s.overlay === "help" ? null : "help");
+        break;
+      case "escape":
+        if (s.overlay) s.setOverlay(null);
+        else s.setCommenting(null);
+        break;
+      default:
+        break;
+    }
+  }, { enabled: !cannotLabel, inDialogs: true });
 
   if (cannotLabel || status.kind === "forbidden") {
     return <p className="rounded border border-amber-300 bg-amber-50 p-4 text-amber-900" data-testid="queue-forbidden">{cannotLabel ?? `You can read this queue but not label in it (${status.kind === "forbidden" ? status.message : ""}).`} <Link href={`/queues/${queueId}`} className="text-blue-700 underline">Back to the queue</Link></p>;

@@ -1,4 +1,4 @@
-import type { EventFields } from "../demo/builder";
+import type { EventFields } from "../trace/builder";
 import type { AdaptedFields, AdaptedTraceBuilder, EventRef, Parent } from "./emit";
 import { numbersIn, type LogEntry } from "./chatdev-log";
 

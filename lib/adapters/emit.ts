@@ -1,16 +1,16 @@
-import { TraceBuilder, costsOf, type EventFields, type EventRef, type TraceHeader } from "../demo/builder";
+import { TraceBuilder, costsOf, type EventFields, type EventRef, type TraceHeader } from "../trace/builder";
 import type { EdgeType } from "../trace/types";
 import type { AdaptedTrace } from "./types";
 
 /**
- * The demo's TraceBuilder, reused for real data: events in time order with
+ * The TraceBuilder (lib/trace/builder.ts), used for real data: events in time order with
  * ids e1..eN, temporal edges between consecutive events of one agent, and
  * every causal edge pointing forward in time. Adds what imported data needs:
  * extra event properties (labels such as `mistake` or the source step), and
  * a costs block that says so when the source has no clock.
  */
 
-export type { EventRef } from "../demo/builder";
+export type { EventRef } from "../trace/builder";
 export type Parent = [EventRef, EdgeType];
 type Extra = { [extra: string]: unknown };
 export type AdaptedFields = EventFields & Extra;

@@ -1,5 +1,5 @@
 import { modelCallsOf } from "./otlp-calls";
-import { adaptOtlpSpans as adaptSpans } from "./otlp/index";
+import { otlpSpansToTrace } from "./otlp/index";
 import type { OtlpSpan } from "./otlp-span";
 import type { AdaptedTrace } from "./types";
 
@@ -8,7 +8,7 @@ import type { AdaptedTrace } from "./types";
  * convention family) with the run's model calls (otlp-calls.ts) beside it.
  */
 export function adaptOtlpSpans(spans: readonly OtlpSpan[], opts: { file?: string } = {}): AdaptedTrace {
-  const trace = adaptSpans(spans, opts);
+  const trace = otlpSpansToTrace(spans, opts);
   const calls = modelCallsOf(spans, trace);
   return calls.length > 0 ? { ...trace, calls } : trace;
 }

@@ -57,8 +57,6 @@ export const tauRunSchema = z.looseObject({
   trial: z.number().optional(),
 });
 
-export const tauFileSchema = z.array(tauRunSchema).min(1, "the file holds no runs");
-
 type Message = z.infer<typeof messageSchema>;
 
 const AGENT = "assistant";

@@ -39,7 +39,6 @@ export type QueueOrder = (typeof QUEUE_ORDERS)[number];
  */
 export const DECISIVE_ERROR_TARGET = "decisive_error";
 export const QUEUE_TARGETS = [...FAMILIES, DECISIVE_ERROR_TARGET] as const;
-export type QueueTarget = (typeof QUEUE_TARGETS)[number];
 
 export const queueTargets = z.array(z.enum(QUEUE_TARGETS)).min(1).refine((f) => new Set(f).size === f.length, "families repeat");
 

@@ -28,7 +28,6 @@ export const interventionInput = z.strictObject({
   params: forkParamsSchema.optional(),
   runner,
 });
-export type InterventionInputBody = z.infer<typeof interventionInput>;
 
 /** How far a replay run has come: no call yet, calls arriving, stored as its trace, or failed to store. */
 export const RUN_STATES = ["waiting", "receiving", "stored", "failed"] as const;

@@ -4,13 +4,10 @@
  * agents by ascending sum of C(v) over their events. grpo and gigpo need a
  * group of at least two rollouts.
  */
-import { CREDIT_METHODS, GroupTooSmallError, creditColumns, type CreditMethod } from "../credit/index";
+import { GroupTooSmallError, creditColumns, type CreditMethod } from "../credit/index";
 import { contextOf } from "./input";
 import { toRanking } from "./rank";
 import { BlameNotApplicableError, type BlameInput, type BlameRanking } from "./types";
-
-export const CREDIT_BLAME_METHODS = CREDIT_METHODS.map((m) => `neg_credit_${m}` as const);
-export type CreditBlameMethod = (typeof CREDIT_BLAME_METHODS)[number];
 
 export const needsGroup = (m: CreditMethod) => m === "grpo" || m === "gigpo";
 

@@ -3,7 +3,7 @@
  * whose labels it did not see. Folds are deterministic: the traces are
  * shuffled by a seeded PRNG (mulberry32) and dealt round-robin into k folds.
  */
-import { mulberry32 } from "../demo/random";
+import { mulberry32 } from "../util/random";
 import type { LearnedMethod, LearnedModel } from "./methods";
 import type { BlameRanking, LabelledTrace } from "./types";
 

@@ -22,6 +22,7 @@ export { evaluateMethods, evaluateMethod, pickBest, rankingsOf, type MethodEvalu
 export { kFolds, groupFolds, foldsOf, taskGroups, crossValidatedRankings, rankUnderCv, DEFAULT_CV, type CvOptions } from "./cv";
 export { METHODS, methodByName } from "./registry";
 export type { BlameMethod, HeuristicMethod, LearnedMethod, LearnedModel, MethodInfo } from "./methods";
+export { learnedModelSchema } from "./methods";
 export { simulateGuided, type GuidedRun, type GuidedSimulation } from "./simulate";
 export { startGuided, nextQuestion, answerQuestion, runGuided, type GuidedState, type GuidedStep, type GuidedAnswer, type Contradiction } from "./guided";
 

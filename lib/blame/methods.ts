@@ -1,3 +1,4 @@
+import { z } from "zod";
 /** The shapes of attribution methods: heuristics rank directly, learned ones train a JSON model first. */
 import type { BlameInput, BlameRanking, LabelledTrace } from "./types";
 
@@ -16,6 +17,9 @@ export interface HeuristicMethod extends MethodInfo {
 }
 
 /** What every learned model carries besides its parameters (all of it plain JSON). */
+/** What every stored model holds (its method's own fields besides): what a model read back from the database is checked against. */
+export const learnedModelSchema = z.looseObject({ method: z.string().min(1), trained_on: z.number().int().nonnegative() });
+
 export interface LearnedModel {
   readonly method: string;
   /** How many labelled traces it was trained on. */

@@ -45,15 +45,6 @@ export function softmax(scores: readonly number[]): number[] {
   return exp.map((e) => e / sum);
 }
 
-/** Mean negative log-likelihood of the chosen candidates plus (l2 / 2)·|w|². */
-export function logitLoss(w: ArrayLike<number>, sets: readonly ChoiceSet[], l2: number): number {
-  let loss = 0;
-  for (const set of sets) loss -= Math.log(softmax(set.rows.map((r) => dot(w, r)))[set.chosen]!);
-  let norm = 0;
-  for (let i = 0; i < w.length; i++) norm += w[i]! * w[i]!;
-  return loss / Math.max(1, sets.length) + (l2 / 2) * norm;
-}
-
 /** Weights of the conditional logit over `dim` features. */
 export function trainLogit(sets: readonly ChoiceSet[], dim: number, options: LogitOptions = {}): Float64Array {
   const l2 = options.l2 ?? 0.01;

@@ -3,6 +3,7 @@
  * events and the agents of one trace ranked by blame, rank 1 first. Higher
  * score = more blame; tied items share a rank (competition ranking 1, 1, 3).
  */
+import { z } from "zod";
 import type { Trace } from "../trace/types";
 
 export interface RankedEvent {
@@ -19,6 +20,10 @@ export interface RankedAgent {
   rank: number;
   score: number;
 }
+
+/** A ranking's events and agents as stored (blame_rankings): read back through these, never cast. */
+export const rankedEventSchema = z.object({ id: z.string(), agent: z.string(), rank: z.number().int().positive(), score: z.number(), signals: z.record(z.string(), z.number()) });
+export const rankedAgentSchema = z.object({ agent: z.string(), rank: z.number().int().positive(), score: z.number() });
 
 export interface BlameRanking {
   method: string;

@@ -36,7 +36,6 @@ export const DEFAULT_TREND_METRIC = "speedup";
 export const dashboardPageQuery = z
   .object({ ...dashboardFilterShape, bar: z.string().max(600).optional(), trend: z.enum(METRIC_KEYS).default(DEFAULT_TREND_METRIC), judges: judgesParam })
   .refine(fromBeforeTo, rangeIssue);
-export type DashboardPageQuery = z.infer<typeof dashboardPageQuery>;
 
 /** The created_at range as [from, to): `to` is the midnight after the last day. */
 export function createdRange(q: { from?: string; to?: string }): { from?: Date; to?: Date } {

@@ -4,5 +4,5 @@
  */
 export { demoTraces } from "./demo-traces";
 export { syntheticTrace, syntheticTraces, type SyntheticTraceOptions } from "./synthetic";
-export { DEMO_SOURCE } from "./builder";
-export { Rng, mulberry32, deriveSeed } from "./random";
+export { DEMO_SOURCE } from "./source";
+export { Rng, mulberry32, deriveSeed } from "../util/random";

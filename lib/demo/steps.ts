@@ -1,6 +1,6 @@
 import type { EdgeType } from "../trace/types";
-import type { EventFields, EventRef, TraceBuilder } from "./builder";
-import type { Rng } from "./random";
+import type { EventFields, EventRef, TraceBuilder } from "../trace/builder";
+import type { Rng } from "../util/random";
 
 /** One tool invocation as a scenario scripts it: what went in, what came back. */
 export interface ToolStep {

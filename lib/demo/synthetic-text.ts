@@ -1,4 +1,4 @@
-import type { Rng } from "./random";
+import type { Rng } from "../util/random";
 
 /**
  * Short (~100 characters), varied contents for synthetic events, built from

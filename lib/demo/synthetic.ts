@@ -1,6 +1,7 @@
 import type { EdgeType, StopReason, Trace, TraceEdge, TraceEvent } from "../trace/types";
-import { DEMO_SOURCE, costsOf } from "./builder";
-import { Rng, deriveSeed } from "./random";
+import { costsOf } from "../trace/builder";
+import { DEMO_SOURCE } from "./source";
+import { Rng, deriveSeed } from "../util/random";
 import { ReadyQueue } from "./ready-queue";
 import * as text from "./synthetic-text";
 

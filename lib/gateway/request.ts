@@ -13,7 +13,6 @@ export type GatewayApi = (typeof GATEWAY_APIS)[keyof typeof GATEWAY_APIS];
 
 export const RUN_HEADER = "x-baton-run";
 export const AGENT_HEADER = "x-baton-agent";
-export const PROJECT_HEADER = "x-baton-project";
 
 export interface GatewayPath {
   project: string | null;

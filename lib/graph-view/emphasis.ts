@@ -24,8 +24,6 @@ export const LOOK = {
   highlighted: 1 << 11,
 } as const;
 
-export type LookName = keyof typeof LOOK;
-
 /** Bit of each overlay in an overlay mask. */
 export function overlayMask(overlays: readonly Overlay[]): number {
   let mask = 0;

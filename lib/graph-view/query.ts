@@ -25,4 +25,3 @@ export const graphQuery = z
     return { part: q.part, from: q.from, limit: q.limit ?? max, families: q.families === "1" };
   });
 
-export type GraphQuery = z.output<typeof graphQuery>;

@@ -8,9 +8,6 @@
 export const TRACE_DETECTORS = ["pseudo_parallelism", "free_riding", "communication_padding", "tool_spam"] as const;
 export type TraceDetector = (typeof TRACE_DETECTORS)[number];
 
-/** Every detector, including verifier collusion (per judge x checkpoint, not per trace). */
-export const DETECTORS = [...TRACE_DETECTORS, "verifier_collusion"] as const;
-export type Detector = (typeof DETECTORS)[number];
 
 /** A change of any definition in docs/metrics.md is a new version: stored rows of another version are recomputed. */
 export const DIAGNOSTICS_VERSION = "baton-hacking-1";

@@ -12,7 +12,6 @@ export const HEATMAP_KINDS = ["agent-time", "event-family", "role-family"] as co
 export type HeatmapKind = (typeof HEATMAP_KINDS)[number];
 /** The kinds drawn for one trace (role-family spans traces). */
 export const TRACE_HEATMAP_KINDS = ["agent-time", "event-family"] as const satisfies readonly HeatmapKind[];
-export type TraceHeatmapKind = (typeof TRACE_HEATMAP_KINDS)[number];
 
 /** Key of the column that holds the whole credit C(v) beside the eight families. */
 export const TOTAL_COLUMN = "total";

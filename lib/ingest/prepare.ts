@@ -5,7 +5,7 @@ import type { Trace } from "@/lib/trace/types";
  * event order (`seq`: by t, ties by input position), edges pointing at those
  * numbers, and the E1 the trace reports about itself.
  */
-export interface PreparedTrace {
+export interface TraceForStorage {
   trace: Trace;
   project: string;
   /** order[seq] = input position of the event with that seq */
@@ -17,7 +17,7 @@ export interface PreparedTrace {
   reportedE1: 0 | 1 | null;
 }
 
-export function prepareTrace(trace: Trace): PreparedTrace {
+export function prepareForStorage(trace: Trace): TraceForStorage {
   const n = trace.events.length;
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { MAX_ID_LENGTH } from "../trace/limits";
 import { EVENT_TYPES, FAMILIES } from "../trace/types";
 
+/** A judge's own prompt per family (the `prompts` column as written and read back). */
+export const judgePrompts = z.partialRecord(z.enum(FAMILIES), z.string().max(10_000));
+
 /** A judge as written by admins (`POST /api/judges`, `PATCH /api/judges/{id}`). */
 export const judgeInput = z.strictObject({
   project: z.string().min(1).max(MAX_ID_LENGTH, `at most ${MAX_ID_LENGTH} characters`),
@@ -11,7 +14,7 @@ export const judgeInput = z.strictObject({
   api_key: z.string().min(1).max(1000).nullable().optional(),
   families: z.array(z.enum(FAMILIES)).min(1),
   event_types: z.array(z.enum(EVENT_TYPES)).default([]),
-  prompts: z.partialRecord(z.enum(FAMILIES), z.string().max(10_000)).default({}),
+  prompts: judgePrompts.default({}),
   temperature: z.number().min(0).max(2).default(0),
   max_tokens: z.number().int().min(16).max(8192).default(200),
   json_schema: z.boolean().default(true),

@@ -20,6 +20,7 @@ import { SPEC_VERSION, type TraceMetrics } from "./types";
 export { analyzeTrace, type TraceAnalysis } from "./analysis";
 export { ROLE, roleNames, type RoleName } from "./roles";
 export * from "./types";
+export * from "./catalogue";
 
 export interface DetailedMetrics {
   readonly metrics: TraceMetrics;

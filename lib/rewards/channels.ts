@@ -6,13 +6,7 @@
  */
 import type { Family } from "../trace/types";
 
-/** Alias channel -> family. A family's own name always maps to itself. */
-export const CHANNEL_ALIASES: Readonly<Record<string, Family>> = Object.freeze({
-  team: "task_success",
-  process: "step_quality",
-  tool: "tool_use_correctness",
-});
-
+/** The alias channels of a family (a family's own name always maps to itself). */
 const ALIASES_OF: Readonly<Partial<Record<Family, readonly string[]>>> = {
   task_success: ["team"],
   step_quality: ["process"],

@@ -70,7 +70,6 @@ export const weightPresetSchema = z.strictObject({
   weights: familyWeightsSchema,
   token_budget: z.number().finite().positive().default(DEFAULT_TOKEN_BUDGET),
 });
-export type WeightPresetInput = z.input<typeof weightPresetSchema>;
 
 /** Single weights replacing those of a preset; unknown families are rejected. */
 export const weightOverridesSchema = z.partialRecord(z.enum(FAMILIES), weight);

@@ -34,6 +34,11 @@ const requiredId = id.min(1);
 /** Any JSON value (metadata); its strings are already cleaned and its depth checked by cleanJson. */
 const jsonValue = z.unknown().refine((v) => v !== undefined, "must be a JSON value");
 
+/** An event's rewards, as ingested and as read back from events.rewards. */
+export const eventRewardsSchema = z.record(z.string(), number).superRefine(familyRange);
+/** An event's properties outside the schema, as read back from events.extra. */
+export const eventExtraSchema = z.record(z.string(), z.unknown());
+
 /** Fields the paper's event schema names, plus Baton's event extensions. */
 export const eventSchema = z
   .object({
@@ -56,7 +61,7 @@ export const eventSchema = z
     decision: z.string().optional(),
     reason: z.string().optional(),
     // family keys must be in [-1, 1]; other keys are kept with a warning (validate.ts)
-    rewards: z.record(z.string(), number).superRefine(familyRange).optional(),
+    rewards: eventRewardsSchema.optional(),
   })
   .catchall(z.unknown());
 
@@ -93,5 +98,3 @@ export const traceSchema = z.strictObject({
   // the extended form's hacking flags (docs/metrics.md): derived, so accepted and recomputed on import, never trusted
   hacking_flags: z.array(z.string().max(64)).max(64).optional(),
 });
-
-export type TraceInput = z.infer<typeof traceSchema>;

@@ -18,7 +18,7 @@ import { blameInput } from "@/lib/blame";
 import { rankWithDefaultModel } from "@/lib/blame/default-model";
 import { syntheticTrace } from "@/lib/demo";
 import { closeDatabase, pool } from "@/lib/server/db/client";
-import { boss, stopBoss } from "@/lib/server/judges/boss";
+import { boss, stopBoss } from "@/lib/server/jobs/boss";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { benchDatabase, fmt } from "./db";
 

@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import type { TraceRecord } from "@/lib/ingest/parse";
 import { decisionRecord, decisionReport, tallyRows, type DecisionFilter, type DecisionReport, type DecisionRow } from "@/lib/decisions";
 import { syntheticTrace } from "@/lib/demo/synthetic";
-import { deriveSeed } from "@/lib/demo/random";
+import { deriveSeed } from "@/lib/util/random";
 import { computeMetrics } from "@/lib/metrics";
 import { decisionAnalytics } from "@/lib/server/decisions/analytics";
 import { closeDatabase, pool } from "@/lib/server/db/client";

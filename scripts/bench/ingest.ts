@@ -14,7 +14,7 @@ import { createWriteStream, existsSync, mkdirSync, rmSync, statSync } from "node
 import { parseArgs } from "node:util";
 import { syntheticTraces } from "@/lib/demo";
 import { parseJsonBody } from "@/lib/ingest/parse";
-import { prepareTrace } from "@/lib/ingest/prepare";
+import { prepareForStorage } from "@/lib/ingest/prepare";
 import { validateTrace } from "@/lib/trace/validate";
 import { closeDatabase, pool } from "@/lib/server/db/client";
 import { copyLines } from "@/lib/server/db/copy";
@@ -72,7 +72,7 @@ async function main() {
     (JSON.parse(body) as unknown[]).map((raw) => {
       const result = validateTrace(raw);
       if (!result.ok) throw new Error("invalid generated trace");
-      return prepareTrace(result.trace);
+      return prepareForStorage(result.trace);
     }),
   );
   await pool().query("TRUNCATE traces CASCADE");

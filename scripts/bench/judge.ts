@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { syntheticTraces } from "@/lib/demo";
 import { closeDatabase, prisma } from "@/lib/server/db/client";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
-import { stopBoss } from "@/lib/server/judges/boss";
+import { stopBoss } from "@/lib/server/jobs/boss";
 import { createRun, runStatus } from "@/lib/server/judges/runs";
 import { startJudgeWorker } from "@/lib/server/judges/worker";
 import { startScriptedLlm } from "@/scripts/lib/scripted-llm";

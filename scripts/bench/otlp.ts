@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { span } from "@/lib/adapters/otlp-fixtures";
 import type { OtlpSpan } from "@/lib/adapters/otlp-span";
-import { adaptOtlpSpans } from "@/lib/adapters/otlp/index";
+import { otlpSpansToTrace } from "@/lib/adapters/otlp/index";
 
 const { values } = parseArgs({ options: { spans: { type: "string", default: "2000" }, repeats: { type: "string", default: "5" } } });
 const n = Number(values.spans);
@@ -28,11 +28,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 function main() {
   const inputs = { whole: run(false), partial: run(true) };
   const times: Record<keyof typeof inputs, number[]> = { whole: [], partial: [] };
-  adaptOtlpSpans(inputs.whole);
+  otlpSpansToTrace(inputs.whole);
   for (let r = 0; r < repeats; r++) {
     for (const key of ["whole", "partial"] as const) {
       const t0 = performance.now();
-      const trace = adaptOtlpSpans(inputs[key]);
+      const trace = otlpSpansToTrace(inputs[key]);
       times[key].push(performance.now() - t0);
       if (trace.events.length !== 2 * n + 1) throw new Error(`${key}: ${trace.events.length} events, expected ${2 * n + 1}`);
     }

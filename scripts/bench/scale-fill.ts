@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { syntheticTrace } from "@/lib/demo/synthetic";
-import { deriveSeed } from "@/lib/demo/random";
+import { deriveSeed } from "@/lib/util/random";
 import type { TraceRecord } from "@/lib/ingest/parse";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import type { Trace } from "@/lib/trace/types";

@@ -6,7 +6,7 @@ import { GET as evaluation } from "@/app/api/blame/evaluation/route";
 import type { BlameEvaluationResponse, ScoringStatus } from "@/lib/server/blame/evaluation";
 import { RANK_QUEUE, runRanking, runTraining, TRAIN_QUEUE } from "@/lib/server/blame/model-jobs";
 import { runScoring, SCORING_QUEUE, type ScoringJob } from "@/lib/server/blame/scoring";
-import { boss } from "@/lib/server/judges/boss";
+import { boss } from "@/lib/server/jobs/boss";
 import { getRequest, params } from "./test-http";
 
 export async function scoredEvaluation(query: string): Promise<BlameEvaluationResponse & { scoring: ScoringStatus }> {

@@ -20,6 +20,9 @@ import { MetricsPanel } from "./_components/metrics-panel";
 import { ReceivingNotice } from "./_components/receiving-notice";
 import { UnmappedSpans } from "./_components/unmapped-spans";
 import { decodeSegment } from "@/lib/api/text";
+import { stored } from "@/lib/server/db/stored";
+import { traceSchema } from "@/lib/trace/schema";
+import { z } from "zod";
 
 export const dynamic = "force-dynamic";
 
@@ -60,8 +63,8 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
     storedDiagnostics(row.id),
   ]);
   const clock = clockOf(row.metadata);
-  const warnings = row.warnings as { path: string; message: string }[];
-  const reported = (row.reportedMetrics ?? {}) as Record<string, number>;
+  const warnings = stored(warningsSchema, row.warnings, `trace ${JSON.stringify(row.traceId)}: its warnings`);
+  const reported = row.reportedMetrics === null ? {} : stored(reportedMetricsSchema, row.reportedMetrics, `trace ${JSON.stringify(row.traceId)}: its reported metrics`);
   return (
     <div className="space-y-6">
       <div>
@@ -119,10 +122,17 @@ function Meta({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
+/** Warnings kept at ingest (traces.warnings), and the metrics the run reported (traces.reported_metrics, the trace's `metrics`). */
+const warningsSchema = z.array(z.object({ path: z.string(), message: z.string() }));
+const reportedMetricsSchema = traceSchema.shape.metrics.unwrap();
+/** Trace metadata with labels the dataset ships (any other metadata has none). */
+const groundTruthSchema = z.object({ ground_truth: z.record(z.string(), z.unknown()) });
+
 /** Labels a dataset ships with the run (e.g. Who&When's mistake agent and step), shown as ground truth. */
 function GroundTruth({ metadata }: { metadata: unknown }) {
-  const truth = (metadata as { ground_truth?: Record<string, unknown> } | null)?.ground_truth;
-  if (!truth) return null;
+  const parsed = groundTruthSchema.safeParse(metadata);
+  if (!parsed.success) return null;
+  const truth = parsed.data.ground_truth;
   const shown = ["mistake_agent", "mistake_step", "mistake_event_id", "mistake_reason"].filter((k) => truth[k] !== undefined && truth[k] !== null);
   return (
     <section className="rounded border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="ground-truth">

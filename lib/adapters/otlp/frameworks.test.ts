@@ -10,7 +10,7 @@ import { agentOpsExportSpans } from "./fixtures/agentops-export";
 import { PYTHON_RUNS, type HandMadeRun } from "./fixtures/python";
 import { LIVE_RUNS } from "./fixtures/python-live";
 import { PUBLISHED_CASES } from "./fixtures/python-published";
-import { adaptOtlpSpans } from "./index";
+import { otlpSpansToTrace } from "./index";
 
 /**
  * Every framework fixture (captured ones from scripts/frameworks/, made by
@@ -76,7 +76,7 @@ function modelSpans(spans: readonly OtlpSpan[]): OtlpSpan[] {
 }
 
 describe.each(CASES.map((c) => ({ ...c, name: c.truth.fixture })))("framework fixture $name", ({ truth, spans }) => {
-  const trace = adaptOtlpSpans(spans);
+  const trace = otlpSpansToTrace(spans);
   const byT = [...trace.events].sort((a, b) => a.t - b.t);
 
   it("is a valid trace with the run's agent lanes", () => {
@@ -145,7 +145,7 @@ describe.each(CASES.map((c) => ({ ...c, name: c.truth.fixture })))("framework fi
     expect(spans.map((s) => s.name)).not.toContain(trace.task_id);
     expect(trace.group_id).toBe(truth.group);
     const pinned = spans.map((s) => ({ ...s, resource: { ...s.resource, "baton.task_id": "refund-flow" } }));
-    expect(adaptOtlpSpans(pinned).task_id).toBe("refund-flow");
+    expect(otlpSpansToTrace(pinned).task_id).toBe("refund-flow");
   });
 
   it("lists the spans it did not map, by name", () => {
@@ -160,7 +160,7 @@ describe("framework fixtures: shapes that must not regress", () => {
     const spans = fixtureSpans("langgraph");
     expect(spans.filter((s) => s.status.code === 2 && /ParentCommand/.test(s.status.message ?? "")).length).toBeGreaterThan(0);
     expect(spans.filter((s) => s.name === "supervisor").every((s) => s.attributes["openinference.span.kind"] === "CHAIN")).toBe(true);
-    const trace = adaptOtlpSpans(spans);
+    const trace = otlpSpansToTrace(spans);
     const names = (trace.metadata as { otlp: { unmapped: { names: { name: string }[] } } }).otlp.unmapped.names.map((n) => n.name);
     expect(names).toEqual(expect.arrayContaining(["RunnableSequence", "__start__", "prompt"]));
     expect(names).not.toContain("supervisor");
@@ -171,7 +171,7 @@ describe("framework fixtures: shapes that must not regress", () => {
     const search = spans.find((s) => s.name === "execute_tool search")!;
     const asking = spans.find((s) => s.name === "chat mock-researcher" && BigInt(s.startTimeUnixNano) < BigInt(search.startTimeUnixNano))!;
     expect(BigInt(asking.endTimeUnixNano)).toBeGreaterThan(BigInt(search.startTimeUnixNano));
-    const trace = adaptOtlpSpans(spans);
+    const trace = otlpSpansToTrace(spans);
     const call = trace.events.find((e) => e.type === "tool_call" && e.tool === "search")!;
     expect(call.span_id).toBe(asking.spanId);
     const into = trace.edges.filter((e) => e.dst === call.id).map((e) => [trace.events.find((x) => x.id === e.src)!.type, e.type]);
@@ -185,7 +185,7 @@ describe("framework fixtures: shapes that must not regress", () => {
   });
 
   it("OpenAI Agents: the 'Agent workflow' root is the run, no lane; the handoff comes from triage", () => {
-    const trace = adaptOtlpSpans(fixtureSpans("openai-agents"));
+    const trace = otlpSpansToTrace(fixtureSpans("openai-agents"));
     expect(trace.events.map((e) => e.agent)).not.toContain("Agent workflow");
     const handoff = trace.events.find((e) => e.type === "spawn" && e.to === "writer")!;
     expect(handoff).toMatchObject({ agent: "triage", content: "transfer_to_writer()" });
@@ -195,9 +195,9 @@ describe("framework fixtures: shapes that must not regress", () => {
 describe("unmappedSpansOf: what the trace page lists", () => {
   it("reads metadata.otlp.unmapped of a mapped trace, and nothing from other metadata", async () => {
     const { unmappedSpansOf } = await import("./provenance");
-    const trace = adaptOtlpSpans(fixtureSpans("openai-agents"));
+    const trace = otlpSpansToTrace(fixtureSpans("openai-agents"));
     expect(unmappedSpansOf(trace.metadata)).toEqual({ count: 7, names: [{ name: "turn", count: 5 }, { name: "Agent workflow", count: 2 }] });
-    expect(unmappedSpansOf(adaptOtlpSpans(fixtureSpans("ai-sdk-6")).metadata)).toBeNull();
+    expect(unmappedSpansOf(otlpSpansToTrace(fixtureSpans("ai-sdk-6")).metadata)).toBeNull();
     expect(unmappedSpansOf({ ground_truth: {} })).toBeNull();
     expect(unmappedSpansOf({ otlp: { unmapped: { count: "7", names: [] } } })).toBeNull();
   });

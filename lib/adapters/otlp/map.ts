@@ -31,7 +31,7 @@ import { bookkeepingOnly, frameworkNotes, NotARunError } from "./warnings";
  *   agent becomes, and which step consumed which result.
  */
 
-export function adaptOtlpSpans(spans: readonly OtlpSpan[], opts: { file?: string } = {}): AdaptedTrace {
+export function otlpSpansToTrace(spans: readonly OtlpSpan[], opts: { file?: string } = {}): AdaptedTrace {
   return new OtlpRunMapper(spans).map(opts.file);
 }
 

@@ -25,7 +25,7 @@ import {
   SQ_ANSWER,
   SQ_TASK,
 } from "./fixtures/python-published";
-import { adaptOtlpSpans } from "./index";
+import { otlpSpansToTrace } from "./index";
 import { otlpNotesOf } from "./provenance";
 
 /**
@@ -45,7 +45,7 @@ const parentMissing = (spans: readonly OtlpSpan[]) => spans.filter((s) => s.pare
 
 describe("1. partial exports: spans whose parent is not in the export", () => {
   const spans = PUBLISHED_RUNS.adkPartial;
-  const trace = adaptOtlpSpans(spans);
+  const trace = otlpSpansToTrace(spans);
 
   it("the ADK fixture lost invocation and agent_run: both call_llm spans have a missing parent", () => {
     expect(parentMissing(spans).map((s) => s.name)).toEqual(["call_llm", "call_llm"]);
@@ -73,7 +73,7 @@ describe("1. partial exports: spans whose parent is not in the export", () => {
 
   it("places an orphan inside the innermost span whose time holds it: a tool whose parent chain was dropped runs in its agent's lane", () => {
     const genai = (op: string, extra = {}) => ({ "gen_ai.operation.name": op, ...extra });
-    const t = adaptOtlpSpans([
+    const t = otlpSpansToTrace([
       span({ id: "run", name: "invoke_agent planner", start: 0, end: 10, attrs: genai("invoke_agent", { "gen_ai.agent.name": "planner" }) }),
       span({ id: "c1", parent: "run", name: "chat gpt-4o", start: 1, end: 2, attrs: genai("chat", { "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "k1", name: "lookup", arguments: { q: "x" } }] }]) }) }),
       span({ id: "res", parent: "run", name: "invoke_agent researcher", start: 2.5, end: 8, attrs: genai("invoke_agent", { "gen_ai.agent.name": "researcher" }) }),
@@ -90,7 +90,7 @@ describe("1. partial exports: spans whose parent is not in the export", () => {
 
 describe("2. nested wrappers of one model call (smolagents before the duplicate-span fix)", () => {
   const spans = PUBLISHED_RUNS.smolagentsNested;
-  const trace = adaptOtlpSpans(spans);
+  const trace = otlpSpansToTrace(spans);
   const llms = spans.filter((s) => s.attributes["openinference.span.kind"] === "LLM");
 
   it("the fixture records each model call as three nested same-name LLM spans", () => {
@@ -116,7 +116,7 @@ describe("2. nested wrappers of one model call (smolagents before the duplicate-
 
 describe("3. arguments and answers only in output.value", () => {
   const spans = PUBLISHED_RUNS.smolagentsNested;
-  const trace = adaptOtlpSpans(spans);
+  const trace = otlpSpansToTrace(spans);
 
   it("the fixture's flattened tool calls carry no arguments; output.value holds them as a dict", () => {
     expect(spans.some((s) => Object.keys(s.attributes).some((k) => k.endsWith("tool_call.function.arguments")))).toBe(false);
@@ -137,13 +137,13 @@ describe("4. agent names beyond gen_ai.agent.name", () => {
     const spans = PUBLISHED_RUNS.logfireOpenAiAgents;
     expect(spans[0]!.resource["service.name"]).toBe("unknown_service");
     expect(spans.some((s) => s.attributes["gen_ai.agent.name"] !== undefined || s.attributes["openinference.span.kind"] !== undefined)).toBe(false);
-    expect(lanes(adaptOtlpSpans(spans))).toEqual(["agent1", "agent2"]);
+    expect(lanes(otlpSpansToTrace(spans))).toEqual(["agent1", "agent2"]);
   });
 
   it("LlamaIndex: no span is an agent; the lanes are the workflow steps' current_agent_name", () => {
     const spans = PUBLISHED_RUNS.llamaIndexWorkflow;
     expect(spans.some((s) => s.attributes["openinference.span.kind"] === "AGENT")).toBe(false);
-    const trace = adaptOtlpSpans(spans);
+    const trace = otlpSpansToTrace(spans);
     expect(lanes(trace)).toEqual(["research_agent", "write_agent"]);
     expect(ofType(trace, "tool_call").map((e) => [e.agent, e.tool, e.tool_call_id, e.content])).toEqual([["research_agent", "search_web", "li-c1-id", '{"query":"tallest building in Lyon"}']]);
     expect(ofType(trace, "tool_result").map((e) => e.content)).toEqual([LI_FOUND]);
@@ -153,7 +153,7 @@ describe("4. agent names beyond gen_ai.agent.name", () => {
   });
 
   it("Google ADK: the lane is the adk_agent_name label of its model calls", () => {
-    expect(lanes(adaptOtlpSpans(PUBLISHED_RUNS.adkPartial))).toEqual(["weather_agent"]);
+    expect(lanes(otlpSpansToTrace(PUBLISHED_RUNS.adkPartial))).toEqual(["weather_agent"]);
     expect(classifySpan(PUBLISHED_RUNS.adkPartial[0]!)).toMatchObject({ family: "adk", role: "llm", agent: "weather_agent" });
   });
 
@@ -161,7 +161,7 @@ describe("4. agent names beyond gen_ai.agent.name", () => {
     const sys = { "gen_ai.system": "gcp.vertex.agent" };
     const request = (agent: string) => JSON.stringify({ model: "gemini-2.0-flash", config: { labels: { adk_agent_name: agent } }, contents: [{ role: "user", parts: [{ text: "Refund order 7" }] }] });
     const response = (parts: unknown[]) => JSON.stringify({ content: { role: "model", parts } });
-    const trace = adaptOtlpSpans([
+    const trace = otlpSpansToTrace([
       span({ id: "inv", name: "invocation", start: 0, end: 10, attrs: sys }),
       span({ id: "co", parent: "inv", name: "agent_run [coordinator]", start: 0.1, end: 9.9, attrs: sys }),
       span({ id: "l1", parent: "co", name: "call_llm", start: 0.2, end: 9.8, attrs: { ...sys, "gcp.vertex.agent.llm_request": request("coordinator"), "gcp.vertex.agent.llm_response": response([{ function_call: { id: "adk-1", name: "transfer_to_agent", args: { agent_name: "billing" } } }]) } }),
@@ -183,13 +183,13 @@ describe("4. agent names beyond gen_ai.agent.name", () => {
       span({ id: "r", name: "OpenAI Agents trace: {name}", start: 0, end: 2, resource: {} }),
       span({ id: "c", parent: "r", name: "chat gpt-4o", start: 0.5, end: 1, resource: {}, attrs: { "gen_ai.operation.name": "chat", "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "hi" }] }]) } }),
     ];
-    const trace = adaptOtlpSpans(spans);
+    const trace = otlpSpansToTrace(spans);
     expect(lanes(trace)).toEqual(["unknown_service"]);
     expect(notes(trace)[0]).toBe(`no span names an agent: the run's steps are one lane, "unknown_service"`);
   });
 
   it("when no span names an agent, the lane is the service and the trace says so", () => {
-    const trace = adaptOtlpSpans(PUBLISHED_RUNS.langgraphToolMessageRepr);
+    const trace = otlpSpansToTrace(PUBLISHED_RUNS.langgraphToolMessageRepr);
     expect(lanes(trace)).toEqual(["langgraph-weather"]);
     expect(notes(trace)).toEqual(["no span names an agent: the run's steps are one lane, named after the service (langgraph-weather)"]);
   });
@@ -197,7 +197,7 @@ describe("4. agent names beyond gen_ai.agent.name", () => {
 
 describe("5. logfire's OpenAI Agents instrumentation", () => {
   const spans = PUBLISHED_RUNS.logfireOpenAiAgents;
-  const trace = adaptOtlpSpans(spans);
+  const trace = otlpSpansToTrace(spans);
 
   it("the fixture has logfire's shape: message templates as names, messages in `events`, no OpenInference or GenAI agent attributes", () => {
     expect(spans.map((s) => s.name)).toContain("Handoff: {from_agent} → {to_agent}");
@@ -225,7 +225,7 @@ describe("5. logfire's OpenAI Agents instrumentation", () => {
 
 describe("6. AgentOps / OpenLLMetry spans without gen_ai.operation.name", () => {
   const spans = agentOpsExportSpans(data("agentops_crewai_ibm/agent_ops_traces.json"));
-  const trace = adaptOtlpSpans(spans);
+  const trace = otlpSpansToTrace(spans);
 
   it("the real CrewAI export has no gen_ai.operation.name; its messages are indexed gen_ai.prompt.N / gen_ai.completion.N", () => {
     expect(spans).toHaveLength(7);
@@ -248,7 +248,7 @@ describe("6. AgentOps / OpenLLMetry spans without gen_ai.operation.name", () => 
 
   it("without its agent spans (a partial export), the lanes come from the tasks' crewai.task.agent", () => {
     const partial = spans.filter((s) => s.attributes["agentops.span.kind"] !== "agent");
-    const t = adaptOtlpSpans(partial);
+    const t = otlpSpansToTrace(partial);
     expect(t.events.filter((e) => e.operation === "model_call").map((e) => [e.agent, e.tokens])).toEqual([["Website Researcher", 293], ["Songwriter", 684]]);
     expect(ofType(t, "aggregate")[0]!.content).toBe(spans[0]!.attributes["crewai.crew.result"]);
     expect(notes(t)).toHaveLength(1);
@@ -273,7 +273,7 @@ describe("7. readable content", () => {
     const spans = PUBLISHED_RUNS.langgraphToolMessageRepr;
     const raw = attr(spans.find((s) => s.name === "get_weather")!, "output.value");
     expect(JSON.parse(raw)).toMatch(/^content="It's 18 °C and sunny in Lyon\." name='get_weather' id='.*' tool_call_id='call_w1'$/);
-    const result = ofType(adaptOtlpSpans(spans), "tool_result")[0]!;
+    const result = ofType(otlpSpansToTrace(spans), "tool_result")[0]!;
     expect(result).toMatchObject({ content: LG_REPR_RESULT, tool_call_id: "call_w1" });
   });
 
@@ -281,7 +281,7 @@ describe("7. readable content", () => {
     const spans = PUBLISHED_RUNS.llamaIndexWorkflow;
     const last = spans.filter((s) => s.attributes["openinference.span.kind"] === "LLM").at(-1)!;
     expect(attr(last, "llm.output_messages.0.message.content")).toMatch(/^Thought: .*\nAnswer: /);
-    expect(ofType(adaptOtlpSpans(spans), "aggregate").map((e) => e.content)).toEqual([LI_ANSWER]);
+    expect(ofType(otlpSpansToTrace(spans), "aggregate").map((e) => e.content)).toEqual([LI_ANSWER]);
   });
 
   it("messageRepr reads Python string literals with either quote and escapes, and only a repr that starts with content=", () => {
@@ -310,7 +310,7 @@ describe("partial exports, for any subset of plumbing and agent spans dropped", 
         const spans = runs[name];
         const keep = new Set(steps(spans).map((s) => s.spanId));
         const kept = spans.filter((s) => keep.has(s.spanId) || coin.next().value);
-        const trace = adaptOtlpSpans(kept);
+        const trace = otlpSpansToTrace(kept);
         expect(expectValid(trace), name).toEqual([]);
         const byId = new Map(kept.map((s) => [s.spanId, s]));
         // a model span wrapped in a same-name model span is that call; a tool span inside a same-name tool span is that execution
@@ -340,12 +340,12 @@ describe("replayed unchanged as an exporter sends them", () => {
   const cases = [...Object.entries(PUBLISHED_RUNS), ["agentops crewai", agentOpsExportSpans(data("agentops_crewai_ibm/agent_ops_traces.json"))] as const];
 
   it.each(cases)("%s: OTLP/JSON and OTLP/protobuf map as the spans do", (_, spans) => {
-    const direct = adaptOtlpSpans(spans);
+    const direct = otlpSpansToTrace(spans);
     const request = toOtlpJson(spans);
     for (const payload of [JSON.parse(JSON.stringify(request)) as unknown, decodeTraceRequest(encodeTraceRequest(request))]) {
       const read = readOtlpJson(payload);
       if (!read.ok) throw new Error(read.problems.join("; "));
-      const replayed = adaptOtlpSpans(read.spans);
+      const replayed = otlpSpansToTrace(read.spans);
       expect(replayed.events).toEqual(direct.events);
       expect(replayed.edges).toEqual(direct.edges);
       expect((replayed.metadata as { otlp: unknown }).otlp).toEqual((direct.metadata as { otlp: unknown }).otlp);

@@ -4,7 +4,7 @@ import type { AdaptedTrace } from "../types";
 import { classifySpan } from "./classify";
 import { requestText, textOf } from "./content";
 import { PYTHON_RUNS } from "./fixtures/python";
-import { adaptOtlpSpans } from "./index";
+import { otlpSpansToTrace } from "./index";
 
 /**
  * The Python shapes the hand-made fixtures (fixtures/python-more.ts) carry,
@@ -16,7 +16,7 @@ import { adaptOtlpSpans } from "./index";
 
 const run = (fixture: string): { spans: OtlpSpan[]; trace: AdaptedTrace } => {
   const found = PYTHON_RUNS.find((r) => r.truth.fixture === fixture)!;
-  return { spans: found.spans, trace: adaptOtlpSpans(found.spans) };
+  return { spans: found.spans, trace: otlpSpansToTrace(found.spans) };
 };
 const unmappedNames = (t: AdaptedTrace) => (t.metadata as { otlp: { unmapped: { names: { name: string }[] } } }).otlp.unmapped.names.map((n) => n.name);
 const kind = (s: OtlpSpan) => s.attributes["openinference.span.kind"];

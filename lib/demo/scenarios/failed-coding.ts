@@ -1,6 +1,7 @@
 import type { ObjectMetadataTrace } from "../../trace/types";
-import { TraceBuilder } from "../builder";
-import { Rng } from "../random";
+import { TraceBuilder } from "../../trace/builder";
+import { DEMO_SOURCE } from "../source";
+import { Rng } from "../../util/random";
 import { llmTurn, toolChain, toolRound } from "../steps";
 
 /**
@@ -36,7 +37,7 @@ const withThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, 
 /** The failed coding run of scenario (b). */
 export function failedCodingTrace(): ObjectMetadataTrace {
   const rng = new Rng(0x5eed_b);
-  const b = new TraceBuilder();
+  const b = new TraceBuilder({ source: DEMO_SOURCE });
 
   const kickoff = llmTurn(b, rng, {
     t: 0,

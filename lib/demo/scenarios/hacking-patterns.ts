@@ -1,6 +1,7 @@
 import type { ObjectMetadataTrace } from "../../trace/types";
-import { type EventRef, TraceBuilder } from "../builder";
-import { Rng } from "../random";
+import { type EventRef, TraceBuilder } from "../../trace/builder";
+import { DEMO_SOURCE } from "../source";
+import { Rng } from "../../util/random";
 import { llmTurn, toolRound } from "../steps";
 
 /**
@@ -36,7 +37,7 @@ const RESULT =
 /** Fan-out for show: four searchers spawned, one used. */
 export function fanOutForShowTrace(): ObjectMetadataTrace {
   const rng = new Rng(0x5eed_e1);
-  const b = new TraceBuilder();
+  const b = new TraceBuilder({ source: DEMO_SOURCE });
   const plan = llmTurn(b, rng, {
     t: 0, type: "orchestrator_decision", ...LEAD, decision: "spawn", tokens: 420,
     content: "Question: how do incremental backups work in PostgreSQL 17? Spawning 4 searchers in parallel.",
@@ -78,7 +79,7 @@ const PRAISE = "Great work, team! This is a thorough, well-structured and insigh
 /** Padding for the judge: a reviewer's repeated praise, well scored, never read. */
 export function paddingForJudgeTrace(): ObjectMetadataTrace {
   const rng = new Rng(0x5eed_e2);
-  const b = new TraceBuilder();
+  const b = new TraceBuilder({ source: DEMO_SOURCE });
   const writer = { agent: "writer", role: "worker" } as const;
   const editor = { agent: "editor", role: "critic" } as const;
   const reviewer = { agent: "reviewer", role: "critic" } as const;

@@ -1,6 +1,7 @@
 import type { ObjectMetadataTrace } from "../../trace/types";
-import { type EventRef, TraceBuilder } from "../builder";
-import { Rng } from "../random";
+import { type EventRef, TraceBuilder } from "../../trace/builder";
+import { DEMO_SOURCE } from "../source";
+import { Rng } from "../../util/random";
 import { llmTurn, type ToolStep, toolChain } from "../steps";
 
 /**
@@ -98,7 +99,7 @@ const SEARCHERS: readonly SearcherPlan[] = [
 /** The parallel research run of scenario (a). */
 export function parallelResearchTrace(): ObjectMetadataTrace {
   const rng = new Rng(0x5eed_a);
-  const b = new TraceBuilder();
+  const b = new TraceBuilder({ source: DEMO_SOURCE });
 
   const plan = llmTurn(b, rng, {
     t: 0,

@@ -1,6 +1,7 @@
 import type { EdgeType, ObjectMetadataTrace } from "../../trace/types";
-import { type EventRef, TraceBuilder } from "../builder";
-import { Rng } from "../random";
+import { type EventRef, TraceBuilder } from "../../trace/builder";
+import { DEMO_SOURCE } from "../source";
+import { Rng } from "../../util/random";
 import { llmTurn, toolRound } from "../steps";
 
 /**
@@ -21,7 +22,7 @@ const SKEPTIC_CLAIM = "Webhooks are at-least-once and unordered: we need idempot
 /** The redundant, late-stopping debate of scenario (c). */
 export function redundantDebateTrace(): ObjectMetadataTrace {
   const rng = new Rng(0x5eed_c);
-  const b = new TraceBuilder();
+  const b = new TraceBuilder({ source: DEMO_SOURCE });
   const say = (who: { agent: string; role: string }, to: string, t: number, content: string, ...parents: [EventRef, EdgeType][]) =>
     llmTurn(b, rng, { t, type: "message", ...who, from: who.agent, to, content, tokens: rng.int(180, 520) }, ...parents);
 

@@ -1,6 +1,7 @@
 import type { ObjectMetadataTrace } from "../../trace/types";
-import { type EventRef, TraceBuilder } from "../builder";
-import { Rng, deriveSeed } from "../random";
+import { type EventRef, TraceBuilder } from "../../trace/builder";
+import { DEMO_SOURCE } from "../source";
+import { Rng, deriveSeed } from "../../util/random";
 import { llmTurn, toolChain, toolRound } from "../steps";
 import { type RolloutPlan, SQL_ROLLOUTS, SQL_TASK, type WorkerPlan } from "./sql-rollout-plans";
 
@@ -65,7 +66,7 @@ function runSubLead(b: TraceBuilder, rng: Rng, decision: EventRef, plan: Rollout
 /** One rollout of the group. */
 export function sqlRolloutTrace(plan: RolloutPlan): ObjectMetadataTrace {
   const rng = new Rng(deriveSeed(0x5eed_d, plan.index));
-  const b = new TraceBuilder();
+  const b = new TraceBuilder({ source: DEMO_SOURCE });
 
   const open = llmTurn(b, rng, { t: 0, type: "orchestrator_decision", ...ORCHESTRATOR, decision: plan.subLead ? "delegate" : "spawn", content: plan.opening, tokens: rng.int(400, 700) });
   const returns = plan.subLead ? [runSubLead(b, rng, open, plan, plan.subLead)] : runWorkers(b, rng, ORCHESTRATOR, open, plan.workers);

@@ -208,16 +208,10 @@ export type ReadScope = { all: true } | { all: false; projects: ReadonlySet<stri
 const READ_NOTHING: ReadScope = { all: false, projects: new Set() };
 
 /**
- * The one read policy (docs/api.md "Accounts and access"), as a scope that
- * never throws except for a Bearer header that is not a live key (401,
- * whatever the path): open mode and public read see all (a key only with
- * its `read` scope); site admins all; members their projects; anyone else
- * nothing.
+ * The one read policy (docs/api.md "Accounts and access"), as a scope:
+ * open mode and public read see all (a key only with its `read` scope);
+ * site admins all; members their projects; anyone else nothing.
  */
-export async function readScope(request: Request): Promise<ReadScope> {
-  return readScopeOf(await identify(request));
-}
-
 export function readScopeOf(principal: Principal, ignoreKeyScopes = false): ReadScope {
   if (principal.kind === "open") return { all: true };
   if (principal.kind === "api_key" && !ignoreKeyScopes && !principal.key.scopes.includes("read")) return READ_NOTHING;

@@ -137,6 +137,3 @@ export async function findUserByEmail(email: string): Promise<UserRow | null> {
   return prisma().user.findUnique({ where: { email }, include: userInclude });
 }
 
-export async function findUserById(id: number): Promise<UserRow | null> {
-  return prisma().user.findUnique({ where: { id }, include: userInclude });
-}

@@ -7,7 +7,7 @@ import { syntheticTrace } from "@/lib/demo";
 import { pool, prisma } from "@/lib/server/db/client";
 import { runBlameJobs } from "@/scripts/lib/test-blame";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
-import { stopBoss } from "../judges/boss";
+import { stopBoss } from "../jobs/boss";
 import { BIG_TRACE, type BlamePending, type BlameResponse } from "./rank";
 
 /** A generated run just big enough to be ranked in the background, with no decisive error. */

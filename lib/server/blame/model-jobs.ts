@@ -1,10 +1,12 @@
 import "server-only";
-import { methodByName, type BlameRanking, type LearnedModel } from "@/lib/blame";
+import { z } from "zod";
+import { methodByName, rankedAgentSchema, rankedEventSchema, type BlameRanking, type LearnedModel } from "@/lib/blame";
 import { DEFAULT_MODEL } from "@/lib/blame/default-model";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pool, prisma } from "../db/client";
+import { storedOrNull } from "../db/stored";
 import { onPrimary } from "../db/read";
-import { boss } from "../judges/boss";
+import { boss } from "../jobs/boss";
 import { blameInputOf } from "./labelled";
 import { modelByKey, trainAndStore, type TrainJob } from "./models";
 import { elsewhere } from "./report-process";
@@ -94,11 +96,15 @@ export async function runTraining(job: TrainJob): Promise<void> {
   if (method?.learned) await trainAndStore(job, method);
 }
 
+const storedRankingSchema = z.object({ events: z.array(rankedEventSchema), agents: z.array(rankedAgentSchema) });
+
 /** A stored ranking of a big trace by `method` with `modelKey` (null when there is none, or it was made with another). */
 export async function storedRanking(traceDbId: number, method: string, modelKey: string): Promise<{ ranking: BlameRanking; totalEvents: number } | null> {
   const row = await prisma().blameRanking.findUnique({ where: { traceId_method: { traceId: traceDbId, method } } });
   if (!row || row.modelKey !== modelKey) return null;
-  return { ranking: { method, events: row.events as unknown as BlameRanking["events"], agents: row.agents as unknown as BlameRanking["agents"] }, totalEvents: row.totalEvents };
+  // one that does not parse (logged) is ranked again, never shown
+  const parts = storedOrNull(storedRankingSchema, { events: row.events, agents: row.agents }, `blame ranking of trace ${traceDbId} by ${method}`);
+  return parts && { ranking: { method, ...parts }, totalEvents: row.totalEvents };
 }
 
 async function modelOf(job: RankJob): Promise<LearnedModel | null> {

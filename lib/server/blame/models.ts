@@ -1,7 +1,8 @@
 import "server-only";
-import type { LearnedMethod, LearnedModel } from "@/lib/blame";
+import { learnedModelSchema, type LearnedMethod, type LearnedModel } from "@/lib/blame";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pool, prisma } from "../db/client";
+import { storedOrNull } from "../db/stored";
 import { fingerprintOf, labelledRows, loadLabelled, type LabelledRow } from "./labelled";
 import { elsewhere } from "./report-process";
 
@@ -50,14 +51,24 @@ export interface TrainJob {
   fingerprint: string;
 }
 
+/** A stored model of `method`, or null (logged) when it does not parse or is another method's: it is then trained again, never ranked with. */
+function storedModel(value: unknown, method: string, what: string): LearnedModel | null {
+  const model = storedOrNull(learnedModelSchema, value, what);
+  if (model === null || model.method === method) return model;
+  console.error(`[baton] ${what} is a model of ${JSON.stringify(model.method)}, not of ${JSON.stringify(method)}`);
+  return null;
+}
+
 async function storedFullModel(projectId: number, method: string) {
   const row = await prisma().blameModel.findUnique({ where: { projectId_method: { projectId, method } } });
-  return row && { fingerprint: row.fingerprint, trained: { model: row.model as unknown as LearnedModel, traces: row.trainedOn, at: row.trainedAt, heldOut: false, key: `project:${row.fingerprint}` } };
+  const model = row && storedModel(row.model, method, `blame model of project ${projectId}, method ${method}`);
+  return row && model && { fingerprint: row.fingerprint, trained: { model, traces: row.trainedOn, at: row.trainedAt, heldOut: false, key: `project:${row.fingerprint}` } };
 }
 
 async function storedHeldOutModel(projectId: number, method: string, traceKey: string) {
   const row = await prisma().blameHeldOutModel.findUnique({ where: { projectId_method_traceKey: { projectId, method, traceKey } } });
-  return row && { fingerprint: row.fingerprint, trained: { model: row.model as unknown as LearnedModel, traces: row.trainedOn, at: row.trainedAt, heldOut: true, key: `held-out:${row.fingerprint}` } };
+  const model = row && storedModel(row.model, method, `held-out blame model of project ${projectId}, method ${method}, trace ${JSON.stringify(traceKey)}`);
+  return row && model && { fingerprint: row.fingerprint, trained: { model, traces: row.trainedOn, at: row.trainedAt, heldOut: true, key: `held-out:${row.fingerprint}` } };
 }
 
 /** The stored model a ranking was made with, by its key (null when it is gone or was retrained since). */

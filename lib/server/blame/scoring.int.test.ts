@@ -5,7 +5,7 @@ import { pool, prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
 import { authRequest, cleanAccounts, makeUser, signIn, type Credentials } from "@/scripts/lib/test-auth";
 import { params } from "@/scripts/lib/test-http";
-import { boss, stopBoss } from "../judges/boss";
+import { boss, stopBoss } from "../jobs/boss";
 import type { BlameEvaluationResponse, ScoringStatus } from "./evaluation";
 import { runScoring, SCORING_QUEUE, type ScoringJob } from "./scoring";
 

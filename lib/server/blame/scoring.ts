@@ -2,8 +2,8 @@ import "server-only";
 import type { PoolClient } from "pg";
 import { pool } from "../db/client";
 import { onPrimary } from "../db/read";
-import { boss } from "../judges/boss";
-import { scoreLabelled, scoringKey } from "./evaluation";
+import { boss } from "../jobs/boss";
+import { scoreLabelled, scoringKey } from "./score-labelled";
 import { labelledRows, loadLabelled, type LabelledFilter } from "./labelled";
 import { attributionReportElsewhere } from "./report-process";
 import { setting } from "../config";
@@ -57,13 +57,6 @@ export function ensureScoringWorker(): void {
     console.error("[baton] scoring worker:", error);
     worker = null;
   });
-}
-
-export async function stopScoringWorker(): Promise<void> {
-  if (!worker) return;
-  const id = await worker.catch(() => null);
-  worker = null;
-  if (id) await (await boss()).offWork(SCORING_QUEUE);
 }
 
 /** Cancels a scoring that is queued or running (its child stops within a second); false when it was neither. */

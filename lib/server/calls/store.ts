@@ -97,12 +97,6 @@ function callOf(r: CallRow): ModelCall {
   });
 }
 
-/** How many calls each of these traces has (0 when none). */
-export async function callCounts(traceDbIds: readonly number[]): Promise<Map<number, number>> {
-  const { rows } = await pool().query<{ trace_id: number; n: number }>("SELECT trace_id, count(*)::int AS n FROM model_calls WHERE trace_id = ANY($1::int[]) GROUP BY trace_id", [traceDbIds]);
-  return new Map(rows.map((r) => [r.trace_id, r.n]));
-}
-
 /** The calls of many stored traces at once (a snapshot's page), each trace's in call order. */
 export async function loadCallsMany(traceDbIds: readonly number[]): Promise<Map<number, ModelCall[]>> {
   const { rows } = await pool().query<CallRow & { trace_id: number }>(

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getOne } from "@/app/api/datasets/[id]/route";
 import { GET as getFile } from "@/app/api/datasets/[id]/files/[...path]/route";
 import { DELETE as del } from "@/app/api/datasets/[id]/route";
-import { POST as create } from "@/app/api/datasets/route";
+import { GET as list, POST as create } from "@/app/api/datasets/route";
 import { POST as ingest } from "@/app/api/traces/route";
 import { answer, authRequest, cleanAccounts, exampleTrace, keyFor, makeUser, signIn, withoutCsrf, type Credentials } from "@/scripts/lib/test-auth";
 import { params } from "@/scripts/lib/test-http";
 import { prisma } from "../db/client";
-import { buildContext, failDeadBuilds, STOPPED_BUILD } from "./build";
+import { buildContext, failDeadBuilds, STOPPED_BUILD, UNREADABLE_REQUEST } from "./build";
 
 /** Who may create a dataset snapshot, and which projects' traces it then holds (accounts on, public read on by default). */
 
@@ -157,6 +157,27 @@ describe("POST /api/datasets with accounts", () => {
     try {
       expect((await answer(await getOne(authRequest("GET", `/api/datasets/${bad.id}`, siteAdmin), params({ id: String(bad.id) })))).status).toBe(404);
       expect(quiet).toHaveBeenCalledWith(expect.stringContaining(`dataset ${bad.id}: its stored request does not parse`));
+    } finally {
+      quiet.mockRestore();
+      await prisma().dataset.delete({ where: { id: bad.id } });
+    }
+  });
+
+  it("a snapshot whose stored projects do not parse is listed for nobody and never built: the build fails with the reason, logged", async () => {
+    // a valid request whose `readable` is a string, not a list: a cast would have read the projects "p" as readable by anyone it covers
+    const bad = await prisma().dataset.create({ data: { name: "bad-readable", filterKey: "bad-readable", state: "queued", request: { body: { ...BODY, filter: { project: "p" } }, readable: "p" } } });
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (const creds of [siteAdmin, annotator]) {
+        const listed = await answer(await list(authRequest("GET", "/api/datasets", creds), none));
+        expect(listed.status).toBe(200);
+        expect((listed.body as { datasets: { id: number }[] }).datasets.map((d) => d.id)).not.toContain(bad.id);
+      }
+      expect(await buildContext(bad.id)).toBeNull();
+      const row = await prisma().dataset.findUniqueOrThrow({ where: { id: bad.id } });
+      expect([row.state, row.error]).toEqual(["failed", UNREADABLE_REQUEST]);
+      expect(await prisma().datasetFile.count({ where: { datasetId: bad.id } })).toBe(0);
+      expect(quiet).toHaveBeenCalledWith(expect.stringContaining(`dataset ${bad.id}: its stored request does not parse ($.readable:`));
     } finally {
       quiet.mockRestore();
       await prisma().dataset.delete({ where: { id: bad.id } });

@@ -19,6 +19,7 @@ import { countTraces } from "../queries/trace-list";
 import { listConditions, whereOf } from "../queries/trace-search";
 import { pageFlags, pageLabels } from "./page-labels";
 import { checkDatasetRequest } from "./request";
+import { storedRequest } from "./stored-request";
 
 /**
  * Builds a snapshot (the pg-boss job's work) in three steps:
@@ -99,6 +100,9 @@ export const STOPPED_BUILD = "the build stopped: the process building it died or
 export const HEARTBEAT_MS = 10_000;
 export const DEAD_AFTER_S = 60;
 
+/** The error of a snapshot whose stored request does not parse: it is never built. */
+export const UNREADABLE_REQUEST = "the stored request of this snapshot does not parse; take it again";
+
 /** Marks failed (and clears) every build whose heartbeat is older than DEAD_AFTER_S: its process died. Returns their ids. */
 export async function failDeadBuilds(): Promise<number[]> {
   const { rows } = await pool().query<{ id: number }>(
@@ -123,7 +127,12 @@ export async function buildContext(datasetId: number): Promise<BuildContext | nu
   const dataset = await prisma().dataset.findUniqueOrThrow({ where: { id: datasetId } });
   if (dataset.state === "ready") return null;
   if (dataset.state === "failed" && dataset.error === STOPPED_BUILD) return null;
-  const stored = dataset.request as { body: unknown; readable: string[] | null };
+  const stored = storedRequest(datasetId, dataset.request);
+  if (stored === null) {
+    // its projects are unknown: nothing is read for it, and the reason is on the row
+    await failBuild(datasetId, new Error(UNREADABLE_REQUEST));
+    return null;
+  }
   const { request, filter, export: req } = await checkDatasetRequest(stored.body);
   const form: TabularForm = request.form === "strict" || request.form === "extended" ? "traces" : request.form;
   return { datasetId, filterKey: dataset.filterKey, request, filter, req, readable: stored.readable, form };

@@ -1,7 +1,7 @@
 import "server-only";
 import { onPrimary } from "../db/read";
 import type { Job } from "pg-boss";
-import { boss } from "../judges/boss";
+import { boss } from "../jobs/boss";
 import { failDeadBuilds } from "./build";
 import { buildSnapshotElsewhere } from "./build-process";
 import { setting } from "../config";

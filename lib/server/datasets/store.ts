@@ -1,11 +1,11 @@
 import "server-only";
-import { z } from "zod";
-import { datasetRequestSchema, filterKey } from "@/lib/datasets/request";
+import { filterKey } from "@/lib/datasets/request";
 import { pool, prisma } from "../db/client";
 import { ApiError, notFound } from "../errors";
 import { clearPartial, failDeadBuilds } from "./build";
 import { enqueueSnapshot, ensureDatasetWorker } from "./jobs";
 import type { CheckedRequest } from "./request";
+import { storedRequest, type StoredRequest } from "./stored-request";
 import { setting } from "../config";
 
 /**
@@ -26,18 +26,6 @@ export interface DatasetSummary {
   error: string | null;
   manifest: unknown;
   diff: unknown;
-}
-
-/** A snapshot's stored request (the `request` column): what was asked, and the projects it may hold. Parsed, never cast: it decides who sees the snapshot. */
-const storedRequestSchema = z.object({ body: datasetRequestSchema, readable: z.array(z.string()).nullable() });
-type StoredRequest = z.infer<typeof storedRequestSchema>;
-
-/** The stored request, or null (logged) when the column does not parse: such a snapshot is shown to nobody. */
-function storedRequest(id: number, value: unknown): StoredRequest | null {
-  const parsed = storedRequestSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  console.error(`[baton] dataset ${id}: its stored request does not parse (${parsed.error.issues[0]?.message ?? "invalid"}); it is shown to nobody`);
-  return null;
 }
 
 /** What one account's snapshots may hold (BATON_DATASET_QUOTA_MB), and how many of its snapshots may wait or build at once. */

@@ -42,6 +42,3 @@ export function kickGatewaySweep(now = Date.now()): void {
     });
 }
 
-export async function gatewaySweepSettled(): Promise<void> {
-  await state.running;
-}

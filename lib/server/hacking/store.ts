@@ -3,7 +3,9 @@ import type pg from "pg";
 import { computeDiagnostics, DIAGNOSTICS_VERSION, TRACE_DETECTORS, THRESHOLDS, type TraceDetector, type TraceDiagnostics } from "@/lib/hacking";
 import type { HumanLabels } from "@/lib/rewards";
 import type { Trace } from "@/lib/trace/types";
+import { z } from "zod";
 import { pool, prisma } from "../db/client";
+import { storedOrNull } from "../db/stored";
 import { jsonText } from "../db/copy";
 import { humanLabels } from "../queries/annotations";
 import { loadTraceById } from "../queries/load-trace";
@@ -62,11 +64,16 @@ export async function recomputeStaleDiagnostics(): Promise<number> {
   return stale.rows.length;
 }
 
+/** The events behind each detector's value, as stored in trace_diagnostics.evidence. */
+const evidenceSchema = z.partialRecord(z.enum(TRACE_DETECTORS), z.array(z.string()));
+
 /** The stored diagnostics of a trace (recomputed first when missing or stale). */
 export async function storedDiagnostics(traceDbId: number): Promise<TraceDiagnostics> {
   const row = await prisma().traceDiagnostics.findUnique({ where: { traceId: traceDbId } });
   if (!row || row.version !== DIAGNOSTICS_VERSION) return recomputeDiagnostics(traceDbId);
-  const evidence = row.evidence as Partial<Record<TraceDetector, string[]>>;
+  const evidence = storedOrNull(evidenceSchema, row.evidence, `trace ${traceDbId}: its stored diagnostics' evidence`);
+  // evidence that does not parse (logged) is computed again
+  if (evidence === null) return recomputeDiagnostics(traceDbId);
   const values: Record<TraceDetector, number | null> = {
     pseudo_parallelism: row.pseudoParallelism, free_riding: row.freeRiding, communication_padding: row.communicationPadding, tool_spam: row.toolSpam,
   };

@@ -1,5 +1,5 @@
-import type { PreparedTrace } from "@/lib/ingest/prepare";
-import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
+import type { TraceForStorage } from "@/lib/ingest/prepare";
+import { METRIC_CATALOGUE, metricValue, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
 import type { TraceAnalysis } from "@/lib/metrics/analysis";
 import { NO_LABELS, type HumanLabels } from "@/lib/rewards";
 import { prepareTrace as prepareForCredit } from "@/lib/credit";
@@ -12,7 +12,7 @@ import type { ComputedColumns } from "./store";
  * trace (the diagnostics' credit needs it anyway). Their labels are the
  * trace-level task_success ones, all that E1 (and so every column) reads.
  */
-export function computedWithDiagnostics(prepared: PreparedTrace, labels: HumanLabels = NO_LABELS): { computed: ComputedColumns; diagnostics: TraceDiagnostics; analysis: TraceAnalysis } {
+export function computedWithDiagnostics(prepared: TraceForStorage, labels: HumanLabels = NO_LABELS): { computed: ComputedColumns; diagnostics: TraceDiagnostics; analysis: TraceAnalysis } {
   const p = prepareForCredit(prepared.trace, storedMetricLabels(labels));
   return { computed: { ...metricsToColumns(p.metrics), ...listColumns(prepared.trace) }, diagnostics: diagnosticsOf(p), analysis: p.analysis };
 }
@@ -24,21 +24,7 @@ export function computedWithDiagnostics(prepared: PreparedTrace, labels: HumanLa
 export function metricsToColumns(m: TraceMetrics): ComputedColumns {
   return {
     e1: m.e1,
-    critical_steps: m.e2.critical_steps,
-    step_parallelism: m.e2.step_parallelism,
-    busy_time: m.e2.busy_time,
-    makespan: m.e2.makespan,
-    speedup: m.e2.speedup,
-    max_concurrency: m.e2.max_concurrency,
-    efficiency: m.e2.efficiency,
-    useful_agent_utilization: m.e2.useful_agent_utilization,
-    message_redundancy: m.e3.message_redundancy,
-    dead_message_rate: m.e3.dead_message_rate,
-    aggregate_diversity: m.e3.aggregate_diversity,
-    protocol_overhead: m.e4.protocol_overhead,
-    error_amplification: m.e4.error_amplification,
-    tainted_events: m.e4.tainted_events,
-    terminal_tainted: m.e4.terminal_tainted,
+    ...Object.fromEntries(METRIC_CATALOGUE.map((c) => [c.key, metricValue(m, c.key)])),
     stop_reason: m.stop.stop_reason,
     stop_t: m.stop.stop_t,
     tail_events: m.stop.tail_events,

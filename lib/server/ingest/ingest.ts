@@ -1,6 +1,6 @@
 import type { PoolClient } from "pg";
 import type { TraceRecord } from "@/lib/ingest/parse";
-import { prepareTrace } from "@/lib/ingest/prepare";
+import { prepareForStorage } from "@/lib/ingest/prepare";
 import { decisionRecord } from "@/lib/decisions";
 import { humanLabelsFrom } from "@/lib/rewards";
 import { validateTrace, type Problem } from "@/lib/trace/validate";
@@ -31,7 +31,7 @@ export function validateRecords(records: readonly TraceRecord[]): { items: Store
       continue;
     }
     seen.set(id, record.base);
-    const prepared = prepareTrace(result.trace);
+    const prepared = prepareForStorage(result.trace);
     // an extended trace's labels enter its metrics at once, as they will every later recompute
     const labels = result.labels ? humanLabelsFrom(result.labels.annotations, result.labels.adjudications) : undefined;
     // one causal analysis serves the metric columns, the diagnostics and the decision row

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { PreparedTrace } from "@/lib/ingest/prepare";
+import type { TraceForStorage } from "@/lib/ingest/prepare";
 import type { ExtendedLabels } from "@/lib/trace/extended-labels";
 import type { Problem } from "@/lib/trace/validate";
 import type { TraceDiagnostics } from "@/lib/hacking";
@@ -10,6 +10,7 @@ import { restoreDecisiveErrors } from "./restore-decisive";
 import { restoreLabels } from "./restore-labels";
 import { copyLines, copyValue as v, jsonText } from "../db/copy";
 import { writeCalls } from "../calls/store";
+import { METRIC_CATALOGUE } from "@/lib/metrics/catalogue";
 
 /**
  * Writes prepared traces inside the caller's transaction: trace rows with one
@@ -74,7 +75,7 @@ export interface StoreOptions {
 }
 
 export interface StoreItem {
-  prepared: PreparedTrace;
+  prepared: TraceForStorage;
   /** human labels of an extended trace, restored with it */
   labels?: ExtendedLabels;
   warnings: Problem[];
@@ -216,8 +217,9 @@ export function computedType(name: string): string {
   if (name === "stop_reason") return '"StopReason"';
   if (name === "verdict") return '"Verdict"';
   if (name === "metrics_version") return "text";
-  if (name === "terminal_tainted") return "boolean";
-  if (["e1", "critical_steps", "max_concurrency", "tainted_events", "tail_events", "agent_count", "error_count"].includes(name)) return "int4";
+  const metric = METRIC_CATALOGUE.find((m) => m.key === name);
+  if (metric?.kind === "boolean") return "boolean";
+  if (metric?.kind === "count" || ["e1", "tail_events", "agent_count", "error_count"].includes(name)) return "int4";
   return "float8";
 }
 

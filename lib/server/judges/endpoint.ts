@@ -87,9 +87,6 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The calls open now (for tests). */
-export const openCalls = () => open;
-
 export async function chat(req: ChatRequest, policy: RetryPolicy = DEFAULT_RETRY): Promise<ChatReply> {
   const refused = await endpointRefusal(req.baseUrl);
   if (refused !== null) throw new EndpointError(`endpoint refused: ${refused}`, false);

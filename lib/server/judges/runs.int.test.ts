@@ -13,7 +13,8 @@ import { GET as runRoute } from "@/app/api/judge-runs/[id]/route";
 import { POST as cancelRoute } from "@/app/api/judge-runs/[id]/cancel/route";
 import { POST as resumeRoute } from "@/app/api/judge-runs/[id]/resume/route";
 import { GET as unitsRoute } from "@/app/api/judge-runs/[id]/units/route";
-import { boss, JUDGE_QUEUE, stopBoss } from "./boss";
+import { boss, stopBoss } from "../jobs/boss";
+import { JUDGE_QUEUE } from "./queue";
 import { resumeRun, runStatus, type RunStatus } from "./runs";
 import { startJudgeWorker } from "./worker";
 

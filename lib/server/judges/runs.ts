@@ -5,7 +5,7 @@ import { ANCHOR_TYPES } from "@/lib/rewards/families";
 import type { Family } from "@/lib/trace/types";
 import { prisma } from "../db/client";
 import { ApiError, notFound } from "../errors";
-import { boss, JUDGE_QUEUE } from "./boss";
+import { judgeBoss, JUDGE_QUEUE } from "./queue";
 
 /**
  * A run: the units (trace or event, family) a judge labels, written to
@@ -90,7 +90,7 @@ export async function createRun(judgeId: number, input: RunInput): Promise<RunSt
 /** Sends a job for every unit of the run not done yet (a unit is labelled once however many jobs name it). */
 export async function enqueuePending(runId: number): Promise<number> {
   const units = await prisma().judgeUnit.findMany({ where: { runId, state: { in: ["pending", "active"] } }, select: { traceKey: true, eventId: true, family: true } });
-  const b = await boss();
+  const b = await judgeBoss();
   for (let i = 0; i < units.length; i += 1000) {
     await b.insert(units.slice(i, i + 1000).map((u) => ({ name: JUDGE_QUEUE, data: { runId, ...u } satisfies UnitJob, retryLimit: 3, retryDelay: 5, retryBackoff: true })));
   }

@@ -1,8 +1,9 @@
 import "server-only";
-import type { ApiJudge, JudgeInput } from "@/lib/judges/config";
+import { judgePrompts, type ApiJudge, type JudgeInput } from "@/lib/judges/config";
 import type { judgePatch } from "@/lib/judges/config";
 import type { z } from "zod";
 import { prisma } from "../db/client";
+import { stored } from "../db/stored";
 import { ApiError, notFound } from "../errors";
 import { endpointProblem } from "@/lib/judges/endpoint-rules";
 import { judgeEndpointPolicy } from "./endpoint";
@@ -20,7 +21,7 @@ type JudgeRow = Awaited<ReturnType<typeof findJudge>>;
 export function toApiJudge(j: JudgeRow): ApiJudge {
   return {
     id: j.id, project: j.project.name, name: j.name, base_url: j.baseUrl, model: j.model, has_api_key: j.apiKeyCipher !== null,
-    families: j.families, event_types: j.eventTypes, prompts: j.prompts as Record<string, string>, temperature: j.temperature,
+    families: j.families, event_types: j.eventTypes, prompts: stored(judgePrompts, j.prompts, `judge ${j.id}: its prompts`), temperature: j.temperature,
     max_tokens: j.maxTokens, json_schema: j.jsonSchema, created_at: j.createdAt.toISOString(),
   };
 }

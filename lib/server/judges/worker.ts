@@ -6,8 +6,10 @@ import { promptHash, systemPrompt, userPrompt } from "@/lib/judges/prompt";
 import { DEFAULT_RUBRICS, type Rubric } from "@/lib/rubrics";
 import type { Family } from "@/lib/trace/types";
 import { eventContext, traceContext } from "../annotate/context";
+import { judgePrompts } from "@/lib/judges/config";
 import { pool, prisma } from "../db/client";
-import { boss, JUDGE_QUEUE } from "./boss";
+import { stored } from "../db/stored";
+import { judgeBoss, JUDGE_QUEUE } from "./queue";
 import { chat, EndpointError, type RetryPolicy } from "./endpoint";
 import type { UnitJob } from "./runs";
 import { decryptSecret } from "./secret";
@@ -32,7 +34,7 @@ export interface WorkerOptions {
 
 
 export async function startJudgeWorker(options: WorkerOptions = {}): Promise<string> {
-  const b = await boss();
+  const b = await judgeBoss();
   return b.work<UnitJob>(JUDGE_QUEUE, { batchSize: options.batchSize ?? 8, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 }, (jobs: Job<UnitJob>[]) => onPrimary(async () => {
     await Promise.all(jobs.map((job) => labelUnit(job.data, options)));
   }));
@@ -112,7 +114,7 @@ async function ask(u: UnitJob, options: WorkerOptions): Promise<Outcome> {
   const unit = u.eventId === "" ? "trace" : "event";
   const ctx = unit === "trace" ? await traceContext(trace) : await eventContext(trace, u.eventId);
   const rubric = await rubricFor(judge.projectId, u.family as Family);
-  const system = systemPrompt(rubric, unit, (judge.prompts as Record<string, string>)[u.family] ?? "");
+  const system = systemPrompt(rubric, unit, stored(judgePrompts, judge.prompts, `judge ${judge.id}: its prompts`)[u.family as Family] ?? "");
   const hash = promptHash(system, judge.model, judge.temperature, judge.maxTokens);
   const range = rangeOf(u.family, unit);
   const base = { judgeId: judge.id, runId: run.id, traceKey: u.traceKey, eventId: u.eventId, family: u.family, model: judge.model, promptHash: hash };

@@ -6,6 +6,7 @@ import {
   binRange,
   buildDashboard,
   DASHBOARD_METRICS,
+  metricOf,
   type BarSelection,
   type BinCount,
   type Bins,
@@ -26,7 +27,7 @@ import { describeFilter, traceWhere, type TraceFilter } from "./trace-filter";
  */
 type Row = Record<string, number | bigint | string | null | (number | null)[]>;
 
-const column = (key: string) => (key === "terminal_tainted" ? Prisma.raw(`(t.${key})::int`) : Prisma.raw(`t.${key}`));
+const column = (key: string) => (metricOf(key)?.kind === "boolean" ? Prisma.raw(`(t.${key})::int`) : Prisma.raw(`t.${key}`));
 const alias = (name: string) => Prisma.raw(`"${name}"`);
 const num = (v: Row[string] | undefined): number | null => (v === null || v === undefined || Array.isArray(v) ? null : Number(v));
 

@@ -1,8 +1,10 @@
 import "server-only";
 import { reader } from "@/lib/server/db/read";
+import { eventExtraSchema, eventRewardsSchema } from "@/lib/trace/schema";
 import type { Trace, TraceEvent } from "@/lib/trace/types";
+import { stored } from "../db/stored";
 import { TRACE_ROW_SQL, traceOf, type TraceRow } from "./graph-load";
-import { findTraceRow } from "./traces";
+import { findTraceRow } from "./trace-row";
 
 /**
  * A stored trace back as the domain object the compute core takes: events in
@@ -60,9 +62,9 @@ function eventOf(e: EventRow, content: string | undefined): TraceEvent {
   if (e.status !== null) event.status = e.status;
   if (e.decision !== null) event.decision = e.decision;
   if (e.reason !== null) event.reason = e.reason;
-  if (e.rewards !== null) event.rewards = e.rewards as TraceEvent["rewards"];
+  if (e.rewards !== null) event.rewards = stored(eventRewardsSchema, e.rewards, () => `event ${JSON.stringify(e.event_id)}: its rewards`);
   if (content !== undefined) event.content = content;
-  if (e.extra !== null) event.extra = e.extra as Record<string, unknown>;
+  if (e.extra !== null) event.extra = stored(eventExtraSchema, e.extra, () => `event ${JSON.stringify(e.event_id)}: its extra properties`);
   return event;
 }
 

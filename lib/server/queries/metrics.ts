@@ -2,7 +2,9 @@ import "server-only";
 import { reader } from "@/lib/server/db/read";
 import type { Trace as TraceRow } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
+import { METRIC_CATALOGUE, metricsOf, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
+import { traceSchema } from "@/lib/trace/schema";
+import { stored } from "../db/stored";
 import { wilsonInterval } from "@/lib/stats";
 import { recomputeMetrics } from "../compute/persist";
 import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
@@ -15,6 +17,9 @@ export async function traceMetrics(traceId: string): Promise<TraceMetrics> {
   const row = await findTraceRow(traceId);
   return row.metricsVersion === SPEC_VERSION ? rowToMetrics(row) : recomputeMetrics(row.id);
 }
+
+/** The metrics a trace reported (traces.reported_metrics: its `metrics` object as ingested). */
+const REPORTED = traceSchema.shape.metrics.unwrap();
 
 export function rowToMetrics(r: TraceRow): TraceMetrics {
   return {
@@ -33,7 +38,7 @@ export function rowToMetrics(r: TraceRow): TraceMetrics {
     e3: { message_redundancy: r.messageRedundancy, dead_message_rate: r.deadMessageRate, aggregate_diversity: r.aggregateDiversity },
     e4: { protocol_overhead: r.protocolOverhead!, error_amplification: r.errorAmplification!, tainted_events: r.taintedEvents!, terminal_tainted: r.terminalTainted! },
     stop: { stop_reason: r.stopReason, stop_t: r.stopT, tail_events: r.tailEvents!, tail_tokens: r.tailTokens!, wasted_work_ratio: r.wastedWorkRatio!, verdict: r.verdict! },
-    reported: (r.reportedMetrics ?? {}) as Record<string, number>,
+    reported: r.reportedMetrics === null ? {} : stored(REPORTED, r.reportedMetrics, `trace ${JSON.stringify(r.traceId)}: its reported metrics`),
   };
 }
 
@@ -49,12 +54,10 @@ export interface MetricsFilter {
   judges?: JudgeSelection;
 }
 
-/** Aggregated value columns of `GET /api/metrics`, by section. */
-const AGGREGATED = {
-  e2: ["critical_steps", "step_parallelism", "busy_time", "makespan", "speedup", "max_concurrency", "efficiency", "useful_agent_utilization"],
-  e3: ["message_redundancy", "dead_message_rate", "aggregate_diversity"],
-  e4: ["protocol_overhead", "error_amplification", "tainted_events", "terminal_tainted"],
-} as const;
+/** Aggregated value columns of `GET /api/metrics`, by section: the metric catalogue's. */
+const AGGREGATED = { e2: metricsOf("e2").map((m) => m.key), e3: metricsOf("e3").map((m) => m.key), e4: metricsOf("e4").map((m) => m.key) };
+/** A metric's column as a number (a boolean one as 0/1). */
+const BOOLEAN_COLUMNS = new Set<string>(METRIC_CATALOGUE.filter((m) => m.kind === "boolean").map((m) => m.key));
 
 type MeanMedian = { mean: number | null; median: number | null };
 
@@ -66,7 +69,7 @@ type MeanMedian = { mean: number | null; median: number | null };
 export async function aggregateMetrics(filter: MetricsFilter) {
   const where = traceWhere(filter);
   const columns = Object.values(AGGREGATED).flat();
-  const value = (c: string) => (c === "terminal_tainted" ? Prisma.raw(`(t.${c})::int`) : Prisma.raw(`t.${c}`));
+  const value = (c: string) => (BOOLEAN_COLUMNS.has(c) ? Prisma.raw(`(t.${c})::int`) : Prisma.raw(`t.${c}`));
   const selects = columns.flatMap((c) => [
     Prisma.sql`${safeMean(value(c))} AS ${Prisma.raw(`"${c}_mean"`)}`,
     Prisma.sql`${safeMedian(value(c))} AS ${Prisma.raw(`"${c}_median"`)}`,

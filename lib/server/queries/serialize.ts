@@ -1,4 +1,6 @@
 import type { Event } from "@/lib/generated/prisma/client";
+import { eventExtraSchema, eventRewardsSchema } from "@/lib/trace/schema";
+import { stored } from "../db/stored";
 
 /** An event as the API returns it: the paper's fields plus extensions, nulls for absent optional fields left out of the paper form. */
 export interface ApiEvent {
@@ -42,8 +44,8 @@ export function apiEvent(e: Event, content?: string | null): ApiEvent {
     status: e.status,
     decision: e.decision,
     reason: e.reason,
-    rewards: e.rewards as Record<string, number> | null,
-    extra: e.extra as Record<string, unknown> | null,
+    rewards: e.rewards === null ? null : stored(eventRewardsSchema, e.rewards, () => `event ${JSON.stringify(e.eventId)}: its rewards`),
+    extra: e.extra === null ? null : stored(eventExtraSchema, e.extra, () => `event ${JSON.stringify(e.eventId)}: its extra properties`),
     content_length: e.contentLength,
   };
   if (content !== undefined) out.content = content;

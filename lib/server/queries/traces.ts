@@ -1,29 +1,13 @@
 import "server-only";
 import { reader } from "@/lib/server/db/read";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { notFound } from "../errors";
-import { isStorableId } from "@/lib/api/text";
-import { DEMO_SOURCE } from "@/lib/demo/builder";
+import { DEMO_SOURCE } from "@/lib/demo/source";
 import { loadTraceById } from "./load-trace";
+import { findTraceRow } from "./trace-row";
 import { apiEvent, type ApiEvent } from "./serialize";
 
 export { listTraces, type TraceListItem } from "./trace-list";
-
-export async function findTraceRow(traceId: string) {
-  const row = await findTraceRowOrNull(traceId);
-  if (!row) throw traceNotFound(traceId);
-  return row;
-}
-
-/**
- * The row, or null. An id no trace can have (over 512 characters, U+0000 or
- * a lone surrogate, which PostgreSQL cannot even compare) is simply not
- * found, without asking the database.
- */
-export async function findTraceRowOrNull(traceId: string) {
-  if (!isStorableId(traceId)) return null;
-  return (await reader()).prisma.trace.findUnique({ where: { traceId }, include: { project: { select: { name: true } } } });
-}
+export { findTraceRow, findTraceRowOrNull, traceNotFound } from "./trace-row";
 
 /** The few columns the label routes need (its key, row id and project), read with the mode in one round trip (auth/trace-access.ts). */
 export interface TraceRef {
@@ -31,8 +15,6 @@ export interface TraceRef {
   traceId: string;
   project: { name: string };
 }
-
-export const traceNotFound = (traceId: string) => notFound(`trace ${JSON.stringify(traceId.slice(0, 200))}`);
 
 /** The trace in extended form (SPEC.md section 7), events in input order with their extra fields; content only when asked for. */
 export async function getTrace(traceId: string, opts: { content: boolean }) {

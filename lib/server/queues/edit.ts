@@ -1,8 +1,9 @@
 import "server-only";
 import type { z } from "zod";
 import type { queuePatchInput } from "@/lib/api/queue-edit";
-import { DECISIVE_ERROR_TARGET, DECISIVE_NEEDS_TRACE_UNITS, type QueueFilter, type QueueOrder } from "@/lib/api/queues";
+import { DECISIVE_ERROR_TARGET, DECISIVE_NEEDS_TRACE_UNITS, queueFilter, type QueueFilter, type QueueOrder } from "@/lib/api/queues";
 import { prisma } from "../db/client";
+import { stored } from "../db/stored";
 import { ApiError } from "../errors";
 import { checkTraceIds, countUnits } from "./create";
 import { reorderItems } from "./order";
@@ -24,7 +25,7 @@ export async function editQueue(queueId: number, input: z.infer<typeof queuePatc
   if (input.annotators_per_item !== undefined && input.annotators_per_item > queue.assignees.length) {
     throw new ApiError(400, "invalid_input", "more annotators per item than assignees", [{ path: "$.annotators_per_item", message: `at most ${queue.assignees.length}` }]);
   }
-  if (input.families?.includes(DECISIVE_ERROR_TARGET) && (queue.filter as { unit?: string } | null)?.unit !== "trace") {
+  if (input.families?.includes(DECISIVE_ERROR_TARGET) && stored(queueFilter, queue.filter, `queue ${queue.id}: its filter`).unit !== "trace") {
     throw new ApiError(400, "invalid_input", DECISIVE_NEEDS_TRACE_UNITS, [{ path: "$.families", message: "this queue's items are events" }]);
   }
   const families = input.families ?? queue.families;

@@ -27,7 +27,7 @@ import { pool, prisma } from "@/lib/server/db/client";
 import { authRequest } from "@/scripts/lib/test-auth";
 import { plantedModel } from "@/scripts/lib/planted-model";
 import { startScriptedOpenAi, type ScriptedOpenAi } from "@/scripts/lib/scripted-openai";
-import { stopBoss } from "../judges/boss";
+import { stopBoss } from "../jobs/boss";
 import { stopGatewaySweeper } from "../gateway/sweeper";
 import { runnerNamesFor, stopRunnerWorker } from "./runner";
 

@@ -5,7 +5,7 @@ import { pool } from "../db/client";
 import { ApiError } from "../errors";
 import { recorderSettled } from "../gateway/recorder";
 import { flushRuns } from "../gateway/runs";
-import { boss } from "../judges/boss";
+import { boss } from "../jobs/boss";
 import { runBaseUrl } from "./runs";
 import { setting } from "../config";
 

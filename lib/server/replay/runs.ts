@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
+import { z } from "zod";
 import { recordedCall, type JsonObject } from "@/lib/gateway/call";
 import { chatRequestPart } from "@/lib/gateway/chat";
 import { agentOf, AGENT_HEADER, type GatewayApi } from "@/lib/gateway/request";
@@ -15,6 +16,9 @@ import { pool } from "../db/client";
 import { ApiError } from "../errors";
 import { inTransaction } from "../ingest/ingest";
 import { record } from "../gateway/recorder";
+
+/** A replayed trace's metadata naming the group of its source (lib/replay/trace.ts). */
+const counterfactualGroup = z.object({ counterfactual: z.object({ group: z.unknown().optional() }) });
 
 /**
  * Replay run keys (docs/replay.md): created for a stored trace (an
@@ -159,7 +163,7 @@ export async function counterfactualOf(projectId: number, runKey: string): Promi
   );
   const r = rows[0];
   if (r === undefined) return null;
-  const parent = typeof r.metadata === "object" && r.metadata !== null ? (r.metadata as { counterfactual?: { group?: unknown } }).counterfactual : undefined;
+  const parent = counterfactualGroup.safeParse(r.metadata).data?.counterfactual;
   return {
     of: r.source, taskId: r.task_id, group: typeof parent?.group === "string" ? parent.group : r.source,
     callId: r.call_id, edit: r.edit?.asked ?? null, intent: r.intent, intervention: r.intervention_id, sample: r.sample,

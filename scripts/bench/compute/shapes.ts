@@ -12,7 +12,7 @@
  *   rounds an aggregate collects the last round (wide fan-in).
  */
 import { syntheticTrace } from "@/lib/demo";
-import { costsOf } from "@/lib/demo/builder";
+import { costsOf } from "@/lib/trace/builder";
 import type { EdgeType, Trace, TraceEdge, TraceEvent } from "@/lib/trace/types";
 
 export const SHAPES = ["fanout", "chain", "mesh"] as const;

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { TraceMetrics } from "@/lib/metrics";
+import { METRIC_CATALOGUE, metricsOf, metricValue, SECTION_TITLES, type MetricSection, type TraceMetrics } from "@/lib/metrics";
 import { formatDuration, formatValue, type Clock } from "@/lib/format";
 
 interface Row {
@@ -13,7 +13,10 @@ interface Row {
 const DOCS = "/docs/metrics";
 
 /** Metrics measured on the trace's clock: shown as durations ("129 steps", "7 s"). */
-const TIMES = new Set(["busy_time", "makespan", "stop_t"]);
+const TIMES = new Set<string>([...METRIC_CATALOGUE.filter((m) => "time" in m && m.time).map((m) => m.key), "stop_t"]);
+
+/** Each section's definition in docs/metrics.md. */
+const ANCHORS: Record<MetricSection, string> = { e2: "e2-parallelism-work-and-span", e3: "e3-collaboration-quality", e4: "e4-protocol-overhead-errors-and-taint" };
 
 /**
  * E1-E4 and stop diagnostics of one trace, each with a one-line explanation
@@ -21,46 +24,18 @@ const TIMES = new Set(["busy_time", "makespan", "stop_t"]);
  * object, SPEC.md section 1) beside the computed value, never instead of it.
  */
 export function MetricsPanel({ metrics, reported = {}, clock = "seconds" }: { metrics: TraceMetrics; reported?: Record<string, unknown>; clock?: Clock }) {
-  const { e2, e3, e4, stop } = metrics;
+  const { stop } = metrics;
   const sections: { title: string; anchor: string; rows: Row[] }[] = [
     {
       title: "E1 task success",
       anchor: "e1-task-success",
       rows: [{ label: "task success", key: "task_success", value: metrics.e1 === null ? null : metrics.e1 === 1 ? "success" : "failure", explain: "human labels, else the trace's reported metric, else its reward channel" }],
     },
-    {
-      title: "E2 parallelism",
-      anchor: "e2-parallelism-work-and-span",
-      rows: [
-        { label: "critical steps", key: "critical_steps", value: e2.critical_steps, explain: "most events on one causal path" },
-        { label: "step parallelism", key: "step_parallelism", value: e2.step_parallelism, explain: "events / critical steps (1 = fully sequential)" },
-        { label: "busy time", key: "busy_time", value: e2.busy_time, explain: "sum of event durations" },
-        { label: "makespan", key: "makespan", value: e2.makespan, explain: "first start to last end" },
-        { label: "speedup", key: "speedup", value: e2.speedup, explain: "busy time / makespan" },
-        { label: "max concurrency", key: "max_concurrency", value: e2.max_concurrency, explain: "most timed events running at one instant" },
-        { label: "efficiency", key: "efficiency", value: e2.efficiency, explain: "speedup / max concurrency" },
-        { label: "useful agents", key: "useful_agent_utilization", value: e2.useful_agent_utilization, explain: "spawned agents that contributed to the result" },
-      ],
-    },
-    {
-      title: "E3 collaboration",
-      anchor: "e3-collaboration-quality",
-      rows: [
-        { label: "message redundancy", key: "message_redundancy", value: e3.message_redundancy, explain: "share of messages repeating an earlier one" },
-        { label: "dead messages", key: "dead_message_rate", value: e3.dead_message_rate, explain: "share of messages that never reach the result" },
-        { label: "aggregate diversity", key: "aggregate_diversity", value: e3.aggregate_diversity, explain: "distinct agents feeding each aggregate" },
-      ],
-    },
-    {
-      title: "E4 protocol overhead",
-      anchor: "e4-protocol-overhead-errors-and-taint",
-      rows: [
-        { label: "protocol overhead", key: "protocol_overhead", value: e4.protocol_overhead, explain: "coordination share of tokens (or events)" },
-        { label: "error amplification", key: "error_amplification", value: e4.error_amplification, explain: "share of events downstream of an error or safety event" },
-        { label: "tainted events", key: "tainted_events", value: e4.tainted_events, explain: "events reached by untrusted input" },
-        { label: "result tainted", key: "terminal_tainted", value: e4.terminal_tainted, explain: "untrusted input reaches the final event" },
-      ],
-    },
+    ...(["e2", "e3", "e4"] as const).map((section) => ({
+      title: SECTION_TITLES[section],
+      anchor: ANCHORS[section],
+      rows: metricsOf(section).map((m) => ({ label: m.label, key: m.key, value: metricValue(metrics, m.key), explain: m.explain })),
+    })),
     {
       title: "Stop diagnostics",
       anchor: "stop-diagnostics",

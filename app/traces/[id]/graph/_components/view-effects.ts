@@ -7,6 +7,7 @@
 import type { GraphStore } from "@/components/trace-graph/store/graph-store";
 import type { GraphState } from "@/components/trace-graph/store/state";
 import { viewStateQuery, type ViewState } from "@/lib/graph-view/view-state";
+import { isTyping } from "@/components/typing";
 
 function urlState(s: GraphState): ViewState {
   return {
@@ -34,14 +35,9 @@ export function syncUrl(store: GraphStore): () => void {
   });
 }
 
-function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName);
-}
-
 export function listenToKeys(store: GraphStore): () => void {
   const onKey = (event: KeyboardEvent) => {
-    if (typing(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (isTyping(event) || event.altKey || event.ctrlKey || event.metaKey) return;
     const { actions } = store.getState();
     if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
       event.preventDefault();

@@ -3,11 +3,12 @@ import PgBoss from "pg-boss";
 import { pool } from "../db/client";
 
 /**
- * The job queue: pg-boss in its own schema (`pgboss`) of Baton's database,
- * sharing Baton's pg pool. Any number of processes (the app, `npm run judge
- * -- work`) may run workers; PostgreSQL's SKIP LOCKED shares the jobs.
+ * The job queue of every background job (judges, blame, dataset snapshots,
+ * replays): pg-boss in its own schema (`pgboss`) of Baton's database,
+ * sharing Baton's pg pool. Each user creates its own queues. Any number of
+ * processes (the app, `npm run judge -- work`) may run workers; PostgreSQL's
+ * SKIP LOCKED shares the jobs.
  */
-export const JUDGE_QUEUE = "judge-unit";
 
 let started: Promise<PgBoss> | null = null;
 
@@ -16,7 +17,6 @@ export function boss(): Promise<PgBoss> {
     const b = new PgBoss({ db: { executeSql: (text, values) => pool().query(text, values) }, schema: "pgboss" });
     b.on("error", (error) => console.error("[baton] job queue:", error.message));
     await b.start();
-    await b.createQueue(JUDGE_QUEUE);
     return b;
   })();
   return started;

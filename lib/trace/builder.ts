@@ -1,7 +1,4 @@
-import type { EdgeType, ObjectMetadataTrace, Topology, Trace, TraceEdge, TraceEvent } from "../trace/types";
-
-/** Written into `metadata.source` of every generated trace. */
-export const DEMO_SOURCE = "baton-demo-generator";
+import type { EdgeType, ObjectMetadataTrace, Topology, Trace, TraceEdge, TraceEvent } from "./types";
 
 /** A handle to an event added to a TraceBuilder; becomes an id at build(). */
 export type EventRef = number;
@@ -32,14 +29,18 @@ function centiseconds(x: number): number {
 }
 
 /**
- * Assembles one trace for the demo scenarios. Events may be added in any
+ * Assembles one trace (the demo scenarios, and the adapters through
+ * lib/adapters/emit.ts). Events may be added in any
  * order (scenarios add them agent by agent); build() sorts them by time,
  * numbers them e1..eN in event order, and adds a `temporal` edge between
  * consecutive events of one agent unless a causal edge already joins them.
  * Every edge must go forward in time: a backwards edge is a bug in the
- * scenario and throws, so the demo traces never carry warnings.
+ * scenario and throws, so the built traces never carry warnings.
  */
 export class TraceBuilder {
+  /** `metadata`: what every built trace's metadata starts with (the header's keys win). */
+  constructor(private readonly metadata: Record<string, unknown> = {}) {}
+
   private readonly events: EventFields[] = [];
   private readonly edges: PendingEdge[] = [];
 
@@ -95,7 +96,7 @@ export class TraceBuilder {
       topology: header.topology,
       ...(header.group_id !== undefined ? { group_id: header.group_id } : {}),
       project: "default",
-      metadata: { source: DEMO_SOURCE, ...header.metadata },
+      metadata: { ...this.metadata, ...header.metadata },
       events,
       edges,
       rewards: header.rewards,
