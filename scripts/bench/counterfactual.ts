@@ -89,7 +89,7 @@ async function main() {
   await gateway.close();
   await upstream.close();
   (await import("@/lib/server/gateway/sweeper")).stopGatewaySweeper();
-  await (await import("@/lib/server/judges/boss")).stopBoss().catch(() => undefined);
+  await (await import("@/lib/server/jobs/boss")).stopBoss().catch(() => undefined);
   await pool().end();
   await db.close();
 

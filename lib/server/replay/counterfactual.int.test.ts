@@ -23,7 +23,7 @@ import { startScriptedOpenAi, type ScriptedOpenAi } from "@/scripts/lib/scripted
 import { authRequest } from "@/scripts/lib/test-auth";
 import { measureRun, plantedRunners, PROGRAMS, runnerName } from "@/scripts/replay/planted-bench";
 import { plantedModels } from "@/scripts/replay/planted-models";
-import { stopBoss } from "../judges/boss";
+import { stopBoss } from "../jobs/boss";
 import { stopGatewaySweeper } from "../gateway/sweeper";
 import { runProgram } from "./runner";
 import { createIntervention } from "./runs";
