@@ -10,9 +10,9 @@ import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { stopBoss } from "../jobs/boss";
 import { BIG_TRACE, type BlamePending, type BlameResponse } from "./rank";
 
-/** A generated run just big enough to be ranked in the background, with no decisive error. */
+/** A generated run just big enough to be ranked in the background, with no decisive error, in a project of its own (no labelled run another test left decides its `best`). */
 const ID = "blame-big-trace";
-const trace = syntheticTrace({ events: BIG_TRACE, seed: 11, traceId: ID });
+const trace = { ...syntheticTrace({ events: BIG_TRACE, seed: 11, traceId: ID }), project: "blame-big" };
 
 async function ask(query: string) {
   const started = performance.now();
