@@ -1,7 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getFile } from "@/app/api/datasets/[id]/files/[...path]/route";
 import { GET as getOne } from "@/app/api/datasets/[id]/route";
@@ -13,6 +10,7 @@ import { adaptOtlpSpans } from "@/lib/adapters/otlp";
 import { readOtlpJson } from "@/lib/adapters/otlp-json";
 import { sha256 } from "@/lib/datasets/layout";
 import { demoTraces } from "@/lib/demo";
+import { duck, snapshot as sharedSnapshot, snapshotFile } from "@/scripts/lib/test-datasets";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { pool, prisma } from "../db/client";
 import { buildSnapshot } from "./build";
@@ -34,34 +32,8 @@ async function post(body: unknown) {
   return create(jsonRequest("/api/datasets", body), params({}));
 }
 
-async function snapshot(body: unknown): Promise<Summary> {
-  const response = await post(body);
-  expect(response.status).toBe(202);
-  const { dataset } = (await response.json()) as { dataset: Summary };
-  for (let i = 0; i < 300; i++) {
-    const now = (await (await getOne(getRequest(`/api/datasets/${dataset.id}`), params({ id: String(dataset.id) }))).json()) as Summary;
-    if (now.state === "ready") return now;
-    if (now.state === "failed") throw new Error(`snapshot ${dataset.id} failed`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("snapshot not ready in 30 s");
-}
-
-async function file(id: number, name: string): Promise<Buffer> {
-  const response = await getFile(getRequest(`/api/datasets/${id}/files/${name}`), { params: Promise.resolve({ id: String(id), path: name.split("/") }) });
-  expect(response.status).toBe(200);
-  return Buffer.from(await response.arrayBuffer());
-}
-
-/** Writes a snapshot's files as a folder (as a download would) and queries it with DuckDB. */
-async function duck(s: Summary, sql: (glob: string) => string): Promise<Record<string, unknown>[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), "baton-ds-"));
-  mkdirSync(path.join(dir, "data"));
-  for (const f of s.files!) writeFileSync(path.join(dir, f.path), await file(s.id, f.path));
-  const db = await DuckDBInstance.create(":memory:");
-  const reader = await (await db.connect()).runAndReadAll(sql(path.join(dir, "data/train-*.parquet")));
-  return reader.getRowObjectsJson();
-}
+const snapshot = (body: unknown) => sharedSnapshot<Summary>(body);
+const file = snapshotFile;
 
 const REQUEST = { name: "calls", filter: {}, form: "transitions", format: "parquet", method: "ccp", preset: "code_generation" };
 

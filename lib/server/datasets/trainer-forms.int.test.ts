@@ -1,15 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as getFile } from "@/app/api/datasets/[id]/files/[...path]/route";
-import { GET as getOne } from "@/app/api/datasets/[id]/route";
 import { POST as create } from "@/app/api/datasets/route";
 import { POST as ingest } from "@/app/api/traces/route";
 import { collect, data } from "@/lib/adapters/fixtures";
 import { TRAINER_FORMS, type TrainerForm } from "@/lib/export/trainers";
-import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
+import { duck, snapshot as sharedSnapshot, snapshotFile } from "@/scripts/lib/test-datasets";
+import { jsonRequest, params } from "@/scripts/lib/test-http";
 import { prisma } from "../db/client";
 
 /**
@@ -44,32 +40,8 @@ afterAll(async () => {
   await prisma().trace.deleteMany({ where: { traceId: { in: ids } } });
 });
 
-async function snapshot(body: Record<string, unknown>): Promise<Summary> {
-  const response = await create(jsonRequest("/api/datasets", body), params({}));
-  expect(response.status).toBe(202);
-  const { dataset } = (await response.json()) as { dataset: Summary };
-  for (let i = 0; i < 300; i++) {
-    const now = (await (await getOne(getRequest(`/api/datasets/${dataset.id}`), params({ id: String(dataset.id) }))).json()) as Summary;
-    if (now.state === "ready") return now;
-    if (now.state === "failed") throw new Error(`snapshot ${dataset.id} failed`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("snapshot not ready in 30 s");
-}
-
-async function file(id: number, name: string): Promise<Buffer> {
-  const response = await getFile(getRequest(`/api/datasets/${id}/files/${name}`), { params: Promise.resolve({ id: String(id), path: name.split("/") }) });
-  expect(response.status).toBe(200);
-  return Buffer.from(await response.arrayBuffer());
-}
-
-async function duck(s: Summary, sql: (glob: string) => string): Promise<Record<string, unknown>[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), "baton-trainer-ds-"));
-  mkdirSync(path.join(dir, "data"));
-  for (const f of s.files!) writeFileSync(path.join(dir, f.path), await file(s.id, f.path));
-  const connection = await (await DuckDBInstance.create(":memory:")).connect();
-  return (await connection.runAndReadAll(sql(path.join(dir, "data/train-*.parquet")))).getRowObjectsJson();
-}
+const snapshot = (body: Record<string, unknown>) => sharedSnapshot<Summary>(body);
+const file = snapshotFile;
 
 const request = (form: string, format = "parquet") => ({ name: `trainer-${form}`, filter: { ids: ids.join(",") }, form, format, method: "ccp", preset: "customer_support" });
 const schemaOf = (form: TrainerForm) => JSON.parse(readFileSync(`lib/export/fixtures/trainer-schemas/${form}.json`, "utf8")) as { columns: { name: string; duckdb_type: string }[]; never_null: string[] };
