@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { sendJson } from "@/lib/api/send";
+import { requestJson } from "@/lib/api/client";
 
 interface MenuUser {
   name: string;
@@ -22,7 +22,7 @@ export function UserMenu({ user, openMode }: { user: MenuUser | null; openMode: 
     );
   }
   const signOut = async () => {
-    const result = await sendJson("POST", "/api/auth/signout");
+    const result = await requestJson("POST", "/api/auth/signout");
     if (!result.ok) return setError(result.message);
     window.location.assign("/");
   };

@@ -51,6 +51,12 @@ export interface EndpointHandler<E extends EndpointDefinition, A> {
   access?: (request: Request, params: Params<E>) => Promise<A>;
   /** Largest JSON body in bytes (parseJsonRequest's default, SMALL_BODY_BYTES, when absent). */
   bodyLimit?: () => number;
+  /**
+   * The handler reads the JSON body itself, through parseJsonRequest, because
+   * who may send it depends on what it says (a snapshot's filter project:
+   * lib/server/datasets/scope.ts); `body` is then undefined.
+   */
+  ownBody?: true;
   handle: (context: EndpointContext<E, A>) => Promise<Output<E> | Reply<Output<E>> | Response>;
 }
 
@@ -62,7 +68,7 @@ export function endpoint<E extends EndpointDefinition, A = undefined>(contract: 
     const params = (contract.params ? parseParams(contract.params, await context.params) : {}) as Params<E>;
     const access = (handler.access ? await handler.access(request, params) : undefined) as A;
     const query = (contract.query ? parseQuery(contract.query, searchParamsObject(new URL(request.url).searchParams)) : undefined) as Query<E>;
-    const sent = !contract.bodyOptional || request.headers.get("content-type") !== null;
+    const sent = !handler.ownBody && (!contract.bodyOptional || request.headers.get("content-type") !== null);
     const body = (contract.body && sent ? await parseJsonRequest(request, contract.body, handler.bodyLimit?.()) : undefined) as Body<E>;
     const result = await handler.handle({ request, params, query, body, access });
     const response = result instanceof Response ? result : isReply(result) ? Response.json(result.data, { status: result.status, headers: result.headers }) : Response.json(result);
