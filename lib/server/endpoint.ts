@@ -60,12 +60,14 @@ export interface EndpointHandler<E extends EndpointDefinition, A> {
   handle: (context: EndpointContext<E, A>) => Promise<Output<E> | Reply<Output<E>> | Response>;
 }
 
-/** The path parameters as Next hands them to a route handler. */
-type ParamsIn<E extends EndpointDefinition> = E["params"] extends z.ZodType ? z.input<E["params"]> : Record<string, string | string[]>;
+/** The handler as Next calls it: with the path parameters as they arrived (a route without any may be called without them). */
+type RouteHandler<E extends EndpointDefinition> = E["params"] extends z.ZodType
+  ? (request: Request, context: { params: Promise<z.input<E["params"]>> }) => Promise<Response>
+  : (request: Request, context?: { params: Promise<object> }) => Promise<Response>;
 
-export function endpoint<E extends EndpointDefinition, A = undefined>(contract: E, handler: EndpointHandler<E, A>): (request: Request, context: { params: Promise<ParamsIn<E>> }) => Promise<Response> {
-  return route(async (request: Request, context: { params: Promise<ParamsIn<E>> }) => {
-    const params = (contract.params ? parseParams(contract.params, await context.params) : {}) as Params<E>;
+export function endpoint<E extends EndpointDefinition, A = undefined>(contract: E, handler: EndpointHandler<E, A>): RouteHandler<E> {
+  const run = route(async (request: Request, context: { params: Promise<unknown> } | undefined) => {
+    const params = (contract.params ? parseParams(contract.params, await context?.params) : {}) as Params<E>;
     const access = (handler.access ? await handler.access(request, params) : undefined) as A;
     const query = (contract.query ? parseQuery(contract.query, searchParamsObject(new URL(request.url).searchParams)) : undefined) as Query<E>;
     const sent = !handler.ownBody && (!contract.bodyOptional || request.headers.get("content-type") !== null);
@@ -75,6 +77,7 @@ export function endpoint<E extends EndpointDefinition, A = undefined>(contract: 
     if (checksOutput()) await checkOutput(contract, response);
     return response;
   });
+  return run;
 }
 
 function parseParams(schema: z.ZodType, raw: unknown): unknown {

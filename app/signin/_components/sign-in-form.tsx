@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { describeFailure, requestJson } from "@/lib/api/client";
+import { call, describeFailure } from "@/lib/api/client";
+import { signIn as signInEndpoint } from "@/lib/api/contracts/auth";
 import { formText } from "@/lib/api/send";
 
 interface State {
@@ -15,7 +16,7 @@ export function SignInForm({ next }: { next: string }) {
   const [state, signIn, pending] = useActionState(
     async (_previous: State, form: FormData): Promise<State> => {
       const email = formText(form, "email");
-      const result = await requestJson("POST", "/api/auth/signin", { email, password: formText(form, "password") });
+      const result = await call(signInEndpoint, { body: { email, password: formText(form, "password") } });
       if (!result.ok) return { error: describeFailure(result), email };
       window.location.assign(next);
       return { error: null, email };

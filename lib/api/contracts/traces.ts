@@ -84,7 +84,7 @@ export const getTrace = defineEndpoint({
   params: idParams,
   query: z.object({ content: z.string().optional() }),
   /** the trace in extended form (SPEC.md section 1), its events flat with their extensions */
-  output: z.looseObject({ trace_id: z.string(), events: z.array(z.looseObject({ id: z.string() })), created_at: z.string(), warnings: z.unknown() }),
+  output: z.object({ trace_id: z.string(), events: z.array(z.object({ id: z.string() })), created_at: z.string(), warnings: z.unknown() }),
   errors: ["not_found"],
 });
 
