@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "../contract";
-import { gatewayUpstreamInput, gatewayUpstreamOutput, projectTokenizerInput, projectTokenizerOutput } from "../gateway";
+import { gatewayFlushInput, gatewayFlushOutput, gatewayUpstreamInput, gatewayUpstreamOutput, projectTokenizerInput, projectTokenizerOutput } from "../gateway";
 
 /** A project's model gateway settings: its upstream model server and its tokenizer (project admins; docs/gateway.md). */
 
@@ -56,4 +56,13 @@ export const deleteTokenizer = defineEndpoint({
   /** 204, no body */
   output: z.null(),
   errors: ["not_found", "conflict"],
+});
+
+/** `POST /api/llm/flush`: the gateway's runs of a project (or one run) become traces now, without waiting for them to go idle. */
+export const flushGateway = defineEndpoint({
+  method: "POST",
+  path: "/api/llm/flush",
+  body: gatewayFlushInput,
+  output: gatewayFlushOutput,
+  errors: [],
 });

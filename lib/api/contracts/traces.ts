@@ -140,3 +140,12 @@ export const graphCreditPart = defineEndpoint({
   query: creditParams.extend({ part: z.literal("credit"), from: z.number().optional(), limit: z.number().optional(), families: z.enum(["0", "1"]).optional() }),
   output: wire<GraphCreditPage>(),
 });
+
+/** `POST /api/import?format=&name=&upsert=`: a file of any supported format (docs/adapters.md), converted and stored. */
+export const importFile = defineEndpoint({
+  method: "POST",
+  path: "/api/import",
+  rawBody: "the file's bytes (application/octet-stream, application/json or application/x-ndjson)",
+  output: z.object({ format: z.string(), traces: ingestTraces.output.shape.traces }),
+  errors: ["unsupported_file", "conflict", "unstorable"],
+});

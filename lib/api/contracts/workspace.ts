@@ -3,9 +3,8 @@ import { judgesParam } from "@/lib/judges/selection";
 import { familyWeightsSchema, weightPresetSchema } from "@/lib/rewards/presets";
 import { TOPOLOGIES } from "@/lib/trace/types";
 import { defineEndpoint } from "../contract";
-import type { GatewayCounters } from "../gateway";
+import { gatewayCounters } from "../gateway";
 import { filterText } from "../params";
-import { wire } from "../contract";
 
 /** What spans the workspace: weight presets, aggregated metrics, and the answering process's status (docs/api.md). */
 
@@ -43,7 +42,7 @@ export const status = defineEndpoint({
   output: z.object({
     process: z.object({ pid: z.number(), index: z.number(), uptime_s: z.number() }),
     databases: z.array(z.object({ name: z.string(), role: z.enum(["primary", "replica"]), served: z.number() })),
-    gateway: wire<GatewayCounters>(),
+    gateway: gatewayCounters,
   }),
   errors: [],
 });
