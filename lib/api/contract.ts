@@ -129,6 +129,3 @@ export const idParams = z.object({ id: z.string() });
  * and checks only that a JSON object arrived.
  */
 export const wire = <T>() => z.custom<T>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "must be a JSON object");
-
-/** ISO date-time as the API writes it (a Date through JSON). */
-export const isoDate = z.string();

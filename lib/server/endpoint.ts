@@ -3,7 +3,6 @@ import type { z } from "zod";
 import type { EndpointDefinition, Output } from "@/lib/api/contract";
 import { searchParamsObject } from "@/lib/api/filters";
 import { jsonPath } from "@/lib/trace/validate";
-import { ApiError } from "./errors";
 import { parseJsonRequest, parseQuery, queryError, route } from "./http";
 
 /**
@@ -104,6 +103,3 @@ async function checkOutput(contract: EndpointDefinition, response: Response): Pr
   const problems = parsed.error.issues.map((i) => `${jsonPath("$", i.path)}: ${i.message}`).join("; ");
   throw new Error(`${contract.method} ${contract.path}: the answer does not match its contract (${problems})`);
 }
-
-/** For handlers that answer 404 on a path parameter their params schema cannot refuse with a 400. */
-export const notFoundParam = (what: string, raw: string) => new ApiError(404, "not_found", `${what} ${JSON.stringify(raw.slice(0, 40))} not found`);

@@ -7,9 +7,10 @@ export const dynamic = "force-dynamic";
 
 /** POST /api/queues/{id}/items/{itemId}/submit `{labels: [{family, value, comment?}]}`: stores them and hands out the next item. */
 export const POST = endpoint(submitQueueItem, {
-  access: (request, { id }) => authorizeQueue(request, id, "annotate"),
-  handle: async ({ params, body, access: { queue, actor } }) => {
-    await submitItem(queue.id, itemIdFromParam(params.itemId), actor, body);
+  // the item id is checked (404) before the body is read
+  access: async (request, { id, itemId }) => ({ ...(await authorizeQueue(request, id, "annotate")), itemId: itemIdFromParam(itemId) }),
+  handle: async ({ body, access: { queue, actor, itemId } }) => {
+    await submitItem(queue.id, itemId, actor, body);
     return { next: await describeItem(queue.id, await nextItem(queue.id, actor), actor) };
   },
 });
