@@ -116,8 +116,9 @@ export const traceMetrics = defineEndpoint({
 /**
  * `GET /api/traces/{id}/graph?part=meta|events|credit` (lib/graph-view/wire.ts).
  * The route reads credit's own parameters (method, preset, normalize,
- * judges, `w.<family>`) with the credit parser; the three parts' answers
- * have a contract each below for the callers.
+ * judges, `w.<family>`) with the credit parser. The answer differs by
+ * part; the browser reads credit pages through graphCreditPart, and the
+ * event pages as bytes in the graph worker.
  */
 export const traceGraph = defineEndpoint({
   method: "GET",
@@ -129,11 +130,9 @@ export const traceGraph = defineEndpoint({
 });
 
 /** Credit's parameters as the graph and credit endpoints read them (`w.<family>`: a weight override). */
-export const creditParams = z
+const creditParams = z
   .object({ method: z.string().optional(), preset: z.string().optional(), normalize: z.string().optional(), judges: z.string().optional() })
   .catchall(z.union([z.string(), z.number()]));
-
-export const graphMetaPart = defineEndpoint({ ...traceGraph, query: z.object({ part: z.literal("meta") }), output: wire<GraphMeta>() });
 
 export const graphCreditPart = defineEndpoint({
   ...traceGraph,
