@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { sendJson } from "@/lib/api/send";
+import { call } from "@/lib/api/client";
+import { signOut as signOutEndpoint } from "@/lib/api/contracts/auth";
 
 interface MenuUser {
   name: string;
@@ -22,7 +23,7 @@ export function UserMenu({ user, openMode }: { user: MenuUser | null; openMode: 
     );
   }
   const signOut = async () => {
-    const result = await sendJson("POST", "/api/auth/signout");
+    const result = await call(signOutEndpoint);
     if (!result.ok) return setError(result.message);
     window.location.assign("/");
   };

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { csrfHeaders } from "@/lib/api/csrf";
+import { call } from "@/lib/api/client";
+import { deleteTrace } from "@/lib/api/contracts/traces";
 import { useSelection } from "./selection";
 
 /** The export forms offered: the value is the query of `GET /api/export` (docs/api.md). */
@@ -43,8 +44,8 @@ export function SelectionBar({ canDelete, total, atLeast = false, filters }: { c
     setBusy(true);
     const failed: string[] = [];
     for (const id of ids) {
-      const r = await fetch(`/api/traces/${encodeURIComponent(id)}`, { method: "DELETE", headers: csrfHeaders() }).catch(() => null);
-      if (!r?.ok) failed.push(`${id} (${r ? r.status : "network"})`);
+      const r = await call(deleteTrace, { params: { id } });
+      if (!r.ok) failed.push(`${id} (${r.status || "network"})`);
     }
     setBusy(false);
     setMessage(failed.length === 0 ? `Deleted ${ids.length} trace(s).` : `Deleted ${ids.length - failed.length}; not deleted: ${failed.join(", ")}`);

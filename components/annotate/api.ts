@@ -1,11 +1,11 @@
-import { z } from "zod";
-import { csrfHeaders } from "@/lib/api/csrf";
+import { call, type ApiResult } from "@/lib/api/client";
+import type { ApiAnnotation, AnnotationInput } from "@/lib/api/annotations";
+import type { Family } from "@/lib/trace/types";
+import { deleteAnnotation, listAnnotations, saveAnnotation } from "@/lib/api/contracts/annotations";
 
-/** The labeling views' calls to the API (JSON in, zod-checked JSON out). */
+/** The labeling views' calls to the API (lib/api/contracts/annotations.ts), each answering an ApiResult. */
 
-const annotation = z.object({ id: z.number(), event_id: z.string().nullable(), family: z.string(), value: z.number(), comment: z.string().nullable(), annotator: z.string(), updated_at: z.string() });
-export type SavedAnnotation = z.infer<typeof annotation>;
-
+/** A label as the views hold it: the family is the view's text (the server refuses one it does not know, 400 with its path). */
 export interface LabelWrite {
   event_id: string | null;
   family: string;
@@ -13,29 +13,19 @@ export interface LabelWrite {
   comment?: string | null;
 }
 
-async function failure(response: Response): Promise<Error> {
-  const body: unknown = await response.json().catch(() => null);
-  const message = z.object({ error: z.object({ message: z.string() }) }).safeParse(body);
-  return new Error(message.success ? message.data.error.message : `HTTP ${response.status}`);
-}
+const asInput = (label: LabelWrite): AnnotationInput => ({ ...label, family: label.family as Family });
 
-const url = (traceId: string) => `/api/traces/${encodeURIComponent(traceId)}/annotations`;
-
-export async function postLabel(traceId: string, label: LabelWrite): Promise<SavedAnnotation> {
-  const response = await fetch(url(traceId), { method: "POST", headers: { "content-type": "application/json", ...csrfHeaders() }, body: JSON.stringify(label) });
-  if (!response.ok) throw await failure(response);
-  return annotation.parse(await response.json());
+export function postLabel(traceId: string, label: LabelWrite): Promise<ApiResult<ApiAnnotation>> {
+  return call(saveAnnotation, { params: { id: traceId }, body: asInput(label) });
 }
 
 /** Removes the caller's own current value of a unit and family (undo of a first label). */
-export async function deleteLabel(traceId: string, unit: { event_id: string | null; family: string }): Promise<void> {
-  const query = new URLSearchParams({ family: unit.family, ...(unit.event_id && { event_id: unit.event_id }) });
-  const response = await fetch(`${url(traceId)}?${query}`, { method: "DELETE", headers: csrfHeaders() });
-  if (!response.ok) throw await failure(response);
+export function deleteLabel(traceId: string, unit: Pick<LabelWrite, "event_id" | "family">): Promise<ApiResult<unknown>> {
+  return call(deleteAnnotation, { params: { id: traceId }, query: { family: unit.family as Family, ...(unit.event_id && { event_id: unit.event_id }) } });
 }
 
-export async function fetchLabels(traceId: string, mine: boolean): Promise<SavedAnnotation[]> {
-  const response = await fetch(`${url(traceId)}${mine ? "?mine=1" : ""}`);
-  if (!response.ok) return [];
-  return z.object({ annotations: z.array(annotation) }).parse(await response.json()).annotations;
+/** The trace's current labels (`mine`: only the caller's); none when they cannot be read. */
+export async function fetchLabels(traceId: string, mine: boolean): Promise<ApiAnnotation[]> {
+  const result = await call(listAnnotations, { params: { id: traceId }, query: mine ? { mine: "1" } : {} });
+  return result.ok ? result.data.annotations : [];
 }

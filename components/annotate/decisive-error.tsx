@@ -1,8 +1,9 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import type { ApiDecisiveError, DecisiveErrorsResponse } from "@/lib/api/decisive-errors";
-import { describeFailure, sendJson } from "@/lib/api/send";
+import type { DecisiveErrorsResponse } from "@/lib/api/decisive-errors";
+import { deleteDecisiveError, getDecisiveErrors, putDecisiveError } from "@/lib/api/contracts/decisive-errors";
+import { call, describeFailure } from "@/lib/api/client";
 import { GuidedSearch } from "./guided-search";
 import { selectUnitEventId, useLabeling, useLabelingStore } from "./store";
 import { useLabelKeys } from "./use-label-keys";
@@ -25,11 +26,10 @@ export function DecisiveErrorPanel({ disabled, me, blind = false, onMine }: { di
   const [version, setVersion] = useState(0);
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState<string | null>(null);
-  const url = `/api/traces/${encodeURIComponent(traceId)}/decisive-error`;
 
   useEffect(() => {
     let cancelled = false;
-    void sendJson<DecisiveErrorsResponse>("GET", url).then((r) => {
+    void call(getDecisiveErrors, { params: { id: traceId } }).then((r) => {
       if (cancelled) return;
       if (r.ok) {
         setData(r.data);
@@ -39,14 +39,14 @@ export function DecisiveErrorPanel({ disabled, me, blind = false, onMine }: { di
     return () => {
       cancelled = true;
     };
-  }, [url, version, me, onMine]);
+  }, [traceId, version, me, onMine]);
 
   const name = useCallback(async (event: string, why?: string) => {
     setMessage("saving…");
-    const r = await sendJson<ApiDecisiveError>("PUT", url, { event_id: event, reason: (why ?? reason).trim() || null });
+    const r = await call(putDecisiveError, { params: { id: traceId }, body: { event_id: event, reason: (why ?? reason).trim() || null } });
     setMessage(r.ok ? `saved: the run went wrong at ${r.data.event_id} (${r.data.agent})` : `not saved: ${describeFailure(r)}`);
     if (r.ok) setVersion((v) => v + 1);
-  }, [url, reason]);
+  }, [traceId, reason]);
 
   // `w` names the selected event (never while a text field or dialog has focus)
   useLabelKeys((action) => {
@@ -56,7 +56,7 @@ export function DecisiveErrorPanel({ disabled, me, blind = false, onMine }: { di
   });
 
   const clear = async () => {
-    const r = await sendJson<unknown>("DELETE", url);
+    const r = await call(deleteDecisiveError, { params: { id: traceId } });
     setMessage(r.ok ? "your decisive error was removed" : describeFailure(r));
     setVersion((v) => v + 1);
   };

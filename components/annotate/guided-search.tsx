@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { answerQuestion, nextQuestion, startGuided, type GuidedState, type GuidedStep } from "@/lib/blame/guided";
 import type { BlameRanking } from "@/lib/blame/types";
 import { askedEvents, stepNumber } from "@/lib/trace/steps";
-import { describeFailure, sendJson } from "@/lib/api/send";
+import { describeFailure, requestJson } from "@/lib/api/client";
 import { useLabeling, useLabelingStore } from "./store";
 import { useLabelKeys } from "./use-label-keys";
 
@@ -31,7 +31,7 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
 
   const start = async () => {
     setError(null);
-    const r = await sendJson<Partial<BlameRanking> & { method: string; chosen?: { by: string }; reason?: string }>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=best`);
+    const r = await requestJson<Partial<BlameRanking> & { method: string; chosen?: { by: string }; reason?: string }>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=best`);
     const rows = store.getState().rows;
     const walked = askedEvents(rows.map((row) => row!.step));
     const ids = walked.map((i) => rows[i]!.id);

@@ -1,8 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { z } from "zod";
 import type { EventContext, TraceContext, UnitCall, UnitContext, UnitEvent } from "@/lib/annotate/unit";
+import { call } from "@/lib/api/client";
+import { annotationContext } from "@/lib/api/contracts/annotations";
 import { ContentText } from "./content-text";
 
 /**
@@ -26,7 +27,6 @@ function shownEntry(traceId: string) {
   return entry;
 }
 export const contextShown = (traceId: string): Promise<void> => shownEntry(traceId).promise;
-const fail = z.object({ error: z.object({ message: z.string() }) });
 
 export function useUnitContext(traceId: string, eventId: string | null): { context: UnitContext | null; error: string | null } {
   const key = `${traceId}\u0000${eventId ?? ""}`;
@@ -34,21 +34,14 @@ export function useUnitContext(traceId: string, eventId: string | null): { conte
   useEffect(() => {
     if (contextCache.has(key)) return;
     let cancelled = false;
-    const query = eventId === null ? "" : `?event=${encodeURIComponent(eventId)}`;
-    void fetch(`/api/traces/${encodeURIComponent(traceId)}/annotations/context${query}`)
-      .then(async (response) => {
-        const body: unknown = await response.json().catch(() => null);
-        if (cancelled) return;
-        if (!response.ok) {
-          const parsed = fail.safeParse(body);
-          return setState({ key, context: null, error: parsed.success ? parsed.data.error.message : `HTTP ${response.status}` });
-        }
-        contextCache.set(key, body as UnitContext);
-        if (contextCache.size > 200) contextCache.delete(contextCache.keys().next().value!);
-        setState({ key, context: body as UnitContext, error: null });
-        shownEntry(traceId).resolve();
-      })
-      .catch((error: unknown) => !cancelled && setState({ key, context: null, error: String(error) }));
+    void call(annotationContext, { params: { id: traceId }, query: eventId === null ? {} : { event: eventId } }).then((result) => {
+      if (cancelled) return;
+      if (!result.ok) return setState({ key, context: null, error: result.message });
+      contextCache.set(key, result.data);
+      if (contextCache.size > 200) contextCache.delete(contextCache.keys().next().value!);
+      setState({ key, context: result.data, error: null });
+      shownEntry(traceId).resolve();
+    });
     return () => {
       cancelled = true;
     };

@@ -1,10 +1,11 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { GraphCreditPage } from "@/lib/graph-view/wire";
+import { call } from "@/lib/api/client";
+import { graphCreditPart } from "@/lib/api/contracts/traces";
 import { formatValue } from "@/lib/format";
 import { useLabeling } from "./store";
-import { graphUrl, judgesQuery } from "./use-trace-pages";
+import { labelCreditQuery } from "./use-trace-pages";
 
 /** The selected event's credit: the total (from the list) and by family (one small page from the graph API), refreshed after each save. */
 export function UnitCredit({ traceId, seq, preset }: { traceId: string; seq: number; preset: string }) {
@@ -17,13 +18,10 @@ export function UnitCredit({ traceId, seq, preset }: { traceId: string; seq: num
     // only once the trace's credit has arrived: before that the graph API is still analysing the whole trace
     if (version === 0) return;
     let cancelled = false;
-    void fetch(graphUrl(traceId, `part=credit&families=1&method=ccp&preset=${encodeURIComponent(preset)}${judgesQuery(judges)}&from=${seq}&limit=1`))
-      .then((r) => (r.ok ? (r.json() as Promise<GraphCreditPage>) : null))
-      .then((page) => {
-        if (cancelled || !page?.by_family) return;
-        setByFamily({ key, values: Object.entries(page.by_family).map(([f, v]) => [f, v[0] ?? 0] as [string, number]).filter(([, v]) => v !== 0) });
-      })
-      .catch(() => {});
+    void call(graphCreditPart, { params: { id: traceId }, query: { part: "credit", families: "1", ...labelCreditQuery(preset, judges), from: seq, limit: 1 } }).then((page) => {
+      if (cancelled || !page.ok || !page.data.by_family) return;
+      setByFamily({ key, values: Object.entries(page.data.by_family).map(([f, v]) => [f, v[0] ?? 0] as [string, number]).filter(([, v]) => v !== 0) });
+    });
     return () => {
       cancelled = true;
     };

@@ -2,6 +2,8 @@
 
 import { useEffect, useState } from "react";
 import type { FamilyValues } from "@/lib/judges/unit-values";
+import { call } from "@/lib/api/client";
+import { annotationValues } from "@/lib/api/contracts/annotations";
 import { formatValue } from "@/lib/format";
 import { useLabeling } from "./store";
 
@@ -26,13 +28,9 @@ export function UnitValues({ traceId, eventId }: { traceId: string; eventId: str
   useEffect(() => {
     if (!judges) return;
     let cancelled = false;
-    const query = eventId === null ? "" : `?event=${encodeURIComponent(eventId)}`;
-    void fetch(`/api/traces/${encodeURIComponent(traceId)}/annotations/values${query}`)
-      .then((r) => (r.ok ? (r.json() as Promise<{ families: FamilyValues[] }>) : null))
-      .then((body) => {
-        if (!cancelled && body) setState({ key, families: body.families });
-      })
-      .catch(() => {});
+    void call(annotationValues, { params: { id: traceId }, query: eventId === null ? {} : { event: eventId } }).then((result) => {
+      if (!cancelled && result.ok) setState({ key, families: result.data.families });
+    });
     return () => {
       cancelled = true;
     };

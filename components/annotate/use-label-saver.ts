@@ -40,16 +40,13 @@ export function useLabelSaver(preset: string, me: LabelUser | null) {
     if (remember) history.current.push({ write, previous: previous?.status === "saved" ? previous : undefined });
     store.getState().setLabel(key, { value: write.value, comment: write.comment, status: "saving" });
     writePending(traceId, { ...readPending(traceId), [key]: { write, user: me } });
-    try {
-      const saved = await postLabel(traceId, write);
-      store.getState().setLabel(key, { value: saved.value, comment: saved.comment, status: "saved" });
-      const pending = readPending(traceId);
-      delete pending[key];
-      writePending(traceId, pending);
-      await refreshCredit();
-    } catch (error) {
-      store.getState().setLabel(key, { value: write.value, comment: write.comment, status: "failed", error: (error as Error).message });
-    }
+    const saved = await postLabel(traceId, write);
+    if (!saved.ok) return store.getState().setLabel(key, { value: write.value, comment: write.comment, status: "failed", error: saved.message });
+    store.getState().setLabel(key, { value: saved.data.value, comment: saved.data.comment, status: "saved" });
+    const pending = readPending(traceId);
+    delete pending[key];
+    writePending(traceId, pending);
+    await refreshCredit();
   }, [store, traceId, me, refreshCredit]);
 
   const save = useCallback((write: LabelWrite) => send(write, true), [send]);
@@ -74,13 +71,13 @@ export function useLabelSaver(preset: string, me: LabelUser | null) {
     if (last.previous) {
       await send({ ...last.write, value: last.previous.value, comment: last.previous.comment ?? null }, false);
     } else {
-      try {
-        await deleteLabel(traceId, last.write);
+      const deleted = await deleteLabel(traceId, last.write);
+      if (deleted.ok) {
         store.getState().setLabel(key, undefined);
         await refreshCredit();
-      } catch (error) {
+      } else {
         history.current.push(last);
-        store.getState().setLabel(key, { ...store.getState().labels[key]!, error: `undo failed: ${(error as Error).message}` });
+        store.getState().setLabel(key, { ...store.getState().labels[key]!, error: `undo failed: ${deleted.message}` });
       }
     }
     return last.write;

@@ -3,7 +3,9 @@
 import { useEffect } from "react";
 import { labelFamilies } from "@/lib/annotate/families";
 import type { LabelRowsPage } from "@/lib/annotate/rows";
-import type { GraphCreditPage } from "@/lib/graph-view/wire";
+import { call, describeFailure, type ApiResult } from "@/lib/api/client";
+import { annotationRows } from "@/lib/api/contracts/annotations";
+import { graphCreditPart } from "@/lib/api/contracts/traces";
 import type { EventType } from "@/lib/trace/types";
 import type { LabelRow, LabelingState } from "./store";
 import { contextShown } from "./unit-context";
@@ -27,30 +29,26 @@ const PAGE = 5_000;
 const CREDIT_PAGE = 50_000;
 const CREDIT_DELAY_MS = 1_500;
 
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return (await response.json()) as T;
+/** The data of an answer; a failed call throws its message (the view reports it once). */
+function need<T>(result: ApiResult<T>): T {
+  if (!result.ok) throw new Error(describeFailure(result));
+  return result.data;
 }
 
-/** `&judges=...` for credit requests, nothing for people only. */
-export const judgesQuery = (judges: string): string => (judges ? `&judges=${encodeURIComponent(judges)}` : "");
-
-export function graphUrl(traceId: string, query: string): string {
-  return `/api/traces/${encodeURIComponent(traceId)}/graph?${query}`;
-}
+/** The credit query of the label view: CCP under `preset`, with the judges' values when `judges` names them. */
+export const labelCreditQuery = (preset: string, judges: string) => ({ method: "ccp", preset, ...(judges && { judges }) });
 
 export async function loadCredit(store: StoreApi<LabelingState>, preset: string): Promise<void> {
   const { traceId, total, judges } = store.getState();
   for (let from = 0; from < Math.max(total, 1); from += CREDIT_PAGE) {
-    const page = await getJson<GraphCreditPage>(graphUrl(traceId, `part=credit&method=ccp&preset=${encodeURIComponent(preset)}${judgesQuery(judges)}&from=${from}&limit=${CREDIT_PAGE}`));
+    const page = need(await call(graphCreditPart, { params: { id: traceId }, query: { part: "credit", ...labelCreditQuery(preset, judges), from, limit: CREDIT_PAGE } }));
     store.getState().setCredit(from, page.total);
     if (page.next === null) break;
   }
 }
 
-export function rowsUrl(traceId: string, from: number, limit: number): string {
-  return `/api/traces/${encodeURIComponent(traceId)}/annotations/rows?from=${from}&limit=${limit}`;
+async function rowsPage(traceId: string, from: number, limit: number): Promise<LabelRowsPage> {
+  return need(await call(annotationRows, { params: { id: traceId }, query: { from, limit } }));
 }
 
 export function useTracePages(store: StoreApi<LabelingState>, preset: string, onError: (message: string) => void): void {
@@ -68,7 +66,7 @@ export function useTracePages(store: StoreApi<LabelingState>, preset: string, on
       // the page holding the start event first, so that `?event=` deep links are usable at once
       const total = store.getState().total;
       const firstFrom = Math.max(0, Math.min(start - FIRST_PAGE / 2, total - FIRST_PAGE));
-      const first = await getJson<LabelRowsPage>(rowsUrl(traceId, firstFrom, FIRST_PAGE));
+      const first = await rowsPage(traceId, firstFrom, FIRST_PAGE);
       if (cancelled) return;
       store.getState().setTotal(first.total);
       store.getState().addRows(first.from, toRows(first));
@@ -76,7 +74,7 @@ export function useTracePages(store: StoreApi<LabelingState>, preset: string, on
         .then(() => (cancelled ? undefined : loadCredit(store, preset)))
         .catch((e: unknown) => onError(String(e)));
       for (let from = 0; from < first.total; from += PAGE) {
-        const page = await getJson<LabelRowsPage>(rowsUrl(traceId, from, PAGE));
+        const page = await rowsPage(traceId, from, PAGE);
         if (cancelled) return;
         store.getState().addRows(page.from, toRows(page));
         // let input and drawing in between the pages

@@ -6,8 +6,9 @@ import { suspectReasons } from "@/lib/blame/reasons";
 import type { RankedAgent, RankedEvent } from "@/lib/blame/types";
 import { formatPercent } from "@/lib/format";
 import type { SystemAccuracy as KeptAccuracy } from "@/lib/blame/scores";
-import { describeFailure, sendJson } from "@/lib/api/send";
-import { ConfirmedBadge, ConfirmedSuspects, type ConfirmedSuspect } from "@/components/replay/confirmed-suspects";
+import { describeFailure, requestJson } from "@/lib/api/client";
+import { ConfirmedBadge, ConfirmedSuspects } from "@/components/replay/confirmed-suspects";
+import type { ConfirmedSuspect } from "@/lib/api/replay";
 import { usePublishSuspects } from "./suspect-ids";
 
 interface Blame {
@@ -44,7 +45,7 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
   useEffect(() => {
     let cancelled = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    void sendJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}&limit=${SUSPECTS_PAGE}`).then((r) => {
+    void requestJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}&limit=${SUSPECTS_PAGE}`).then((r) => {
       if (cancelled) return;
       if (r.ok) {
         setBlame(r.data);

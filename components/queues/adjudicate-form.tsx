@@ -3,7 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { labelOptions } from "@/lib/annotate/options";
-import { describeFailure, sendJson } from "@/lib/api/send";
+import { call, describeFailure } from "@/lib/api/client";
+import { adjudicate } from "@/lib/api/contracts/queues";
+import type { Family } from "@/lib/trace/types";
 
 /** Sets the final value of one unit (admin); the page reloads its numbers afterwards. */
 export function AdjudicateForm({ traceId, eventId, family, current }: { traceId: string; eventId: string | null; family: string; current: number | null }) {
@@ -12,7 +14,7 @@ export function AdjudicateForm({ traceId, eventId, family, current }: { traceId:
   const [busy, setBusy] = useState(false);
   const set = async (value: number) => {
     setBusy(true);
-    const result = await sendJson("POST", "/api/adjudications", { trace_id: traceId, event_id: eventId, family, value });
+    const result = await call(adjudicate, { body: { trace_id: traceId, event_id: eventId, family: family as Family, value } });
     setBusy(false);
     if (!result.ok) return setError(describeFailure(result));
     setError(null);

@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { describeFailure, sendJson } from "@/lib/api/send";
+import { call, describeFailure } from "@/lib/api/client";
+import { adjudicateDecisiveError } from "@/lib/api/contracts/decisive-errors";
 
 /**
  * An admin settles a trace's decisive error: one of the events its
@@ -16,7 +17,7 @@ export function DecisiveAdjudicateForm({ traceId, events, current }: { traceId: 
   const [busy, setBusy] = useState(false);
   const pick = async (eventId: string) => {
     setBusy(true);
-    const result = await sendJson("PUT", `/api/traces/${encodeURIComponent(traceId)}/decisive-error/adjudication`, { event_id: eventId });
+    const result = await call(adjudicateDecisiveError, { params: { id: traceId }, body: { event_id: eventId } });
     setBusy(false);
     if (!result.ok) return setError(describeFailure(result));
     setError(null);

@@ -3,7 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { splitTraceIds } from "@/lib/api/queues";
-import { describeFailure, formText, sendJson } from "@/lib/api/send";
+import { call, describeFailure, formBody } from "@/lib/api/client";
+import { createQueue, previewQueue } from "@/lib/api/contracts/queues";
+import { formText } from "@/lib/api/send";
 import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
 import { OrderSelect } from "./order-select";
 
@@ -40,7 +42,7 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
   const previewItems = async (form: FormData) => {
     const n = ++asked.current;
     setPreview("counting…");
-    const result = await sendJson<{ items: number }>("POST", "/api/queues/preview", { project: formText(form, "project"), filter: filterOf(form) });
+    const result = await call(previewQueue, { body: formBody(previewQueue, { project: formText(form, "project"), filter: filterOf(form) }) });
     // only the answer to the latest form counts
     if (n !== asked.current) return;
     setPreview(result.ok ? `${result.data.items.toLocaleString("en")} item(s) match` : describeFailure(result));
@@ -70,7 +72,7 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
       assignees: form.getAll("assignees"),
       filter,
     };
-    const result = await sendJson<{ queue: { id: number } }>("POST", "/api/queues", body);
+    const result = await call(createQueue, { body: formBody(createQueue, body) });
     if (!result.ok) return setError(describeFailure(result));
     router.push(`/queues/${result.data.queue.id}`);
   };

@@ -2,7 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { describeFailure, formText, sendJson } from "@/lib/api/send";
+import { call, describeFailure, formBody } from "@/lib/api/client";
+import { editQueue } from "@/lib/api/contracts/queues";
+import { formText } from "@/lib/api/send";
 import { QUEUE_TARGETS } from "@/lib/api/queues";
 import { OrderSelect } from "./order-select";
 
@@ -11,7 +13,7 @@ export function QueueSettings({ queueId, name, families, blind, closed, order }:
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const patch = async (body: Record<string, unknown>) => {
-    const result = await sendJson("PATCH", `/api/queues/${queueId}`, body);
+    const result = await call(editQueue, { params: { id: String(queueId) }, body: formBody(editQueue, body) });
     if (!result.ok) return setError(describeFailure(result));
     setError(null);
     router.refresh();

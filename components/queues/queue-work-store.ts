@@ -1,22 +1,11 @@
 import { createStore } from "zustand";
-import { sendJson } from "@/lib/api/send";
+import { call, type ApiResult } from "@/lib/api/client";
+import type { Family } from "@/lib/trace/types";
+import { nextQueueItem, QUEUE_CLOSED, skipQueueItem, submitQueueItem, type QueueItem } from "@/lib/api/contracts/queues";
+
+export type { QueueItem };
 
 /** State of one queue-work view: the held item, the chosen values and comments, the save status. */
-export interface QueueItem {
-  id: number;
-  position: number;
-  trace_id: string;
-  event_id: string | null;
-  task_id?: string;
-  /** the queue's families that this unit anchors (all of them for a whole trace) */
-  families: string[];
-  /** the queue asks for this trace's decisive error */
-  decisive_error?: boolean;
-  /** events in the trace (the decisive-error unit lists them) */
-  event_count?: number;
-  event?: { type: string } | null;
-  others: { family: string; value: number; annotator: string }[];
-}
 
 export type WorkStatus =
   | { kind: "idle" }
@@ -53,18 +42,20 @@ export interface QueueWorkState {
 
 export function createQueueWorkStore(queueId: number) {
   return createStore<QueueWorkState>()((set, get) => {
-    const call = async (url: string, body?: unknown): Promise<boolean> => {
+    /** Takes the answer of next, submit or skip: the item handed out, or what went wrong (a closed queue by its error code). */
+    const settle = async (sent: Promise<ApiResult<{ item?: QueueItem | null; next?: QueueItem | null }>>): Promise<boolean> => {
       set({ status: { kind: "saving" } });
-      const result = await sendJson<{ item?: QueueItem | null; next?: QueueItem | null }>("POST", url, body);
+      const result = await sent;
       if (!result.ok) {
         if (result.status === 403) set({ status: { kind: "forbidden", message: result.message }, item: get().item ?? null });
-        else if (result.status === 409 && /closed/.test(result.message)) set({ status: { kind: "closed", message: result.message }, item: get().item ?? null });
+        else if (result.code === QUEUE_CLOSED) set({ status: { kind: "closed", message: result.message }, item: get().item ?? null });
         else set({ status: { kind: "failed", message: result.message } });
         return false;
       }
       set({ item: result.data.next ?? result.data.item ?? null, values: {}, comments: {}, commenting: null, field: 0, status: { kind: "idle" }, overlay: null, decisiveNamed: false });
       return true;
     };
+    const id = String(queueId);
     return {
       item: undefined,
       values: {},
@@ -77,7 +68,7 @@ export function createQueueWorkStore(queueId: number) {
       decisiveNamed: false,
       setDecisiveNamed: (decisiveNamed) => set({ decisiveNamed }),
       take: async () => {
-        await call(`/api/queues/${queueId}/next`);
+        await settle(call(nextQueueItem, { params: { id } }));
       },
       choose: (family, value) => set((s) => ({ values: { ...s.values, [family]: value } })),
       clear: (family) =>
@@ -95,14 +86,14 @@ export function createQueueWorkStore(queueId: number) {
       }),
       submit: async () => {
         const { item, values, comments, decisiveNamed } = get();
-        const labels = Object.entries(values).map(([family, value]) => ({ family, value, ...(comments[family]?.trim() && { comment: comments[family].trim() }) }));
+        const labels = Object.entries(values).map(([family, value]) => ({ family: family as Family, value, ...(comments[family]?.trim() && { comment: comments[family].trim() }) }));
         // a decisive-error item is answered once the caller's decisive error is saved (the server checks it)
         if (!item || (labels.length === 0 && !(item.decisive_error && decisiveNamed))) return;
-        if (await call(`/api/queues/${queueId}/items/${item.id}/submit`, { labels })) set((s) => ({ done: s.done + 1 }));
+        if (await settle(call(submitQueueItem, { params: { id, itemId: String(item.id) }, body: { labels } }))) set((s) => ({ done: s.done + 1 }));
       },
       skip: async (reason) => {
         const { item } = get();
-        if (item) await call(`/api/queues/${queueId}/items/${item.id}/skip`, reason ? { reason } : {});
+        if (item) await settle(call(skipQueueItem, { params: { id, itemId: String(item.id) }, body: reason ? { reason } : {} }));
       },
       setOverlay: (overlay) => set({ overlay }),
     };

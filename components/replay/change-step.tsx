@@ -1,8 +1,10 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import { describeFailure, sendJson } from "@/lib/api/send";
-import { ConfirmedSuspects, type ConfirmedSuspect } from "./confirmed-suspects";
+import { call as send, describeFailure } from "@/lib/api/client";
+import { createIntervention, listInterventions } from "@/lib/api/contracts/replay";
+import type { ApiIntervention, ApiRun, ConfirmedSuspect } from "@/lib/api/replay";
+import { ConfirmedSuspects } from "./confirmed-suspects";
 import type { UnitCall } from "@/lib/annotate/unit";
 import type { EDIT_INTENTS } from "@/lib/replay/edit";
 
@@ -22,26 +24,6 @@ const INTENTS: { value: Intent; text: string }[] = [
   { value: "neutralise", text: "neutralise it" },
 ];
 
-export interface RunRow {
-  run_key: string;
-  sample: number;
-  base_url: string;
-  trace_id: string;
-  state?: string;
-  divergence?: unknown;
-  runner?: { name: string; state: string | null; exit: number | null } | null;
-}
-interface InterventionRow {
-  id: number;
-  call_id: string;
-  intent: string;
-  samples: number;
-  runs: RunRow[];
-}
-interface CreatedResponse {
-  intervention: { id: number; call_id: string; intent: string; samples: number };
-  runs: RunRow[];
-}
 
 export function ChangeStep({ traceId, call, runners, disabled }: { traceId: string; call: UnitCall; runners: string[]; disabled: boolean }) {
   const readsTool = call.input.some((m) => m.role === "tool");
@@ -52,14 +34,13 @@ export function ChangeStep({ traceId, call, runners, disabled }: { traceId: stri
   const [samples, setSamples] = useState(1);
   const [runner, setRunner] = useState("");
   const [message, setMessage] = useState<string | null>(null);
-  const [list, setList] = useState<InterventionRow[] | null>(null);
+  const [list, setList] = useState<ApiIntervention[] | null>(null);
   const [confirmed, setConfirmed] = useState<ConfirmedSuspect[]>([]);
   const [version, setVersion] = useState(0);
-  const url = `/api/traces/${encodeURIComponent(traceId)}/interventions`;
 
   useEffect(() => {
     let cancelled = false;
-    void sendJson<{ interventions: InterventionRow[]; confirmed_by_replay?: ConfirmedSuspect[] }>("GET", url).then((r) => {
+    void send(listInterventions, { params: { id: traceId } }).then((r) => {
       if (cancelled) return;
       if (r.ok) {
         setList(r.data.interventions.filter((i) => i.call_id === call.id));
@@ -69,7 +50,7 @@ export function ChangeStep({ traceId, call, runners, disabled }: { traceId: stri
     return () => {
       cancelled = true;
     };
-  }, [url, call.id, version]);
+  }, [traceId, call.id, version]);
 
   const pickTarget = (next: "reply" | "tool_result") => {
     setTarget(next);
@@ -79,11 +60,11 @@ export function ChangeStep({ traceId, call, runners, disabled }: { traceId: stri
   const submit = useCallback(async () => {
     setMessage("creating…");
     const edit = target === "reply" ? { reply: { content: text } } : { tool_result: { content: text, ...(toolCallId.trim() && { tool_call_id: toolCallId.trim() }) } };
-    const r = await sendJson<CreatedResponse>("POST", url, { call_id: call.id, edit, intent, samples, ...(runner && { runner }) });
+    const r = await send(createIntervention, { params: { id: traceId }, body: { call_id: call.id, edit, intent, samples, ...(runner && { runner }) } });
     if (!r.ok) return setMessage(`not created: ${describeFailure(r)}`);
     setMessage(runner ? `intervention ${r.data.intervention.id} created: runner ${runner} runs the program once per fork (Refresh states to follow it)` : `intervention ${r.data.intervention.id} created: run the program once per base URL below, then flush each run (or let it go idle)`);
     setVersion((v) => v + 1);
-  }, [url, call.id, target, text, toolCallId, intent, samples, runner]);
+  }, [traceId, call.id, target, text, toolCallId, intent, samples, runner]);
 
   return (
     <details className="rounded border border-indigo-200 bg-indigo-50/40 px-2 py-1 text-sm dark:bg-transparent" data-testid="change-step" data-call-id={call.id}>
@@ -158,7 +139,7 @@ export function ChangeStep({ traceId, call, runners, disabled }: { traceId: stri
   );
 }
 
-function RunTable({ runs }: { runs: RunRow[] }) {
+function RunTable({ runs }: { runs: ApiRun[] }) {
   return (
     <table className="mt-1 w-full text-left text-xs">
       <thead className="text-slate-500">

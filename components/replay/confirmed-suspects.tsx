@@ -2,17 +2,9 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { describeFailure, sendJson } from "@/lib/api/send";
-
-/** A call whose correction turned the failed run into a success (`confirmed_by_replay` of GET /api/traces/{id}/blame). */
-export interface ConfirmedSuspect {
-  call_id: string;
-  agent: string;
-  event_ids: string[];
-  samples: number;
-  succeeded: number;
-  evidence: string;
-}
+import { call, describeFailure } from "@/lib/api/client";
+import { putDecisiveError } from "@/lib/api/contracts/decisive-errors";
+import type { ConfirmedSuspect } from "@/lib/api/replay";
 
 /** The suspect's badge: shown beside a ranked event that a confirmed call produced. */
 export function ConfirmedBadge() {
@@ -31,7 +23,7 @@ export function ConfirmedSuspects({ traceId, confirmed }: { traceId: string; con
   const name = async (c: ConfirmedSuspect) => {
     const eventId = c.event_ids.at(-1)!;
     setState((s) => ({ ...s, [c.call_id]: "saving…" }));
-    const r = await sendJson("PUT", `/api/traces/${encodeURIComponent(traceId)}/decisive-error`, { event_id: eventId, reason: c.evidence });
+    const r = await call(putDecisiveError, { params: { id: traceId }, body: { event_id: eventId, reason: c.evidence } });
     setState((s) => ({ ...s, [c.call_id]: r.ok ? `${eventId} is your decisive error, with this evidence` : describeFailure(r) }));
   };
   return (

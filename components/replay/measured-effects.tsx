@@ -2,7 +2,9 @@
 
 import { useEffect, useState } from "react";
 import { formatValue } from "@/lib/format";
-import { describeFailure, sendJson } from "@/lib/api/send";
+import { call, describeFailure } from "@/lib/api/client";
+import { traceEffects } from "@/lib/api/contracts/replay";
+import type { EffectsCall, EffectsResponse } from "@/lib/api/replay";
 
 /**
  * Measured effects beside the credit heatmap (SPEC.md section 11,
@@ -11,29 +13,6 @@ import { describeFailure, sendJson } from "@/lib/api/send";
  * interval as a whisker — and, per credit method, the credit each measured
  * call got and the method's Spearman agreement with the effects.
  */
-
-export interface EffectsCall {
-  call_id: string;
-  call_index: number;
-  effect: number | null;
-  low: number | null;
-  high: number | null;
-  samples: number;
-  divergences: number;
-  pending: number;
-  signed_effect: number | null;
-  confirmed_by_replay: boolean | null;
-  credit: Record<string, number | null>;
-  interventions: { id: number; intent: string }[];
-}
-export interface EffectsResponse {
-  trace_id: string;
-  preset: string;
-  baseline: { kind: string; runs: string[]; outcomes: number[] };
-  calls: EffectsCall[];
-  agreement: Record<string, { spearman: number | null; calls: number }>;
-}
-
 const ROW = 26;
 const LABEL = 150;
 const PLOT = 300;
@@ -46,7 +25,7 @@ export function MeasuredEffects({ traceId, preset }: { traceId: string; preset: 
   const [version, setVersion] = useState(0);
   useEffect(() => {
     let cancelled = false;
-    void sendJson<EffectsResponse>("GET", `/api/traces/${encodeURIComponent(traceId)}/effects?preset=${encodeURIComponent(preset)}`).then((r) => {
+    void call(traceEffects, { params: { id: traceId }, query: { preset } }).then((r) => {
       if (cancelled) return;
       if (r.ok) {
         setData(r.data);

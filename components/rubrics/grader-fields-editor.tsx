@@ -3,7 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { fieldLines, parseFieldLines, type GraderField } from "@/lib/annotate/grader-fields";
-import { describeFailure, formText, sendJson } from "@/lib/api/send";
+import { call, describeFailure } from "@/lib/api/client";
+import { setGraderFields } from "@/lib/api/contracts/projects";
+import { formText } from "@/lib/api/send";
 
 /**
  * The metadata fields graders of a whole trace see after its task
@@ -21,7 +23,7 @@ export function GraderFieldsEditor({ project, fields }: { project: string; field
       onSubmit={(e) => {
         e.preventDefault();
         const lines = formText(new FormData(e.currentTarget), "fields");
-        void sendJson("PATCH", `/api/projects/${encodeURIComponent(project)}/grader-fields`, { fields: parseFieldLines(lines) }).then((result) => {
+        void call(setGraderFields, { params: { project }, body: { fields: parseFieldLines(lines) } }).then((result) => {
           setMessage(result.ok ? "saved" : describeFailure(result));
           if (result.ok) router.refresh();
         });

@@ -2,15 +2,17 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { describeFailure, formText, sendJson } from "@/lib/api/send";
+import { call, describeFailure, formBody } from "@/lib/api/client";
+import { setRubrics } from "@/lib/api/contracts/projects";
+import { formText } from "@/lib/api/send";
 import type { Rubric } from "@/lib/rubrics";
 
 /** A project's rubrics, editable by its admins (the API answers others with a 403, shown here). */
 export function RubricEditor({ project, rubrics, custom }: { project: string; rubrics: Rubric[]; custom: string[] }) {
   const router = useRouter();
   const [message, setMessage] = useState<string | null>(null);
-  const put = async (body: unknown) => {
-    const result = await sendJson("PATCH", `/api/projects/${encodeURIComponent(project)}/rubrics`, body);
+  const put = async (body: Record<string, unknown>) => {
+    const result = await call(setRubrics, { params: { project }, body: formBody(setRubrics, body) });
     setMessage(result.ok ? "saved" : describeFailure(result));
     if (result.ok) router.refresh();
   };

@@ -20,14 +20,15 @@ export const annotationInput = z
 export type AnnotationInput = z.infer<typeof annotationInput>;
 
 /** An annotation as the API returns it. */
-export interface ApiAnnotation {
-  id: number;
-  event_id: string | null;
-  family: string;
-  value: number;
-  comment: string | null;
-  annotator: string;
+export const apiAnnotation = z.object({
+  id: z.number(),
+  event_id: z.string().nullable(),
+  family: z.string(),
+  value: z.number(),
+  comment: z.string().nullable(),
+  annotator: z.string(),
   /** true for a label that came with an imported file (kept under an imported annotator of that name, never an account) */
-  imported: boolean;
-  updated_at: string;
-}
+  imported: z.boolean(),
+  updated_at: z.string(),
+});
+export type ApiAnnotation = z.infer<typeof apiAnnotation>;

@@ -68,27 +68,29 @@ export const createKeyInput = z.strictObject({
 });
 export type CreateKeyInput = z.infer<typeof createKeyInput>;
 
-export interface ApiUser {
-  id: number;
-  email: string;
-  name: string;
-  is_admin: boolean;
-  memberships: MembershipInput[];
-  created_at: string;
-}
+export const apiUser = z.object({
+  id: z.number(),
+  email: z.string(),
+  name: z.string(),
+  is_admin: z.boolean(),
+  memberships: z.array(z.object({ project: z.string(), role: z.enum(ROLES) })),
+  created_at: z.string(),
+});
+export type ApiUser = z.infer<typeof apiUser>;
 
-export interface ApiKeyInfo {
-  id: number;
-  name: string;
+export const apiKeyInfo = z.object({
+  id: z.number(),
+  name: z.string(),
   /** the first characters of the key, to recognise it */
-  prefix: string;
-  scopes: Scope[];
-  user_id: number;
-  user_email: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+  prefix: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  user_id: z.number(),
+  user_email: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiKeyInfo = z.infer<typeof apiKeyInfo>;
 
 export interface ApiSession {
   user: ApiUser | null;

@@ -14,23 +14,25 @@ export const decisiveErrorInput = z.strictObject({
 export type DecisiveErrorInput = z.infer<typeof decisiveErrorInput>;
 
 /** One annotator's current decisive error, as the API returns it. */
-export interface ApiDecisiveError {
-  event_id: string;
-  agent: string;
-  reason: string | null;
-  annotator: string;
+export const apiDecisiveError = z.object({
+  event_id: z.string(),
+  agent: z.string(),
+  reason: z.string().nullable(),
+  annotator: z.string(),
   /** a dataset's ground truth or an imported export, not a person with an account here */
-  imported: boolean;
-  updated_at: string;
-}
+  imported: z.boolean(),
+  updated_at: z.string(),
+});
+export type ApiDecisiveError = z.infer<typeof apiDecisiveError>;
 
 /** `GET /api/traces/{id}/decisive-error`. */
-export interface DecisiveErrorsResponse {
-  version: string;
-  trace_id: string;
+export const decisiveErrorsResponse = z.object({
+  version: z.string(),
+  trace_id: z.string(),
   /** the adjudicated event, else the one most annotators name (SPEC.md section 6); null when none */
-  decisive_event: string | null;
-  decisive_agent: string | null;
-  labels: ApiDecisiveError[];
-  adjudication: (Omit<ApiDecisiveError, "annotator" | "imported"> & { adjudicator: string | null }) | null;
-}
+  decisive_event: z.string().nullable(),
+  decisive_agent: z.string().nullable(),
+  labels: z.array(apiDecisiveError),
+  adjudication: apiDecisiveError.omit({ annotator: true, imported: true }).extend({ adjudicator: z.string().nullable() }).nullable(),
+});
+export type DecisiveErrorsResponse = z.infer<typeof decisiveErrorsResponse>;

@@ -22,15 +22,9 @@ export const gatewayModelCall = {
   path: "/api/llm[/project/{project}][/run/{run_key}]/v1/{chat/completions|responses}",
 } as const;
 
-/** `GET|PUT|DELETE /api/projects/{project}/gateway`: the project's upstream model server (project admins). */
-export const gatewayUpstreamPath = (project: string) => `/api/projects/${encodeURIComponent(project)}/gateway`;
-
 /** Where token ids come from when the server gives none: a built-in encoding, or `project`, the project's own tokenizer (below). */
 export const TOKENIZER_CHOICES = [...BUILTIN_ENCODINGS, "project"] as const;
 export type TokenizerChoice = (typeof TOKENIZER_CHOICES)[number];
-
-/** `GET|PUT|DELETE /api/projects/{project}/tokenizer`: the project's Hugging Face tokenizer (project admins). */
-export const projectTokenizerPath = (project: string) => `/api/projects/${encodeURIComponent(project)}/tokenizer`;
 
 /** Largest tokenizer upload (bytes of the JSON body): tokenizer.json files of current models run to about 30 MB. */
 export const MAX_TOKENIZER_BYTES = 64 * 1024 * 1024;

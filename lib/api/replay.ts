@@ -31,3 +31,68 @@ export const interventionInput = z.strictObject({
 
 /** How far a replay run has come: no call yet, calls arriving, stored as its trace, or failed to store. */
 export const RUN_STATES = ["waiting", "receiving", "stored", "failed"] as const;
+
+/** One measured call of `GET /api/traces/{id}/effects` (SPEC.md section 11). */
+export interface EffectsCall {
+  call_id: string;
+  call_index: number;
+  effect: number | null;
+  low: number | null;
+  high: number | null;
+  samples: number;
+  divergences: number;
+  pending: number;
+  signed_effect: number | null;
+  confirmed_by_replay: boolean | null;
+  credit: Record<string, number | null>;
+  interventions: { id: number; intent: string }[];
+}
+/** `GET /api/traces/{id}/effects`. */
+export interface EffectsResponse {
+  trace_id: string;
+  preset: string;
+  baseline: { kind: string; runs: string[]; outcomes: number[] };
+  calls: EffectsCall[];
+  agreement: Record<string, { spearman: number | null; calls: number }>;
+}
+
+/** One replay run as the replay endpoints return it (fields the browser reads). */
+export interface ApiRun {
+  run_key: string;
+  sample: number;
+  base_url: string;
+  trace_id: string;
+  state?: string;
+  divergence?: unknown;
+  runner?: { name: string; state: string | null; exit: number | null } | null;
+}
+/** An intervention with its runs (`GET /api/traces/{id}/interventions`). */
+export interface ApiIntervention {
+  id: number;
+  call_id: string;
+  intent: string;
+  samples: number;
+  runs: ApiRun[];
+}
+/** `POST /api/traces/{id}/interventions`. */
+export interface InterventionCreated {
+  intervention: { id: number; call_id: string; intent: string; samples: number };
+  runs: ApiRun[];
+}
+
+/** A call whose corrections turned the failed run into a success (`confirmed_by_replay` of GET /api/traces/{id}/blame and …/interventions; docs/replay.md "Confirmed by replay"). */
+export interface ConfirmedSuspect {
+  call_id: string;
+  call_index: number;
+  agent: string;
+  /** the events the call produced: a ranked suspect among them is confirmed */
+  event_ids: string[];
+  interventions: number[];
+  samples: number;
+  succeeded: number;
+  effect: number;
+  low: number | null;
+  high: number | null;
+  /** the evidence in words, e.g. for the decisive error's reason */
+  evidence: string;
+}

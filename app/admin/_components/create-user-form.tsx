@@ -2,7 +2,9 @@
 
 import { useActionState } from "react";
 import { PASSWORD_MIN, ROLES, type MembershipInput } from "@/lib/api/auth";
-import { describeFailure, formText, sendJson } from "@/lib/api/send";
+import { call, describeFailure, formBody } from "@/lib/api/client";
+import { createUser } from "@/lib/api/contracts/admin";
+import { formText } from "@/lib/api/send";
 import { useRouter } from "next/navigation";
 
 const input = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
@@ -22,7 +24,7 @@ export function CreateUserForm({ projects }: { projects: string[] }) {
     const values = { email: formText(form, "email"), name: formText(form, "name"), project: formText(form, "project"), role: formText(form, "role") };
     const memberships: MembershipInput[] = values.role ? [{ project: values.project || "default", role: values.role as MembershipInput["role"] }] : [];
     const body = { email: values.email, name: values.name, password: formText(form, "password"), is_admin: form.get("is_admin") === "on", memberships };
-    const result = await sendJson("POST", "/api/admin/users", body);
+    const result = await call(createUser, { body: formBody(createUser, body) });
     if (!result.ok) return { error: describeFailure(result), values };
     router.refresh();
     return EMPTY;

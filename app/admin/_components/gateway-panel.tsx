@@ -1,7 +1,9 @@
 "use client";
 
-import { gatewayUpstreamPath, TOKENIZER_CHOICES, type GatewayUpstream } from "@/lib/api/gateway";
-import { formText, sendJson } from "@/lib/api/send";
+import { TOKENIZER_CHOICES, type GatewayUpstream } from "@/lib/api/gateway";
+import { call, formBody } from "@/lib/api/client";
+import { deleteGateway, putGateway } from "@/lib/api/contracts/gateway";
+import { formText } from "@/lib/api/send";
 import { useAdminCall } from "./use-admin-call";
 
 const input = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
@@ -12,14 +14,14 @@ export function GatewayPanel({ upstreams, projects }: { upstreams: GatewayUpstre
   const save = async (form: FormData) => {
     const apiKey = formText(form, "api_key");
     await run(
-      sendJson("PUT", gatewayUpstreamPath(formText(form, "project")), {
+      call(putGateway, { params: { project: formText(form, "project") }, body: formBody(putGateway, {
         base_url: formText(form, "base_url"),
         ...(apiKey !== "" && { api_key: apiKey }),
         timeout_ms: Number(form.get("timeout_s")) * 1000,
         request_token_ids: form.get("request_token_ids") === "on",
         request_logprobs: form.get("request_logprobs") === "on",
         tokenizer: formText(form, "tokenizer") === "" ? null : formText(form, "tokenizer"),
-      }),
+      }) }),
     );
   };
   return (
@@ -81,7 +83,7 @@ export function GatewayPanel({ upstreams, projects }: { upstreams: GatewayUpstre
               <td className="py-1.5 pr-3 text-xs">{[u.request_token_ids && "token ids", u.request_logprobs && "logprobs", u.tokenizer && `else ${u.tokenizer}`].filter(Boolean).join(", ") || "—"}</td>
               <td className="py-1.5 pr-3 text-xs">{u.updated_at.slice(0, 16).replace("T", " ")}</td>
               <td className="py-1.5">
-                <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => void run(sendJson("DELETE", gatewayUpstreamPath(u.project)))}>
+                <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => void run(call(deleteGateway, { params: { project: u.project } }))}>
                   remove
                 </button>
               </td>

@@ -2,7 +2,9 @@
 
 import { useState } from "react";
 import { SCOPES, type ApiKeyInfo, type ApiUser } from "@/lib/api/auth";
-import { formText, sendJson } from "@/lib/api/send";
+import { call, formBody } from "@/lib/api/client";
+import { createKey, revokeKey } from "@/lib/api/contracts/admin";
+import { formText } from "@/lib/api/send";
 import { useAdminCall } from "./use-admin-call";
 
 const input = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
@@ -14,7 +16,7 @@ export function KeysPanel({ keys, users, selfId }: { keys: ApiKeyInfo[]; users: 
   const create = async (form: FormData) => {
     const name = formText(form, "name");
     const scopes = SCOPES.filter((s) => form.get(`scope-${s}`) === "on");
-    const created = await run(sendJson<{ key: string }>("POST", "/api/admin/keys", { name, scopes, user_id: Number(form.get("user_id")) }));
+    const created = await run(call(createKey, { body: formBody(createKey, { name, scopes, user_id: Number(form.get("user_id")) }) }));
     setShown(created ? { name, key: created.key } : null);
   };
   return (
@@ -72,7 +74,7 @@ export function KeysPanel({ keys, users, selfId }: { keys: ApiKeyInfo[]; users: 
                 {k.revoked_at ? (
                   <span className="text-xs text-slate-500">revoked</span>
                 ) : (
-                  <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => void run(sendJson("DELETE", `/api/admin/keys/${k.id}`))}>
+                  <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => void run(call(revokeKey, { params: { id: String(k.id) } }))}>
                     revoke
                   </button>
                 )}

@@ -1,8 +1,10 @@
 "use client";
 
 import { useState } from "react";
-import { projectTokenizerPath, type ProjectTokenizer } from "@/lib/api/gateway";
-import { formText, sendJson } from "@/lib/api/send";
+import type { ProjectTokenizer } from "@/lib/api/gateway";
+import { call, formBody } from "@/lib/api/client";
+import { deleteTokenizer, putTokenizer } from "@/lib/api/contracts/gateway";
+import { formText } from "@/lib/api/send";
 import { useAdminCall } from "./use-admin-call";
 
 const input = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
@@ -36,12 +38,12 @@ export function TokenizerPanel({ tokenizers, projects }: { tokenizers: ProjectTo
     setProblem(found);
     if (found !== null) return;
     await run(
-      sendJson("PUT", projectTokenizerPath(formText(form, "project")), {
+      call(putTokenizer, { params: { project: formText(form, "project") }, body: formBody(putTokenizer, {
         name: formText(form, "name"),
         tokenizer: tokenizer.value,
         ...(config.value !== undefined && { tokenizer_config: config.value }),
         chat_template: chatTemplate,
-      }),
+      }) }),
     );
   };
   const file = "text-xs file:mr-2 file:rounded file:border file:border-slate-300 file:bg-white file:px-2 file:py-1";
@@ -94,7 +96,7 @@ export function TokenizerPanel({ tokenizers, projects }: { tokenizers: ProjectTo
               <td className="py-1.5 pr-3 text-xs">{t.chat_template === "config" ? "from the config" : "uploaded"}</td>
               <td className="py-1.5 pr-3 text-xs">{t.updated_at.slice(0, 16).replace("T", " ")}</td>
               <td className="py-1.5">
-                <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => void run(sendJson("DELETE", projectTokenizerPath(t.project)))}>
+                <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => void run(call(deleteTokenizer, { params: { project: t.project } }))}>
                   remove
                 </button>
               </td>

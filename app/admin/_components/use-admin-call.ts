@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { describeFailure, type SendResult } from "@/lib/api/send";
+import { describeFailure, type ApiResult } from "@/lib/api/client";
 
 /**
  * Runs one admin API call: on success the page's server data is fetched
@@ -11,7 +11,7 @@ import { describeFailure, type SendResult } from "@/lib/api/send";
 export function useAdminCall() {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
-  const run = async <T,>(call: Promise<SendResult<T>>): Promise<T | null> => {
+  const run = async <T,>(call: Promise<ApiResult<T>>): Promise<T | null> => {
     const result = await call;
     if (!result.ok) {
       setError(describeFailure(result));

@@ -1,7 +1,9 @@
 "use client";
 
 import { ROLES, type ApiUser, type MembershipInput, type Role } from "@/lib/api/auth";
-import { formText, sendJson } from "@/lib/api/send";
+import { call, formBody } from "@/lib/api/client";
+import { deleteUser, updateUser } from "@/lib/api/contracts/admin";
+import { formText } from "@/lib/api/send";
 import { CreateUserForm } from "./create-user-form";
 import { useAdminCall } from "./use-admin-call";
 
@@ -33,7 +35,7 @@ export function UsersPanel({ users, projects, selfId }: { users: ApiUser[]; proj
 
 function UserRow({ user, projects, self }: { user: ApiUser; projects: string[]; self: boolean }) {
   const { error, run } = useAdminCall();
-  const patch = (body: object) => run(sendJson("PATCH", `/api/admin/users/${user.id}`, body));
+  const patch = (body: Record<string, unknown>) => run(call(updateUser, { params: { id: String(user.id) }, body: formBody(updateUser, body) }));
   const withRole = (project: string, role: Role | null): MembershipInput[] => [
     ...user.memberships.filter((m) => m.project !== project),
     ...(role ? [{ project, role }] : []),
@@ -73,7 +75,7 @@ function UserRow({ user, projects, self }: { user: ApiUser; projects: string[]; 
       </td>
       <td className="py-2">
         {!self && (
-          <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => void (window.confirm(`Delete ${user.email}?`) && run(sendJson("DELETE", `/api/admin/users/${user.id}`)))}>
+          <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => void (window.confirm(`Delete ${user.email}?`) && run(call(deleteUser, { params: { id: String(user.id) } })))}>
             delete
           </button>
         )}

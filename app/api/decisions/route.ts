@@ -1,8 +1,7 @@
-import { searchParamsObject } from "@/lib/api/filters";
-import { decisionFilter } from "@/lib/decisions/query";
+import { decisions } from "@/lib/api/contracts/aggregates";
 import { readableProjects } from "@/lib/server/auth/access";
 import { decisionAnalytics } from "@/lib/server/decisions/analytics";
-import { parseQuery, route } from "@/lib/server/http";
+import { endpoint } from "@/lib/server/endpoint";
 
 export const dynamic = "force-dynamic";
 
@@ -11,8 +10,7 @@ export const dynamic = "force-dynamic";
  * decision analytics (O1-O5: taken or not, by bucket, by checkpoint, within-group difference)
  * over the traces the caller may read.
  */
-export const GET = route(async (request: Request) => {
-  const query = parseQuery(decisionFilter, searchParamsObject(new URL(request.url).searchParams));
-  const readable = await readableProjects(request);
-  return Response.json(await decisionAnalytics(query, readable));
+export const GET = endpoint(decisions, {
+  // the query is checked before access
+  handle: async ({ request, query }) => decisionAnalytics(query, await readableProjects(request)),
 });

@@ -6,7 +6,9 @@ import {
 } from "@/lib/server/compute/export";
 import { acquireExportSlot, releasing } from "@/lib/server/compute/export-slots";
 import { ApiError } from "@/lib/server/errors";
-import { parseQuery, route } from "@/lib/server/http";
+import { datasetExport } from "@/lib/api/contracts/analysis";
+import { endpoint } from "@/lib/server/endpoint";
+import { parseQuery } from "@/lib/server/http";
 import { listTraces } from "@/lib/server/queries/traces";
 
 export const dynamic = "force-dynamic";
@@ -21,60 +23,62 @@ export const dynamic = "force-dynamic";
  * part-way ends with a last line `{"error": {...}}` (SPEC.md section 6).
  * The stream holds one of the process's export slots (export-slots.ts).
  */
-export const GET = route(async (request: Request) => {
-  const search = new URL(request.url).searchParams;
-  const req = await parseExportRequest(search);
-  const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k)));
-  // creation order (a search's ranking is for reading, not for a dataset)
-  const filter = parseQuery(traceListQuery, { ...filterParams, sort: "created", limit: "100" });
-  const readable = await readableProjects(request);
-  const jsonl = req.format === "jsonl" || req.format === "transitions";
-  // a dataset export holds an export slot of this process until its last byte (503 when too many wait)
-  const release = await acquireExportSlot();
+export const GET = endpoint(datasetExport, {
+  handle: async ({ request }) => {
+    const search = new URL(request.url).searchParams;
+    const req = await parseExportRequest(search);
+    const filterParams = Object.fromEntries(Object.entries(searchParamsObject(search)).filter(([k]) => (LIST_FILTER_KEYS as readonly string[]).includes(k)));
+    // creation order (a search's ranking is for reading, not for a dataset)
+    const filter = parseQuery(traceListQuery, { ...filterParams, sort: "created", limit: "100" });
+    const readable = await readableProjects(request);
+    const jsonl = req.format === "jsonl" || req.format === "transitions";
+    // a dataset export holds an export slot of this process until its last byte (503 when too many wait)
+    const release = await acquireExportSlot();
 
-  /** The export of each matching trace, a trace at a time. */
-  async function* traces(): AsyncGenerator<ExportedTrace> {
-    let cursor: string | undefined;
-    do {
-      const page = await listTraces({ ...filter, cursor }, readable);
-      for (const t of page.traces) {
-        let exported: ExportedTrace;
-        try {
-          exported = await exportTraceRecords(t.trace_id, req);
-        } catch (error) {
-          // a grpo/gigpo export skips traces without a group rather than failing the whole dataset
-          if (error instanceof GroupTooSmallError) continue;
-          throw error;
+    /** The export of each matching trace, a trace at a time. */
+    async function* traces(): AsyncGenerator<ExportedTrace> {
+      let cursor: string | undefined;
+      do {
+        const page = await listTraces({ ...filter, cursor }, readable);
+        for (const t of page.traces) {
+          let exported: ExportedTrace;
+          try {
+            exported = await exportTraceRecords(t.trace_id, req);
+          } catch (error) {
+            // a grpo/gigpo export skips traces without a group rather than failing the whole dataset
+            if (error instanceof GroupTooSmallError) continue;
+            throw error;
+          }
+          // transitions are one shape of row: a trace without model calls has none
+          if (req.format === "transitions" && exported.form !== "transitions") continue;
+          yield exported;
         }
-        // transitions are one shape of row: a trace without model calls has none
-        if (req.format === "transitions" && exported.form !== "transitions") continue;
-        yield exported;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+    }
+
+    if (req.parquet) {
+      // one Parquet file; a stream that fails part-way is cut before the footer, so no reader takes it for a whole file
+      const form = req.format === "jsonl" ? "rows" : req.format === "transitions" ? "transitions" : "traces";
+      async function* records(): AsyncGenerator<object> {
+        for await (const exported of traces()) yield* exportedRecords(exported);
       }
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor !== undefined);
-  }
-
-  if (req.parquet) {
-    // one Parquet file; a stream that fails part-way is cut before the footer, so no reader takes it for a whole file
-    const form = req.format === "jsonl" ? "rows" : req.format === "transitions" ? "transitions" : "traces";
-    async function* records(): AsyncGenerator<object> {
-      for await (const exported of traces()) yield* exportedRecords(exported);
+      return new Response(byteStream(releasing(parquetStream(form, records()), release)), {
+        headers: { "content-type": "application/vnd.apache.parquet", "content-disposition": `attachment; filename="baton-export-${req.format}.parquet"` },
+      });
     }
-    return new Response(byteStream(releasing(parquetStream(form, records()), release)), {
-      headers: { "content-type": "application/vnd.apache.parquet", "content-disposition": `attachment; filename="baton-export-${req.format}.parquet"` },
+
+    async function* dataset(): AsyncGenerator<string> {
+      for await (const exported of traces()) {
+        yield* exportedText(exported);
+        if (!jsonl) yield "\n";
+      }
+    }
+
+    return new Response(textStream(releasing(dataset(), release), errorLine), {
+      headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="baton-export-${req.format}.jsonl"` },
     });
-  }
-
-  async function* dataset(): AsyncGenerator<string> {
-    for await (const exported of traces()) {
-      yield* exportedText(exported);
-      if (!jsonl) yield "\n";
-    }
-  }
-
-  return new Response(textStream(releasing(dataset(), release), errorLine), {
-    headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="baton-export-${req.format}.jsonl"` },
-  });
+  },
 });
 
 /** The last line of a dataset whose stream failed part-way: never mistaken for a whole file. */

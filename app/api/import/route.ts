@@ -7,7 +7,9 @@ import { looksLikeJsonLines, parseJsonBody, parseJsonLines, type TraceRecord } f
 import { SNIFF_BYTES, unsupportedInput } from "@/lib/ingest/sniff";
 import { authorize, permittedProjects } from "@/lib/server/auth/access";
 import { ApiError, invalid } from "@/lib/server/errors";
-import { maxBodyBytes, parseQuery, readBytesLimited, rejectDeepJson, route } from "@/lib/server/http";
+import { importFile } from "@/lib/api/contracts/traces";
+import { endpoint, reply } from "@/lib/server/endpoint";
+import { maxBodyBytes, parseQuery, readBytesLimited, rejectDeepJson } from "@/lib/server/http";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { projectsWritten } from "@/lib/server/queries/traces";
 
@@ -28,26 +30,29 @@ const query = z.object({
  * one file's text in any supported format (the upload page's door), through
  * the adapters of `npm run ingest --format` into the same ingest path; all or nothing.
  */
-export const POST = route(async (request: Request) => {
-  // a type a page on another site could post without a preflight (proxy.ts refuses it too, for every API write)
-  if (isSimpleBodyType(request.headers.get("content-type"), true)) {
-    throw new ApiError(415, "unsupported_media_type", "send the file as application/octet-stream (or application/json, application/x-ndjson), not a form or text/plain");
-  }
-  await authorize(request, "ingest");
-  const params = parseQuery(query, Object.fromEntries(new URL(request.url).searchParams));
-  const bytes = await readBytesLimited(request, maxBodyBytes());
-  const refused = unsupportedInput(params.name, bytes.subarray(0, SNIFF_BYTES), bytes.length);
-  if (refused) throw new ApiError(400, "unsupported_file", refused, [{ path: "$", message: refused }]);
-  const text = new TextDecoder().decode(bytes);
-  rejectDeepJson(text, OTHER_FORMATS_MAX_DEPTH);
-  const format = params.format === "auto" ? (detectFormat(params.name, text.slice(0, FIRST_BYTES)) ?? "baton") : params.format;
-  const records = format === "baton" ? batonRecords(params.name, text) : await adaptedRecords(format, params.name, text);
-  const upsert = params.upsert === "1" || params.upsert === "true";
-  for (const project of projectsWritten(records)) await authorize(request, "ingest", project);
-  const traces = await ingestRecords(records, {
-    upsert, mayReplace: await permittedProjects(request, "ingest"), mayAdjudicate: await permittedProjects(request, "admin"),
-  });
-  return Response.json({ format, traces }, { status: 201 });
+export const POST = endpoint(importFile, {
+  // the body type, then access, then the parameters as sent, then the bytes
+  handle: async ({ request }) => {
+    // a type a page on another site could post without a preflight (proxy.ts refuses it too, for every API write)
+    if (isSimpleBodyType(request.headers.get("content-type"), true)) {
+      throw new ApiError(415, "unsupported_media_type", "send the file as application/octet-stream (or application/json, application/x-ndjson), not a form or text/plain");
+    }
+    await authorize(request, "ingest");
+    const params = parseQuery(query, Object.fromEntries(new URL(request.url).searchParams));
+    const bytes = await readBytesLimited(request, maxBodyBytes());
+    const refused = unsupportedInput(params.name, bytes.subarray(0, SNIFF_BYTES), bytes.length);
+    if (refused) throw new ApiError(400, "unsupported_file", refused, [{ path: "$", message: refused }]);
+    const text = new TextDecoder().decode(bytes);
+    rejectDeepJson(text, OTHER_FORMATS_MAX_DEPTH);
+    const format = params.format === "auto" ? (detectFormat(params.name, text.slice(0, FIRST_BYTES)) ?? "baton") : params.format;
+    const records = format === "baton" ? batonRecords(params.name, text) : await adaptedRecords(format, params.name, text);
+    const upsert = params.upsert === "1" || params.upsert === "true";
+    for (const project of projectsWritten(records)) await authorize(request, "ingest", project);
+    const traces = await ingestRecords(records, {
+      upsert, mayReplace: await permittedProjects(request, "ingest"), mayAdjudicate: await permittedProjects(request, "admin"),
+    });
+    return reply({ format, traces }, { status: 201 });
+  },
 });
 
 function batonRecords(name: string, text: string): TraceRecord[] {

@@ -1,7 +1,8 @@
 import { readableProjects } from "@/lib/server/auth/access";
 import { databaseStatus } from "@/lib/server/db/read";
 import { gatewayCountersNow } from "@/lib/server/gateway/recorder";
-import { route } from "@/lib/server/http";
+import { status } from "@/lib/api/contracts/workspace";
+import { endpoint, reply } from "@/lib/server/endpoint";
 
 export const dynamic = "force-dynamic";
 
@@ -12,14 +13,17 @@ export const dynamic = "force-dynamic";
  * forwarded, recorded, lost (the database refused them), pending, upstream
  * errors (docs/api.md).
  */
-export const GET = route(async (request: Request) => {
-  await readableProjects(request);
-  return Response.json(
-    {
-      process: { pid: process.pid, index: Number(process.env.BATON_PROCESS_INDEX ?? 0), uptime_s: Math.round(process.uptime()) },
-      databases: databaseStatus(),
-      gateway: gatewayCountersNow(),
-    },
-    { headers: { "cache-control": "no-store" } },
-  );
+export const GET = endpoint(status, {
+  access: (request) => readableProjects(request),
+  handle: () =>
+    Promise.resolve(
+      reply(
+        {
+          process: { pid: process.pid, index: Number(process.env.BATON_PROCESS_INDEX ?? 0), uptime_s: Math.round(process.uptime()) },
+          databases: databaseStatus(),
+          gateway: gatewayCountersNow(),
+        },
+        { headers: { "cache-control": "no-store" } },
+      ),
+    ),
 });

@@ -2,7 +2,9 @@
 
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { LIST_FILTER_KEYS } from "@/lib/api/filters";
-import { describeFailure, formText, sendJson } from "@/lib/api/send";
+import { call, describeFailure, formBody } from "@/lib/api/client";
+import { createDataset, previewDataset } from "@/lib/api/contracts/datasets";
+import { formText } from "@/lib/api/send";
 import { snapshotWarnings, type DatasetPreview } from "@/lib/datasets/preview";
 import { TraceFilterFields, type Facets } from "@/app/_components/trace-filters";
 import { useAdminCall } from "@/app/admin/_components/use-admin-call";
@@ -49,7 +51,7 @@ export function SnapshotForm({ values, facets }: { values: Record<string, string
     if (!formRef.current) return;
     const { name: _name, ...body } = requestOf(formRef.current);
     const asked = ++latest.current;
-    const result = await sendJson<DatasetPreview>("POST", "/api/datasets/preview", body);
+    const result = await call(previewDataset, { body: formBody(previewDataset, body) });
     if (asked !== latest.current) return; // a newer change is being counted
     setPreview(result.ok ? { state: "ready", preview: result.data, form: body.form, method: body.method } : { state: "error", message: describeFailure(result) });
   }, []);
@@ -71,7 +73,7 @@ export function SnapshotForm({ values, facets }: { values: Record<string, string
   // not a form action: React would reset the fields, and the person would no longer see what the snapshot was taken of
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void run(sendJson("POST", "/api/datasets", requestOf(event.currentTarget)));
+    void run(call(createDataset, { body: formBody(createDataset, requestOf(event.currentTarget)) }));
   };
   return (
     <form ref={formRef} onSubmit={submit} onChange={schedule} className="space-y-3 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="snapshot-form" aria-label="Take a snapshot">

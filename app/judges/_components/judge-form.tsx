@@ -1,6 +1,8 @@
 "use client";
 
-import { formText, sendJson } from "@/lib/api/send";
+import { call, formBody } from "@/lib/api/client";
+import { createJudge } from "@/lib/api/contracts/judges";
+import { formText } from "@/lib/api/send";
 import { FAMILIES } from "@/lib/trace/types";
 import { useAdminCall } from "@/app/admin/_components/use-admin-call";
 
@@ -14,7 +16,7 @@ export function JudgeForm({ projects }: { projects: string[] }) {
       ...(key !== "" && { api_key: key }), families: form.getAll("families").filter((v): v is string => typeof v === "string"), temperature: Number(formText(form, "temperature") || 0),
       max_tokens: Number(formText(form, "max_tokens") || 200), json_schema: form.get("json_schema") === "on",
     };
-    void run(sendJson("POST", "/api/judges", body));
+    void run(call(createJudge, { body: formBody(createJudge, body) }));
   };
   const input = "rounded border border-slate-300 px-1";
   return (

@@ -1,7 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { formText, sendJson } from "@/lib/api/send";
+import { call, formBody } from "@/lib/api/client";
+import { updateJudge } from "@/lib/api/contracts/judges";
+import { formText } from "@/lib/api/send";
 import { useAdminCall } from "@/app/admin/_components/use-admin-call";
 
 /**
@@ -19,7 +21,7 @@ export function PromptEditor({ judgeId, families, prompts }: { judgeId: number; 
       const text = formText(form, `prompt.${f}`).trim();
       if (text !== "") next[f] = text;
     }
-    setSaved((await run(sendJson("PATCH", `/api/judges/${judgeId}`, { prompts: next }))) !== null);
+    setSaved((await run(call(updateJudge, { params: { id: String(judgeId) }, body: formBody(updateJudge, { prompts: next }) }))) !== null);
   };
   return (
     <details className="text-sm" data-testid="judge-prompts">

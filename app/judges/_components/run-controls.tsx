@@ -2,7 +2,9 @@
 
 import { useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
-import { formText, sendJson } from "@/lib/api/send";
+import { call, formBody } from "@/lib/api/client";
+import { cancelJudgeRun, resumeJudgeRun, startJudgeRun } from "@/lib/api/contracts/judges";
+import { formText } from "@/lib/api/send";
 import type { RunStatus } from "@/lib/server/judges/runs";
 import { useAdminCall } from "@/app/admin/_components/use-admin-call";
 
@@ -44,7 +46,7 @@ export function RunControls({ judgeId, runs }: { judgeId: number; runs: RunStatu
       return;
     }
     setMissing(null);
-    void run(sendJson("POST", `/api/judges/${judgeId}/runs`, { ...source, concurrency: Number(formText(form, "concurrency") || 4) }));
+    void run(call(startJudgeRun, { params: { id: String(judgeId) }, body: formBody(startJudgeRun, { ...source, concurrency: Number(formText(form, "concurrency") || 4) }) }));
   };
   const placeholder = OVER.find((o) => o[0] === over)![2];
   return (
@@ -59,8 +61,8 @@ export function RunControls({ judgeId, runs }: { judgeId: number; runs: RunStatu
         <label className="flex items-center gap-1">concurrency <input name="concurrency" type="number" min={1} max={64} defaultValue={4} className="w-14 rounded border border-slate-300 px-1" /></label>
         <button type="submit" className="rounded bg-slate-900 px-2 py-1 text-white hover:bg-slate-700" data-testid="judge-run-start">Run</button>
       </form>
-      {latest && running && <button type="button" className="rounded border border-slate-300 px-2 py-1" onClick={() => void run(sendJson("POST", `/api/judge-runs/${latest.id}/cancel`))}>Cancel</button>}
-      {latest && !running && latest.state !== "done" && <button type="button" className="rounded border border-slate-300 px-2 py-1" onClick={() => void run(sendJson("POST", `/api/judge-runs/${latest.id}/resume`))}>Resume</button>}
+      {latest && running && <button type="button" className="rounded border border-slate-300 px-2 py-1" onClick={() => void run(call(cancelJudgeRun, { params: { id: String(latest.id) } }))}>Cancel</button>}
+      {latest && !running && latest.state !== "done" && <button type="button" className="rounded border border-slate-300 px-2 py-1" onClick={() => void run(call(resumeJudgeRun, { params: { id: String(latest.id) } }))}>Resume</button>}
       {(missing ?? error) && <span className="text-red-700" role="alert">{missing ?? error}</span>}
     </div>
   );

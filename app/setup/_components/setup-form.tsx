@@ -2,7 +2,9 @@
 
 import { useActionState } from "react";
 import { PASSWORD_MIN } from "@/lib/api/auth";
-import { describeFailure, formText, sendJson } from "@/lib/api/send";
+import { call, describeFailure } from "@/lib/api/client";
+import { setup } from "@/lib/api/contracts/auth";
+import { formText } from "@/lib/api/send";
 
 interface State {
   error: string | null;
@@ -17,7 +19,7 @@ export function SetupForm({ token }: { token: string }) {
     async (_previous: State, form: FormData): Promise<State> => {
       const [name, email, password] = [formText(form, "name"), formText(form, "email"), formText(form, "password")];
       if (password !== formText(form, "confirm")) return { error: "the two passwords differ", name, email };
-      const result = await sendJson("POST", "/api/auth/setup", { token, email, name, password });
+      const result = await call(setup, { body: { token, email, name, password } });
       if (!result.ok) return { error: describeFailure(result), name, email };
       window.location.assign("/admin");
       return { error: null, name, email };

@@ -1,7 +1,9 @@
 "use client";
 
 import { useActionState } from "react";
-import { describeFailure, formText, sendJson } from "@/lib/api/send";
+import { call, describeFailure } from "@/lib/api/client";
+import { signIn as signInEndpoint } from "@/lib/api/contracts/auth";
+import { formText } from "@/lib/api/send";
 
 interface State {
   error: string | null;
@@ -14,7 +16,7 @@ export function SignInForm({ next }: { next: string }) {
   const [state, signIn, pending] = useActionState(
     async (_previous: State, form: FormData): Promise<State> => {
       const email = formText(form, "email");
-      const result = await sendJson("POST", "/api/auth/signin", { email, password: formText(form, "password") });
+      const result = await call(signInEndpoint, { body: { email, password: formText(form, "password") } });
       if (!result.ok) return { error: describeFailure(result), email };
       window.location.assign(next);
       return { error: null, email };

@@ -92,7 +92,7 @@ function Outcome({ outcome }: { outcome: FileResult["outcome"] }) {
   if (outcome.ok) {
     return (
       <ul className="mt-1 space-y-0.5 text-emerald-800" data-testid="upload-ok">
-        {outcome.traces.map((t) => (
+        {outcome.data.traces.map((t) => (
           <li key={t.trace_id}>
             ✓ <Link className="font-mono underline" href={`/traces/${encodeURIComponent(t.trace_id)}`}>{t.trace_id}</Link>: {t.events} events, {t.edges} edges
             {t.warnings.length > 0 && <span className="text-amber-700"> ({t.warnings.length} warning(s))</span>}
@@ -104,9 +104,9 @@ function Outcome({ outcome }: { outcome: FileResult["outcome"] }) {
   return (
     <div className="mt-1 text-rose-800" data-testid="upload-error">
       <p>✗ {outcome.message} — nothing from this file was stored.</p>
-      {outcome.details.length > 0 && (
+      {outcome.issues.length > 0 && (
         <ul className="mt-1 max-h-64 space-y-0.5 overflow-auto font-mono text-xs">
-          {outcome.details.map((d, i) => (
+          {outcome.issues.map((d, i) => (
             <li key={i}>
               <span className="font-semibold">{d.path}</span>: {d.message}
             </li>

@@ -1,47 +1,39 @@
 /**
  * The inspector's on-demand fetches (one event with its content, one
  * event's credit by family) and the trace's metrics. Each returns a promise
- * that never rejects, cached by the store per view so React's `use()` sees
- * the same promise on every render.
+ * that never rejects (an ApiResult, lib/api/client.ts), cached by the store
+ * per view so React's `use()` sees the same promise on every render.
  */
-import type { GraphCreditPage, GraphMeta } from "@/lib/graph-view/wire";
+import type { GraphMeta } from "@/lib/graph-view/wire";
 import type { TraceMetrics } from "@/lib/metrics/types";
+import { call, type ApiResult } from "@/lib/api/client";
+import { graphCreditPart, traceEvents, traceMetrics } from "@/lib/api/contracts/traces";
 import { weightParams } from "@/lib/graph-view/view-state";
 import type { WeightOverrides } from "@/lib/rewards/presets";
-import type { EventCredit, EventRecord, Fetched } from "./state";
-
-async function getJson<T>(url: string): Promise<Fetched<T>> {
-  try {
-    const response = await fetch(url);
-    const body = (await response.json()) as T & { error?: { message: string } };
-    if (!response.ok) return { ok: false, error: body.error?.message ?? `HTTP ${response.status}` };
-    return { ok: true, value: body };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
+import type { EventCredit, EventRecord } from "./state";
 
 const traceUrl = (traceId: string) => `/api/traces/${encodeURIComponent(traceId)}`;
 
 /** Every field of the event at `seq`, content included (as text; the caller renders it as text). */
-export async function fetchEventRecord(traceId: string, seq: number): Promise<Fetched<EventRecord>> {
-  const page = await getJson<{ events: EventRecord[] }>(`${traceUrl(traceId)}/events?cursor=${seq}&limit=1&content=1`);
+export async function fetchEventRecord(traceId: string, seq: number): Promise<ApiResult<EventRecord>> {
+  const page = await call(traceEvents, { params: { id: traceId }, query: { cursor: String(seq), limit: 1, content: "1" } });
   if (!page.ok) return page;
-  const event = page.value.events[0];
-  return event ? { ok: true, value: event } : { ok: false, error: `no event at position ${seq}` };
+  const event = page.data.events[0];
+  return event ? { ok: true, data: event } : { ok: false, status: 404, code: "not_found", message: `no event at position ${seq}`, issues: [] };
 }
 
 /** The credit of the event at `seq` under `query` (method, preset, normalize), by family when the method has families. */
-export async function fetchEventCredit(traceId: string, seq: number, query: string): Promise<Fetched<EventCredit>> {
-  const page = await getJson<GraphCreditPage>(`${traceUrl(traceId)}/graph?part=credit&families=1&from=${seq}&limit=1&${query}`);
+export async function fetchEventCredit(traceId: string, seq: number, query: string): Promise<ApiResult<EventCredit>> {
+  const credit = Object.fromEntries(new URLSearchParams(query));
+  const page = await call(graphCreditPart, { params: { id: traceId }, query: { part: "credit", families: "1", from: seq, limit: 1, ...credit } });
   if (!page.ok) return page;
-  const p = page.value;
+  const p = page.data;
   const byFamily = p.by_family ? Object.fromEntries(Object.entries(p.by_family).map(([f, values]) => [f, values[0]!])) : null;
-  return { ok: true, value: { total: p.total[0]!, byFamily, method: p.method, preset: p.preset, normalize: p.normalize } };
+  return { ok: true, data: { total: p.total[0]!, byFamily, method: p.method, preset: p.preset, normalize: p.normalize } };
 }
 
-export async function fetchMetrics(traceId: string): Promise<Fetched<TraceMetrics>> {
-  return getJson<TraceMetrics>(`${traceUrl(traceId)}/metrics`);
+export function fetchMetrics(traceId: string): Promise<ApiResult<TraceMetrics>> {
+  return call(traceMetrics, { params: { id: traceId } });
 }
 
 /** The credit part of the graph API's query string (with the `w.<family>` overrides, if any). */

@@ -4,6 +4,9 @@
  * (layout, overview, scene, lineage, credit), and the actions that change
  * it. One store per mounted view (see context.tsx), never a module global.
  */
+import type { ApiResult } from "@/lib/api/client";
+import type { Output } from "@/lib/api/contract";
+import type { traceEvents } from "@/lib/api/contracts/traces";
 import type { CreditMethod } from "@/lib/credit";
 import type { Spacing } from "@/lib/graph-view/layout";
 import type { OverviewGrid } from "@/lib/graph-view/overview";
@@ -30,11 +33,9 @@ export interface CreditState {
   error: string | null;
 }
 
-/** A fetch the inspector reads with React's `use()`: it never rejects. */
-export type Fetched<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** An event as `GET /api/traces/{id}/events?content=1` returns it: every field, content included. */
-export type EventRecord = Record<string, unknown> & { id: string; seq: number; content?: string | null };
+export type EventRecord = Output<typeof traceEvents>["events"][number];
 
 export interface EventCredit {
   total: number;
@@ -65,9 +66,9 @@ export interface GraphActions {
   focusCluster: (cluster: SceneCluster) => void;
   search: (text: string) => void;
   /** The selected event's fields and content (cached per event). */
-  eventRecord: (seq: number) => Promise<Fetched<EventRecord>>;
+  eventRecord: (seq: number) => Promise<ApiResult<EventRecord>>;
   /** The selected event's credit by family under the current query (cached). */
-  eventCredit: (seq: number) => Promise<Fetched<EventCredit>>;
+  eventCredit: (seq: number) => Promise<ApiResult<EventCredit>>;
 }
 
 export interface GraphState {

@@ -10,7 +10,8 @@ import { DEFAULT_SCENE_OPTIONS, type WorldRect } from "@/lib/graph-view/scene-ty
 import { initialViewport, sceneCovers, viewRect, type Size, type Viewport } from "@/lib/graph-view/viewport";
 import type { GraphWorkerClient } from "../worker/graph-worker-client";
 import { creditQueryString, fetchEventCredit, fetchEventRecord, fetchMetrics } from "./fetchers";
-import type { EventCredit, EventRecord, Fetched, GraphState, ViewportPort } from "./state";
+import type { ApiResult } from "@/lib/api/client";
+import type { EventCredit, EventRecord, GraphState, ViewportPort } from "./state";
 
 /** The worker as the store uses it (a test can pass a double). */
 export type WorkerLike = Pick<GraphWorkerClient, "request" | "terminate" | "onProgress">;
@@ -27,8 +28,8 @@ export class GraphViewDriver {
   private live: { viewport: Viewport; pane: Size } | null = null;
   private inflight: { window: WorldRect; zoom: number } | null = null;
   private hoverToken = 0;
-  private readonly records = new Map<number, Promise<Fetched<EventRecord>>>();
-  private readonly credits = new Map<string, Promise<Fetched<EventCredit>>>();
+  private readonly records = new Map<number, Promise<ApiResult<EventRecord>>>();
+  private readonly credits = new Map<string, Promise<ApiResult<EventCredit>>>();
 
   constructor(
     private readonly get: Get,
@@ -58,7 +59,7 @@ export class GraphViewDriver {
         this.requestScene(true); // arrives while React Flow mounts
       })
       .catch((error: unknown) => this.set({ status: "error", error: message(error) }));
-    void fetchMetrics(s.traceId).then((metrics) => metrics.ok && this.set({ metrics: metrics.value }));
+    void fetchMetrics(s.traceId).then((metrics) => metrics.ok && this.set({ metrics: metrics.data }));
     return () => client.terminate();
   }
 
@@ -169,7 +170,7 @@ export class GraphViewDriver {
       .catch(() => undefined);
   }
 
-  eventRecord(seq: number): Promise<Fetched<EventRecord>> {
+  eventRecord(seq: number): Promise<ApiResult<EventRecord>> {
     let record = this.records.get(seq);
     if (!record) {
       record = fetchEventRecord(this.get().traceId, seq);
@@ -178,7 +179,7 @@ export class GraphViewDriver {
     return record;
   }
 
-  eventCredit(seq: number): Promise<Fetched<EventCredit>> {
+  eventCredit(seq: number): Promise<ApiResult<EventCredit>> {
     const query = creditQueryString(this.get());
     const key = `${seq}|${query}`;
     let credit = this.credits.get(key);

@@ -1,4 +1,5 @@
 import "server-only";
+import type { ConfirmedSuspect } from "@/lib/api/replay";
 import { pool } from "../db/client";
 import { loadCalls } from "../calls/store";
 import { traceEffects } from "./effects";
@@ -11,21 +12,6 @@ import { traceEffects } from "./effects";
  * blame answer can mark its suspects and a person can name one the
  * decisive error with the evidence in words.
  */
-export interface ConfirmedSuspect {
-  call_id: string;
-  call_index: number;
-  agent: string;
-  /** the events the call produced: a ranked suspect among them is confirmed */
-  event_ids: string[];
-  interventions: number[];
-  samples: number;
-  succeeded: number;
-  effect: number;
-  low: number | null;
-  high: number | null;
-  /** the evidence in words, e.g. for the decisive error's reason */
-  evidence: string;
-}
 
 const f2 = (x: number | null) => (x === null ? "–" : x.toFixed(2));
 
@@ -46,3 +32,5 @@ export async function confirmedSuspects(trace: { id: number; traceId: string; pr
     };
   });
 }
+
+export type { ConfirmedSuspect };

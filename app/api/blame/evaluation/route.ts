@@ -1,15 +1,9 @@
-import { z } from "zod";
-import { searchParamsObject } from "@/lib/api/filters";
-import { filterText } from "@/lib/api/params";
+import { blameEvaluation as evaluationContract, cancelBlameEvaluation } from "@/lib/api/contracts/aggregates";
 import { authorize, readableProjects } from "@/lib/server/auth/access";
 import { blameEvaluation, cancelCurrentScoring } from "@/lib/server/blame/evaluation";
-import { parseQuery, route } from "@/lib/server/http";
-
-const cancelFilter = z.strictObject({ project: filterText, system: filterText.optional() });
+import { endpoint, reply } from "@/lib/server/endpoint";
 
 export const dynamic = "force-dynamic";
-
-const filter = z.strictObject({ project: filterText.optional(), system: filterText.optional() });
 
 /**
  * GET /api/blame/evaluation?project=&system=: every attribution method scored
@@ -20,12 +14,14 @@ const filter = z.strictObject({ project: filterText.optional(), system: filterTe
  * labelled set as it is now is scored, else 202 with `scoring` (state,
  * progress, estimate) and `previous`, the last scores of the filter.
  */
-export const GET = route(async (request: Request) => {
-  const q = parseQuery(filter, searchParamsObject(new URL(request.url).searchParams));
-  const readable = await readableProjects(request);
-  const { scoring, result, fresh } = await blameEvaluation({ ...q, ...(readable !== null && { readable }) });
-  if (fresh) return Response.json({ ...result, scoring });
-  return Response.json({ scoring, previous: result }, { status: 202, headers: { "retry-after": String(scoring.state === "failed" ? 60 : 5) } });
+export const GET = endpoint(evaluationContract, {
+  // the query is checked before access
+  handle: async ({ request, query: q }) => {
+    const readable = await readableProjects(request);
+    const { scoring, result, fresh } = await blameEvaluation({ ...q, ...(readable !== null && { readable }) });
+    if (fresh) return { ...result, scoring };
+    return reply({ scoring, previous: result }, { status: 202, headers: { "retry-after": String(scoring.state === "failed" ? 60 : 5) } });
+  },
 });
 
 /**
@@ -34,8 +30,10 @@ export const GET = route(async (request: Request) => {
  * within a second); `{"cancelled": false}` when none was queued or running.
  * Asking for the scores again queues it anew.
  */
-export const DELETE = route(async (request: Request) => {
-  const q = parseQuery(cancelFilter, searchParamsObject(new URL(request.url).searchParams));
-  const actor = await authorize(request, "admin", q.project);
-  return Response.json({ cancelled: await cancelCurrentScoring(q, `cancelled by ${actor.name}`) });
+export const DELETE = endpoint(cancelBlameEvaluation, {
+  // the query names the project whose admin may cancel
+  handle: async ({ request, query: q }) => {
+    const actor = await authorize(request, "admin", q.project);
+    return { cancelled: await cancelCurrentScoring(q, `cancelled by ${actor.name}`) };
+  },
 });

@@ -1,19 +1,12 @@
-import { z } from "zod";
-import { JUDGE_MODES } from "@/lib/blame/judge";
+import { judgeAttributions } from "@/lib/api/contracts/aggregates";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { authorizeInProject } from "@/lib/server/auth/access";
 import { attributeTraces } from "@/lib/server/blame/judge";
 import { prisma } from "@/lib/server/db/client";
 import { ApiError, notFound } from "@/lib/server/errors";
-import { parseJsonRequest, route } from "@/lib/server/http";
+import { endpoint } from "@/lib/server/endpoint";
 
 export const dynamic = "force-dynamic";
-
-const body = z.strictObject({
-  judge_id: z.number().int().positive(),
-  mode: z.enum(JUDGE_MODES).default("all_at_once"),
-  trace_ids: z.array(z.string().min(1).max(512)).min(1).max(200),
-});
 
 /**
  * POST /api/blame/judge `{judge_id, mode, trace_ids}`: the judge names the
@@ -22,14 +15,16 @@ const body = z.strictObject({
  * GET /api/blame/evaluation and GET /api/traces/{id}/blame). Admins of the
  * judge's project, on traces of that project; answers when every trace is done.
  */
-export const POST = route(async (request: Request) => {
-  const input = await parseJsonRequest(request, body);
-  const judge = await prisma().judge.findUnique({ where: { id: input.judge_id }, include: { project: true } });
-  await authorizeInProject(request, judge?.project.name ?? null, "admin", () => notFound(`judge ${input.judge_id}`));
-  const traces = await prisma().trace.findMany({ where: { traceId: { in: input.trace_ids }, projectId: judge!.projectId }, select: { id: true, traceId: true, groupId: true } });
-  const found = new Set(traces.map((t) => t.traceId));
-  const missing = input.trace_ids.flatMap((t, i) => (found.has(t) ? [] : [{ path: `$.trace_ids[${i}]`, message: `no trace "${t.slice(0, 200)}" in project ${judge!.project.name}` }]));
-  if (missing.length > 0) throw new ApiError(400, "invalid_input", "unknown traces", missing);
-  const outcomes = await attributeTraces(judge!, traces, input.mode);
-  return Response.json({ version: SPEC_VERSION, judge: judge!.name, mode: input.mode, outcomes });
+export const POST = endpoint(judgeAttributions, {
+  // the body names the judge, whose project decides access
+  handle: async ({ request, body: input }) => {
+    const judge = await prisma().judge.findUnique({ where: { id: input.judge_id }, include: { project: true } });
+    await authorizeInProject(request, judge?.project.name ?? null, "admin", () => notFound(`judge ${input.judge_id}`));
+    const traces = await prisma().trace.findMany({ where: { traceId: { in: input.trace_ids }, projectId: judge!.projectId }, select: { id: true, traceId: true, groupId: true } });
+    const found = new Set(traces.map((t) => t.traceId));
+    const missing = input.trace_ids.flatMap((t, i) => (found.has(t) ? [] : [{ path: `$.trace_ids[${i}]`, message: `no trace "${t.slice(0, 200)}" in project ${judge!.project.name}` }]));
+    if (missing.length > 0) throw new ApiError(400, "invalid_input", "unknown traces", missing);
+    const outcomes = await attributeTraces(judge!, traces, input.mode);
+    return { version: SPEC_VERSION, judge: judge!.name, mode: input.mode, outcomes };
+  },
 });

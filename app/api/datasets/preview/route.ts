@@ -1,7 +1,8 @@
+import { previewDataset as previewContract } from "@/lib/api/contracts/datasets";
 import { previewDataset } from "@/lib/server/datasets/preview";
 import { checkPreviewRequest } from "@/lib/server/datasets/request";
 import { snapshotScope } from "@/lib/server/datasets/scope";
-import { route } from "@/lib/server/http";
+import { endpoint } from "@/lib/server/endpoint";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,10 @@ export const dynamic = "force-dynamic";
  * {without_calls, no_group}, form, method}`: what a snapshot taken now would
  * hold, counted in SQL over the projects it would hold. Writes nothing.
  */
-export const POST = route(async (request: Request) => {
-  const { body, projects } = await snapshotScope(request);
-  return Response.json(await previewDataset(await checkPreviewRequest(body), projects));
+export const POST = endpoint(previewContract, {
+  ownBody: true,
+  handle: async ({ request }) => {
+    const { body, projects } = await snapshotScope(request);
+    return previewDataset(await checkPreviewRequest(body), projects);
+  },
 });

@@ -1,12 +1,9 @@
-import { z } from "zod";
-import { filterText } from "@/lib/api/params";
+import { groupView as groupContract } from "@/lib/api/contracts/analysis";
 import { readableProjects } from "@/lib/server/auth/access";
 import { groupView } from "@/lib/server/decisions/group";
-import { parseQuery, route } from "@/lib/server/http";
+import { endpoint } from "@/lib/server/endpoint";
 
 export const dynamic = "force-dynamic";
-
-const path = z.strictObject({ group_id: filterText });
 
 /**
  * GET /api/groups/{group_id}: the rollouts of a GRPO group the caller may read,
@@ -14,8 +11,7 @@ const path = z.strictObject({ group_id: filterText });
  * choices only the successful (or only the failed) rollouts made. 404 when the
  * caller may read none (an unknown group and an unreadable one alike).
  */
-export const GET = route(async (request: Request, { params }: { params: Promise<{ group_id: string }> }) => {
-  const { group_id } = parseQuery(path, { group_id: (await params).group_id });
-  const readable = await readableProjects(request);
-  return Response.json(await groupView(group_id, readable));
+export const GET = endpoint(groupContract, {
+  access: (request) => readableProjects(request),
+  handle: ({ params: { group_id }, access: readable }) => groupView(group_id, readable),
 });

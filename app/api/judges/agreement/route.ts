@@ -1,22 +1,18 @@
-import { z } from "zod";
-import { MAX_ID_LENGTH } from "@/lib/trace/limits";
-import { FAMILIES } from "@/lib/trace/types";
+import { agreementQuery, judgeAgreement } from "@/lib/api/contracts/judges";
 import { authorize, readableProjects } from "@/lib/server/auth/access";
-import { parseQuery, route } from "@/lib/server/http";
+import { endpoint } from "@/lib/server/endpoint";
+import { parseQuery } from "@/lib/server/http";
 import { agreement } from "@/lib/server/judges/labels";
 
 export const dynamic = "force-dynamic";
 
-const query = z.strictObject({
-  project: z.string().max(MAX_ID_LENGTH).optional(),
-  judge: z.string().max(100).optional(),
-  family: z.enum(FAMILIES).optional(),
-  by: z.enum(["judge", "system", "policy_version"]).default("judge"),
-});
 
 /** GET /api/judges/agreement: per judge and family (and system or policy_version), alpha with people, mean signed difference and scatter points. */
-export const GET = route(async (request: Request) => {
-  const q = parseQuery(query, Object.fromEntries(new URL(request.url).searchParams));
-  await authorize(request, "read", q.project);
-  return Response.json({ agreement: await agreement(q, await readableProjects(request)) });
+export const GET = endpoint(judgeAgreement, {
+  // the parameters as sent (an empty one included), then read access to the project they name
+  handle: async ({ request }) => {
+    const q = parseQuery(agreementQuery, Object.fromEntries(new URL(request.url).searchParams));
+    await authorize(request, "read", q.project);
+    return { agreement: await agreement(q, await readableProjects(request)) };
+  },
 });

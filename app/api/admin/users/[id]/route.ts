@@ -1,27 +1,31 @@
-import { updateUserInput } from "@/lib/api/auth";
+import { deleteUser as deleteContract, updateUser as updateContract } from "@/lib/api/contracts/admin";
 import { authorizeSiteAdmin } from "@/lib/server/auth/access";
 import { clearedSessionCookies, isHttps, jsonWithCookies } from "@/lib/server/auth/cookies";
 import { numericId } from "@/lib/server/auth/routes";
 import { deleteUser, updateUser } from "@/lib/server/auth/users";
-import { parseJsonRequest, route } from "@/lib/server/http";
+import { endpoint } from "@/lib/server/endpoint";
 
 export const dynamic = "force-dynamic";
 
-type Context = { params: Promise<{ id: string }> };
+/** A site admin, and the user id of the path (404 when it names no user, before any body is read). */
+async function adminAndUser(request: Request, raw: string) {
+  const { actor } = await authorizeSiteAdmin(request);
+  return { actor, id: numericId(raw, "user") };
+}
 
 /** PATCH /api/admin/users/{id} `{name?, password?, is_admin?, memberships?}` (memberships replace the old set). */
-export const PATCH = route(async (request: Request, { params }: Context) => {
-  await authorizeSiteAdmin(request);
-  const id = numericId((await params).id, "user");
-  const input = await parseJsonRequest(request, updateUserInput);
-  return Response.json({ user: await updateUser(id, input) });
+export const PATCH = endpoint(updateContract, {
+  access: (request, { id }) => adminAndUser(request, id),
+  handle: async ({ body, access: { id } }) => ({ user: await updateUser(id, body) }),
 });
 
 /** DELETE /api/admin/users/{id}: deleting the last site admin puts Baton back in open local mode. */
-export const DELETE = route(async (request: Request, { params }: Context) => {
-  const { actor } = await authorizeSiteAdmin(request);
-  const id = numericId((await params).id, "user");
-  const { open_mode } = await deleteUser(id);
-  const body = { deleted: id, open_mode };
-  return actor.userId === id ? jsonWithCookies(body, clearedSessionCookies(isHttps(request))) : Response.json(body);
+export const DELETE = endpoint(deleteContract, {
+  access: (request, { id }) => adminAndUser(request, id),
+  handle: async ({ request, access: { actor, id } }) => {
+    const { open_mode } = await deleteUser(id);
+    const body = { deleted: id, open_mode };
+    // deleting oneself signs out
+    return actor.userId === id ? jsonWithCookies(body, clearedSessionCookies(isHttps(request))) : body;
+  },
 });

@@ -1,11 +1,12 @@
-import { route } from "@/lib/server/http";
+import { cancelJudgeRun } from "@/lib/api/contracts/judges";
+import { endpoint } from "@/lib/server/endpoint";
 import { authorizeRun } from "@/lib/server/judges/access";
 import { cancelRun } from "@/lib/server/judges/runs";
 
 export const dynamic = "force-dynamic";
 
 /** POST /api/judge-runs/{id}/cancel: no new unit starts; units in flight finish; resume continues. */
-export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const { runId } = await authorizeRun(request, (await params).id);
-  return Response.json({ run: await cancelRun(runId) });
+export const POST = endpoint(cancelJudgeRun, {
+  access: (request, { id }) => authorizeRun(request, id),
+  handle: async ({ access: { runId } }) => ({ run: await cancelRun(runId) }),
 });

@@ -1,13 +1,12 @@
-import { graderFieldsInput, storedGraderFields } from "@/lib/annotate/grader-fields";
+import { getGraderFields, setGraderFields } from "@/lib/api/contracts/projects";
+import { storedGraderFields } from "@/lib/annotate/grader-fields";
 import { authorize } from "@/lib/server/auth/access";
 import { prisma } from "@/lib/server/db/client";
+import { endpoint } from "@/lib/server/endpoint";
 import { ApiError } from "@/lib/server/errors";
-import { parseJsonRequest, route } from "@/lib/server/http";
 import { projectParam } from "@/lib/server/project-param";
 
 export const dynamic = "force-dynamic";
-
-type Context = { params: Promise<{ project: string }> };
 
 async function stored(project: string) {
   const row = await prisma().project.findUnique({ where: { name: project }, select: { graderFields: true } });
@@ -15,19 +14,25 @@ async function stored(project: string) {
   return { project, fields: storedGraderFields(row.graderFields) };
 }
 
+/** The project of the path (404 when it names none) and the caller's right to `action` in it. */
+const projectWith = (action: "read" | "admin") => async (request: Request, params: { project: string }) => {
+  const project = await projectParam(Promise.resolve(params));
+  await authorize(request, action, project);
+  return project;
+};
+
 /** GET /api/projects/{project}/grader-fields: the metadata fields graders of a whole trace see after its task definition (read access). */
-export const GET = route(async (request: Request, { params }: Context) => {
-  const project = await projectParam(params);
-  await authorize(request, "read", project);
-  return Response.json(await stored(project));
+export const GET = endpoint(getGraderFields, {
+  access: projectWith("read"),
+  handle: ({ access: project }) => stored(project),
 });
 
 /** PATCH /api/projects/{project}/grader-fields `{fields: [{path, label?}]}`: replaces the list (project admin). */
-export const PATCH = route(async (request: Request, { params }: Context) => {
-  const project = await projectParam(params);
-  await authorize(request, "admin", project);
-  const { fields } = await parseJsonRequest(request, graderFieldsInput);
-  await stored(project);
-  await prisma().project.update({ where: { name: project }, data: { graderFields: fields } });
-  return Response.json(await stored(project));
+export const PATCH = endpoint(setGraderFields, {
+  access: projectWith("admin"),
+  handle: async ({ body: { fields }, access: project }) => {
+    await stored(project);
+    await prisma().project.update({ where: { name: project }, data: { graderFields: fields } });
+    return stored(project);
+  },
 });

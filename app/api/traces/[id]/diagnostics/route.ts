@@ -1,12 +1,12 @@
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { traceDiagnostics } from "@/lib/server/hacking/queries";
-import { route } from "@/lib/server/http";
+import { traceDiagnostics as diagnosticsContract } from "@/lib/api/contracts/analysis";
+import { endpoint } from "@/lib/server/endpoint";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/traces/{id}/diagnostics: the hacking detectors of one trace (docs/metrics.md, "Hacking diagnostics"). */
-export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
-  await authorizeTrace(request, id, "read");
-  return Response.json(await traceDiagnostics(id));
+export const GET = endpoint(diagnosticsContract, {
+  access: (request, { id }) => authorizeTrace(request, id, "read"),
+  handle: ({ params: { id } }) => traceDiagnostics(id),
 });

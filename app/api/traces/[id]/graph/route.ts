@@ -1,8 +1,7 @@
-import { searchParamsObject } from "@/lib/api/filters";
-import { graphQuery } from "@/lib/graph-view/query";
+import { traceGraph } from "@/lib/api/contracts/traces";
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { parseCreditQuery } from "@/lib/server/compute/credit";
-import { parseQuery, route } from "@/lib/server/http";
+import { endpoint } from "@/lib/server/endpoint";
 import { graphCredit, graphEventsJson, graphMeta } from "@/lib/server/queries/graph";
 
 export const dynamic = "force-dynamic";
@@ -12,17 +11,17 @@ export const dynamic = "force-dynamic";
  * as columns with string tables, paged by event window (see
  * lib/graph-view/wire.ts and components/trace-graph/README.md).
  */
-export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
-  await authorizeTrace(request, id, "read");
-  const search = new URL(request.url).searchParams;
-  const query = parseQuery(graphQuery, searchParamsObject(search));
-  switch (query.part) {
-    case "meta":
-      return Response.json(await graphMeta(id));
-    case "events":
-      return new Response(await graphEventsJson(id, query.from, query.limit), { headers: { "content-type": "application/json" } });
-    case "credit":
-      return Response.json(await graphCredit(id, parseCreditQuery(search), query));
-  }
+export const GET = endpoint(traceGraph, {
+  access: (request, { id }) => authorizeTrace(request, id, "read"),
+  handle: async ({ request, params: { id }, query }) => {
+    switch (query.part) {
+      case "meta":
+        return graphMeta(id);
+      case "events":
+        // prebuilt JSON text: the biggest answer of the API is never parsed and written again
+        return new Response(await graphEventsJson(id, query.from, query.limit), { headers: { "content-type": "application/json" } });
+      case "credit":
+        return graphCredit(id, parseCreditQuery(new URL(request.url).searchParams), query);
+    }
+  },
 });

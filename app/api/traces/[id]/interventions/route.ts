@@ -1,15 +1,20 @@
-import { interventionInput } from "@/lib/api/replay";
+import { createIntervention as createContract, listInterventions } from "@/lib/api/contracts/replay";
+import { traceIdOfRun } from "@/lib/gateway/request";
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
-import { parseJsonRequest, route } from "@/lib/server/http";
+import { endpoint, reply } from "@/lib/server/endpoint";
 import { checkRunner, scheduleRuns } from "@/lib/server/replay/runner";
 import { confirmedSuspects } from "@/lib/server/replay/confirmed";
 import { interventionsOfTrace } from "@/lib/server/replay/list";
 import { createIntervention, runBaseUrl } from "@/lib/server/replay/runs";
-import { traceIdOfRun } from "@/lib/gateway/request";
 
 export const dynamic = "force-dynamic";
 
-type Context = { params: Promise<{ id: string }> };
+/** Read access to the trace and ingest rights in its project: a replay serves the trace's recorded replies back, and forks are stored and spend the upstream. */
+async function readAndIngest(request: Request, id: string) {
+  const { row, actor } = await authorizeTrace(request, id, "read");
+  await authorizeTrace(request, id, "ingest");
+  return { row, actor };
+}
 
 /**
  * POST /api/traces/{id}/interventions `{call_id, edit, intent?, samples?, params?}`
@@ -17,28 +22,27 @@ type Context = { params: Promise<{ id: string }> };
  * sample; the program is pointed at each `base_url`. Needs ingest rights in the
  * trace's project (forks become traces there and spend its upstream).
  */
-export const POST = route(async (request: Request, { params }: Context) => {
-  const { id } = await params;
-  const { row, actor } = await authorizeTrace(request, id, "read");
-  // a replay serves the trace's recorded replies back: it needs read access as well as ingest (forks are stored and spend the upstream)
-  await authorizeTrace(request, id, "ingest");
-  const input = await parseJsonRequest(request, interventionInput);
-  if (input.runner !== undefined) checkRunner(input.runner, row.project.name);
-  const created = await createIntervention({ id: row.id, projectId: row.projectId }, input, actor.name || null);
-  if (input.runner !== undefined) await scheduleRuns(row.project.name, input.runner, created.run_keys);
-  const origin = new URL(request.url).origin;
-  return Response.json({
-    intervention: { id: created.id, call_id: input.call_id, call_index: created.call_index, edit: input.edit, intent: input.intent, samples: input.samples, params: input.params ?? null, runner: input.runner ?? null },
-    runs: created.run_keys.map((key, i) => ({ run_key: key, sample: i + 1, base_url: runBaseUrl(origin, row.project.name, key), trace_id: traceIdOfRun(key) })),
-  }, { status: 201 });
+export const POST = endpoint(createContract, {
+  access: (request, { id }) => readAndIngest(request, id),
+  handle: async ({ request, body: input, access: { row, actor } }) => {
+    if (input.runner !== undefined) checkRunner(input.runner, row.project.name);
+    const created = await createIntervention({ id: row.id, projectId: row.projectId }, input, actor.name || null);
+    if (input.runner !== undefined) await scheduleRuns(row.project.name, input.runner, created.run_keys);
+    const origin = new URL(request.url).origin;
+    return reply({
+      intervention: { id: created.id, call_id: input.call_id, call_index: created.call_index, edit: input.edit, intent: input.intent, samples: input.samples, params: input.params ?? null, runner: input.runner ?? null },
+      runs: created.run_keys.map((key, i) => ({ run_key: key, sample: i + 1, base_url: runBaseUrl(origin, row.project.name, key), trace_id: traceIdOfRun(key) })),
+    }, { status: 201 });
+  },
 });
 
 /** GET /api/traces/{id}/interventions: the trace's interventions and unchanged replays, each run with its state; `confirmed_by_replay`: the calls whose corrections turned the failed run into a success (as in GET …/blame). */
-export const GET = route(async (request: Request, { params }: Context) => {
-  const { id } = await params;
-  const { row } = await authorizeTrace(request, id, "read");
-  const { interventions, replays } = await interventionsOfTrace(row.id, row.project.name, new URL(request.url).origin);
-  const shown = ({ trace_db_id: _id, ...run }: (typeof replays)[number]) => run;
-  const confirmed = await confirmedSuspects({ id: row.id, traceId: row.traceId, project: row.project.name }, new URL(request.url).origin);
-  return Response.json({ interventions: interventions.map((i) => ({ ...i, runs: i.runs.map(shown) })), replays: replays.map(shown), confirmed_by_replay: confirmed });
+export const GET = endpoint(listInterventions, {
+  access: (request, { id }) => authorizeTrace(request, id, "read"),
+  handle: async ({ request, access: { row } }) => {
+    const { interventions, replays } = await interventionsOfTrace(row.id, row.project.name, new URL(request.url).origin);
+    const shown = ({ trace_db_id: _id, ...run }: (typeof replays)[number]) => run;
+    const confirmed = await confirmedSuspects({ id: row.id, traceId: row.traceId, project: row.project.name }, new URL(request.url).origin);
+    return { interventions: interventions.map((i) => ({ ...i, runs: i.runs.map(shown) })), replays: replays.map(shown), confirmed_by_replay: confirmed };
+  },
 });

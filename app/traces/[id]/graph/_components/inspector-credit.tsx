@@ -12,8 +12,8 @@ export function EventCreditSection({ seq }: { seq: number }) {
   const actions = useGraphActions();
   useGraphStore(selectQuery); // re-render (and so re-fetch) when the credit query changes
   const credit = use(actions.eventCredit(seq));
-  if (!credit.ok) return <p className="text-sm text-red-700">Credit unavailable: {credit.error}</p>;
-  const c = credit.value;
+  if (!credit.ok) return <p className="text-sm text-red-700">Credit unavailable: {credit.message}</p>;
+  const c = credit.data;
   return (
     <section data-testid="inspector-credit">
       <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">

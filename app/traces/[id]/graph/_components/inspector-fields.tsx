@@ -32,8 +32,8 @@ function Content({ text }: { text: string }) {
 export function EventFields({ seq }: { seq: number }) {
   const actions = useGraphActions();
   const record = use(actions.eventRecord(seq));
-  if (!record.ok) return <p className="text-sm text-red-700">Could not load the event: {record.error}</p>;
-  const { content, ...fields } = record.value;
+  if (!record.ok) return <p className="text-sm text-red-700">Could not load the event: {record.message}</p>;
+  const { content, ...fields } = record.data;
   return (
     <section className="space-y-2">
       <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Fields</h3>

@@ -1,8 +1,7 @@
-import { searchParamsObject } from "@/lib/api/filters";
-import { labelRowsQuery } from "@/lib/annotate/rows";
+import { annotationRows } from "@/lib/api/contracts/annotations";
 import { labelRows } from "@/lib/server/annotate/rows";
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
-import { parseQuery, route } from "@/lib/server/http";
+import { endpoint } from "@/lib/server/endpoint";
 
 export const dynamic = "force-dynamic";
 
@@ -12,9 +11,7 @@ export const dynamic = "force-dynamic";
  * stop_decision anchors, straight from the stored events (no graph build):
  * the first page of a 100,000-event trace is as quick as a small one's.
  */
-export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
-  const { row } = await authorizeTrace(request, id, "read");
-  const query = parseQuery(labelRowsQuery, searchParamsObject(new URL(request.url).searchParams));
-  return Response.json(await labelRows(row, query.from, query.limit));
+export const GET = endpoint(annotationRows, {
+  access: (request, { id }) => authorizeTrace(request, id, "read"),
+  handle: async ({ query, access: { row } }) => labelRows(row, query.from, query.limit),
 });

@@ -1,0 +1,150 @@
+import { z } from "zod";
+import type { GraphCreditPage, GraphEventsPage, GraphMeta } from "@/lib/graph-view/wire";
+import { graphQuery } from "@/lib/graph-view/query";
+import type { TraceMetrics } from "@/lib/metrics/types";
+import { defineEndpoint, idParams, wire } from "../contract";
+import { eventPageQuery, LIST_SORTS, traceListQuery } from "../filters";
+
+/** Traces: the list, one trace, its events, metrics and graph, ingest and delete (docs/api.md). */
+
+const problem = z.object({ path: z.string(), message: z.string() });
+
+/** A row of the trace list. */
+export const traceListItem = z.object({
+  id: z.number(),
+  trace_id: z.string(),
+  project: z.string(),
+  task_id: z.string(),
+  system: z.string().nullable(),
+  topology: z.string().nullable(),
+  group_id: z.string().nullable(),
+  events: z.number(),
+  edges: z.number(),
+  e1: z.number().nullable(),
+  reported_e1: z.number().nullable(),
+  verdict: z.string().nullable(),
+  created_at: z.string(),
+  tokens: z.number().nullable(),
+  cost: z.number().nullable(),
+  duration: z.number().nullable(),
+  clock: z.enum(["seconds", "steps"]),
+  agents: z.number().nullable(),
+  errors: z.number().nullable(),
+  tainted_events: z.number().nullable(),
+  flags: z.array(z.string()),
+});
+export type TraceListItem = z.infer<typeof traceListItem>;
+
+export const listTraces = defineEndpoint({
+  method: "GET",
+  path: "/api/traces",
+  query: traceListQuery,
+  output: z.object({ traces: z.array(traceListItem), next_cursor: z.string().nullable(), prev_cursor: z.string().nullable(), order: z.enum(LIST_SORTS) }),
+  errors: [],
+});
+
+export const ingestTraces = defineEndpoint({
+  method: "POST",
+  path: "/api/traces",
+  query: z.object({ upsert: z.string().optional() }),
+  rawBody: "application/json (a trace or an array of traces) or application/x-ndjson",
+  output: z.object({
+    traces: z.array(z.object({ id: z.number(), trace_id: z.string(), events: z.number(), edges: z.number(), warnings: z.array(problem), skipped: z.literal(true).optional() })),
+  }),
+  errors: ["conflict", "unstorable"],
+});
+
+/** An event as the API returns it: the paper's fields plus extensions (content with `content=1`). */
+export const apiEvent = z.object({
+  seq: z.number(),
+  id: z.string(),
+  t: z.number(),
+  t_end: z.number().nullable(),
+  type: z.string(),
+  agent: z.string(),
+  role: z.string().nullable(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  tool: z.string().nullable(),
+  content_ref: z.string().nullable(),
+  trusted: z.boolean().nullable(),
+  tokens: z.number().nullable(),
+  status: z.string().nullable(),
+  decision: z.string().nullable(),
+  reason: z.string().nullable(),
+  rewards: z.record(z.string(), z.number()).nullable(),
+  extra: z.record(z.string(), z.unknown()).nullable(),
+  content_length: z.number().nullable(),
+  content: z.string().nullable().optional(),
+});
+
+export const getTrace = defineEndpoint({
+  method: "GET",
+  path: "/api/traces/{id}",
+  params: idParams,
+  query: z.object({ content: z.string().optional() }),
+  /** the trace in extended form (SPEC.md section 1), its events flat with their extensions */
+  output: z.object({ trace_id: z.string(), events: z.array(z.object({ id: z.string() })), created_at: z.string(), warnings: z.unknown() }),
+  errors: ["not_found"],
+});
+
+export const deleteTrace = defineEndpoint({
+  method: "DELETE",
+  path: "/api/traces/{id}",
+  params: idParams,
+  output: z.object({ deleted: z.object({ trace_id: z.string(), annotations: z.number() }) }),
+  errors: ["not_found", "conflict"],
+});
+
+export const traceEvents = defineEndpoint({
+  method: "GET",
+  path: "/api/traces/{id}/events",
+  params: idParams,
+  query: eventPageQuery,
+  output: z.object({ events: z.array(apiEvent), next_cursor: z.string().nullable() }),
+  errors: ["not_found"],
+});
+
+export const traceMetrics = defineEndpoint({
+  method: "GET",
+  path: "/api/traces/{id}/metrics",
+  params: idParams,
+  output: wire<TraceMetrics>(),
+  errors: ["not_found"],
+});
+
+/**
+ * `GET /api/traces/{id}/graph?part=meta|events|credit` (lib/graph-view/wire.ts).
+ * The route reads credit's own parameters (method, preset, normalize,
+ * judges, `w.<family>`) with the credit parser. The answer differs by
+ * part; the browser reads credit pages through graphCreditPart, and the
+ * event pages as bytes in the graph worker.
+ */
+export const traceGraph = defineEndpoint({
+  method: "GET",
+  path: "/api/traces/{id}/graph",
+  params: idParams,
+  query: graphQuery,
+  output: wire<GraphMeta | GraphEventsPage | GraphCreditPage>(),
+  errors: ["not_found"],
+});
+
+/** Credit's parameters as the graph and credit endpoints read them (`w.<family>`: a weight override). */
+const creditParams = z
+  .object({ method: z.string().optional(), preset: z.string().optional(), normalize: z.string().optional(), judges: z.string().optional() })
+  .catchall(z.union([z.string(), z.number()]));
+
+export const graphCreditPart = defineEndpoint({
+  ...traceGraph,
+  query: creditParams.extend({ part: z.literal("credit"), from: z.number().optional(), limit: z.number().optional(), families: z.enum(["0", "1"]).optional() }),
+  output: wire<GraphCreditPage>(),
+});
+
+/** `POST /api/import?format=&name=&upsert=`: a file of any supported format (docs/adapters.md), converted and stored. */
+export const importFile = defineEndpoint({
+  method: "POST",
+  path: "/api/import",
+  rawBody: "the file's bytes (application/octet-stream, application/json or application/x-ndjson)",
+  output: z.object({ format: z.string(), traces: ingestTraces.output.shape.traces }),
+  errors: ["unsupported_file", "conflict", "unstorable"],
+});
