@@ -5,6 +5,8 @@ import { DELETE as deleteUser, PATCH as patchUser } from "@/app/api/admin/users/
 import { GET as listUsers, POST as createUser } from "@/app/api/admin/users/route";
 import { POST as createPreset } from "@/app/api/presets/route";
 import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
+import { POST as createInterventions } from "@/app/api/traces/[id]/interventions/route";
+import { POST as createReplays } from "@/app/api/traces/[id]/replays/route";
 import { DELETE as deleteTrace } from "@/app/api/traces/[id]/route";
 import { POST as ingest } from "@/app/api/traces/route";
 import { FAMILIES } from "@/lib/trace/types";
@@ -133,6 +135,20 @@ describe("with a site admin", () => {
     expect(await status(call, keys.annotate)).toBe("201");
     expect(await status(call, keys.ingest)).toBe("403 forbidden");
     expect(await status(call, keys.read)).toBe("403 forbidden");
+  });
+
+  it("replays and interventions need read and ingest in the trace's project: an annotator (who may ingest) gets past access to the trace having no calls; a viewer or a read key 403, an ingest key alone cannot see the trace (404)", async () => {
+    const id = await storeTrace("replay", "p");
+    const body = { call_id: "call-1", edit: { reply: { content: "fixed" } } };
+    // past access, what the annotator hears is about the trace: no recorded calls to replay, no call `call-1` to change
+    const routes: [string, Call, string][] = [
+      ["POST replays", (c) => createReplays(authRequest("POST", `/api/traces/${id}/replays`, c, {}), params({ id })), "422 no_calls"],
+      ["POST interventions", (c) => createInterventions(authRequest("POST", `/api/traces/${id}/interventions`, c, body), params({ id })), "400 invalid_input"],
+    ];
+    for (const [, call, pastAccess] of routes) {
+      const got = [await status(call, {}), await status(call, viewer), await status(call, annotator), await status(call, otherAdmin), await status(call, keys.read), await status(call, keys.ingest)];
+      expect(got).toEqual(["401 unauthenticated", "403 forbidden", pastAccess, "403 forbidden", "403 forbidden", "404 not_found"]);
+    }
   });
 
   it("admin routes: site admins only (with the CSRF token on writes); annotators, project admins and keys 403", async () => {

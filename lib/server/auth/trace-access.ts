@@ -33,3 +33,10 @@ export async function authorizeTraceRef(request: Request, traceId: string, actio
   const actor = await authorizeInProject(request, row?.project.name ?? null, action, () => traceNotFound(traceId));
   return { row: row!, actor };
 }
+
+/** Read access to the trace and ingest rights in its project: a replay serves the trace's recorded replies back, and its forks are stored and spend the project's upstream (docs/replay.md). */
+export async function authorizeReplay(request: Request, traceId: string): Promise<{ row: TraceRow; actor: Actor }> {
+  const { row, actor } = await authorizeTrace(request, traceId, "read");
+  await authorizeTrace(request, traceId, "ingest");
+  return { row, actor };
+}

@@ -1,6 +1,6 @@
 import { createIntervention as createContract, listInterventions } from "@/lib/api/contracts/replay";
 import { traceIdOfRun } from "@/lib/gateway/request";
-import { authorizeTrace } from "@/lib/server/auth/trace-access";
+import { authorizeReplay, authorizeTrace } from "@/lib/server/auth/trace-access";
 import { endpoint, reply } from "@/lib/server/endpoint";
 import { checkRunner, scheduleRuns } from "@/lib/server/replay/runner";
 import { confirmedSuspects } from "@/lib/server/replay/confirmed";
@@ -9,13 +9,6 @@ import { createIntervention, runBaseUrl } from "@/lib/server/replay/runs";
 
 export const dynamic = "force-dynamic";
 
-/** Read access to the trace and ingest rights in its project: a replay serves the trace's recorded replies back, and forks are stored and spend the upstream. */
-async function readAndIngest(request: Request, id: string) {
-  const { row, actor } = await authorizeTrace(request, id, "read");
-  await authorizeTrace(request, id, "ingest");
-  return { row, actor };
-}
-
 /**
  * POST /api/traces/{id}/interventions `{call_id, edit, intent?, samples?, params?}`
  * (SPEC.md section 11, docs/replay.md): an intervention and one fork run key per
@@ -23,7 +16,7 @@ async function readAndIngest(request: Request, id: string) {
  * trace's project (forks become traces there and spend its upstream).
  */
 export const POST = endpoint(createContract, {
-  access: (request, { id }) => readAndIngest(request, id),
+  access: (request, { id }) => authorizeReplay(request, id),
   handle: async ({ request, body: input, access: { row, actor } }) => {
     if (input.runner !== undefined) checkRunner(input.runner, row.project.name);
     const created = await createIntervention({ id: row.id, projectId: row.projectId }, input, actor.name || null);

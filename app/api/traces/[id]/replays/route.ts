@@ -1,25 +1,18 @@
 import { createReplays as createContract } from "@/lib/api/contracts/replay";
 import { traceIdOfRun } from "@/lib/gateway/request";
-import { authorizeTrace } from "@/lib/server/auth/trace-access";
+import { authorizeReplay } from "@/lib/server/auth/trace-access";
 import { endpoint, reply } from "@/lib/server/endpoint";
 import { checkRunner, scheduleRuns } from "@/lib/server/replay/runner";
 import { createReplays, runBaseUrl } from "@/lib/server/replay/runs";
 
 export const dynamic = "force-dynamic";
 
-/** Read access to the trace and ingest rights in its project: a replay serves the trace's recorded replies back, and forks are stored and spend the upstream. */
-async function readAndIngest(request: Request, id: string) {
-  const { row, actor } = await authorizeTrace(request, id, "read");
-  await authorizeTrace(request, id, "ingest");
-  return { row, actor };
-}
-
 /**
  * POST /api/traces/{id}/replays `{samples?}` (docs/replay.md): run keys for
  * unchanged replays of the trace, the baseline of its measured effects.
  */
 export const POST = endpoint(createContract, {
-  access: (request, { id }) => readAndIngest(request, id),
+  access: (request, { id }) => authorizeReplay(request, id),
   handle: async ({ request, body: input, access: { row } }) => {
     if (input.runner !== undefined) checkRunner(input.runner, row.project.name);
     const keys = await createReplays({ id: row.id, projectId: row.projectId }, input.samples, input.runner ?? null);
