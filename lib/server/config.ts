@@ -41,6 +41,7 @@ const schema = z.object({
   // background workers this process runs ("0": none; another process runs them)
   BATON_JUDGE_WORKER: z.enum(["0", "1"]).default("1"),
   BATON_BLAME_WORKER: z.enum(["0", "1"]).default("1"),
+  BATON_CHECK_OUTPUT: z.enum(["0", "1"]).default("0"),
   BATON_DATASET_WORKER: z.enum(["0", "1"]).default("1"),
   // judges (docs/judges.md): host names they may call, retries, time limits and sizes
   BATON_JUDGE_HOSTS: z.string().trim().max(4000).optional(),

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { EndpointDefinition, Output } from "@/lib/api/contract";
 import { searchParamsObject } from "@/lib/api/filters";
 import { jsonPath } from "@/lib/trace/validate";
+import { setting } from "./config";
 import { parseJsonRequest, parseQuery, queryError, route } from "./http";
 
 /**
@@ -90,7 +91,7 @@ function isReply(value: unknown): value is Reply<unknown> {
 }
 
 function checksOutput(): boolean {
-  return process.env.NODE_ENV === "test" || process.env.BATON_CHECK_OUTPUT === "1";
+  return process.env.NODE_ENV === "test" || setting("BATON_CHECK_OUTPUT") === "1";
 }
 
 /** A 2xx JSON answer that its contract's output schema refuses is a server bug: a 500 (logged by route()) under test. */
