@@ -37,7 +37,10 @@ const SUSPECTS_PAGE = 200;
  */
 export function Suspects({ traceId, methods, accuracy = null, collapsed = false }: { traceId: string; methods: readonly string[]; accuracy?: KeptAccuracy | null; collapsed?: boolean }) {
   const [method, setMethod] = useState("best");
-  const [blame, setBlame] = useState<Blame | null>(null);
+  // an answer is shown only for the method (and trace) it was asked for: another method's suspects never stand in while a new one is asked
+  const key = `${traceId}\u0000${method}`;
+  const [answer, setAnswer] = useState<{ key: string; blame: Blame } | null>(null);
+  const blame = answer?.key === key ? answer.blame : null;
   const [error, setError] = useState<string | null>(null);
   const publish = usePublishSuspects();
   // asked again while the answer is made in the background
@@ -48,7 +51,7 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
     void requestJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}&limit=${SUSPECTS_PAGE}`).then((r) => {
       if (cancelled) return;
       if (r.ok) {
-        setBlame(r.data);
+        setAnswer({ key, blame: r.data });
         setError(null);
         publish(topSuspects(r.data.events ?? []).map((e) => e.id));
         if (r.data.state) retry = setTimeout(() => setAttempt((a) => a + 1), (r.data.retry_after_s ?? 5) * 1000);
@@ -58,7 +61,7 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
       cancelled = true;
       clearTimeout(retry);
     };
-  }, [traceId, method, publish, attempt]);
+  }, [traceId, method, key, publish, attempt]);
   const top = blame?.events ? topSuspects(blame.events) : [];
   const confirmed = new Set((blame?.confirmed_by_replay ?? []).flatMap((c) => c.event_ids));
   const agents = blame?.agents?.filter((a) => a.rank <= 3).slice(0, 3) ?? [];

@@ -31,14 +31,6 @@ export interface CallRecord {
 }
 
 const BATCH = 500;
-/**
- * How long a finished call waits to be written. A write is a transaction
- * whose work (here and in the database) competes with the calls under
- * way; written at once, it lands on the next call's start and delays its
- * first token (about 1.7 ms p50 measured by bench:gateway); batched over
- * this interval, a run's calls share one transaction.
- */
-const WRITE_DELAY_MS = 200;
 const MAX_PENDING = 20_000;
 
 interface RecorderState {
@@ -79,8 +71,10 @@ export async function recorderSettled(): Promise<void> {
 }
 
 async function drain(): Promise<void> {
-  // the calls that end within WRITE_DELAY_MS join one batch, written while no call is starting (see WRITE_DELAY_MS)
-  await new Promise((resolve) => setTimeout(resolve, WRITE_DELAY_MS));
+  // let the calls that end in the same tick join one batch. Written at once: a run's last calls must be in the
+  // database when its program ends and the run is flushed, whichever app process recorded them (a delay here,
+  // tried for latency, left replay runs waiting for the idle sweep)
+  await new Promise((resolve) => setImmediate(resolve));
   try {
     while (state.queue.length > 0) {
       const batch = state.queue.splice(0, BATCH);
