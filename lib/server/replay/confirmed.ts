@@ -32,5 +32,3 @@ export async function confirmedSuspects(trace: { id: number; traceId: string; pr
     };
   });
 }
-
-export type { ConfirmedSuspect };
