@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * One OpenTelemetry span as Baton keeps it: the OTLP span flattened with its
  * resource and instrumentation scope, ids in lower-case hex, times in Unix
@@ -13,36 +15,36 @@ export type Attributes = Record<string, AttrValue>;
 /** OTLP Status.code: 0 unset, 1 ok, 2 error. */
 export type StatusCode = 0 | 1 | 2;
 
-export interface OtlpSpanEvent {
-  name: string;
-  timeUnixNano: string;
-  attributes: Attributes;
-}
+const attributes: z.ZodType<Attributes> = z.record(z.string(), z.json());
+/** Unix nanoseconds as a decimal string */
+const nanos = z.string();
 
-export interface OtlpSpanLink {
-  traceId: string;
-  spanId: string;
-  attributes: Attributes;
-}
+const otlpSpanEventSchema = z.object({ name: z.string(), timeUnixNano: nanos, attributes });
+export type OtlpSpanEvent = z.infer<typeof otlpSpanEventSchema>;
 
-export interface OtlpSpan {
-  traceId: string;
-  spanId: string;
+const otlpSpanLinkSchema = z.object({ traceId: z.string(), spanId: z.string(), attributes });
+export type OtlpSpanLink = z.infer<typeof otlpSpanLinkSchema>;
+
+/** A span in Baton's form (the form it is staged in: otel_spans.span). */
+export const otlpSpanSchema = z.object({
+  traceId: z.string(),
+  spanId: z.string(),
   /** absent for a root span */
-  parentSpanId?: string;
-  name: string;
+  parentSpanId: z.string().optional(),
+  name: z.string(),
   /** OTLP SpanKind (0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer) */
-  kind: number;
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
-  attributes: Attributes;
-  events: OtlpSpanEvent[];
-  links: OtlpSpanLink[];
-  status: { code: StatusCode; message?: string };
+  kind: z.number().int(),
+  startTimeUnixNano: nanos,
+  endTimeUnixNano: nanos,
+  attributes,
+  events: z.array(otlpSpanEventSchema),
+  links: z.array(otlpSpanLinkSchema),
+  status: z.object({ code: z.union([z.literal(0), z.literal(1), z.literal(2)]), message: z.string().optional() }),
   /** the attributes of the span's resource (service.name, telemetry.sdk.*, ...) */
-  resource: Attributes;
-  scope: { name?: string; version?: string };
-}
+  resource: attributes,
+  scope: z.object({ name: z.string().optional(), version: z.string().optional() }),
+});
+export type OtlpSpan = z.infer<typeof otlpSpanSchema>;
 
 /** The first of `keys` that the attributes hold as a non-empty string (numbers and booleans are written out). */
 export function textAttr(attributes: Attributes, ...keys: string[]): string | undefined {

@@ -1,11 +1,13 @@
-import type { CallMessage, ModelCall } from "@/lib/trace/calls";
+import type { z } from "zod";
+import { modelCallSchema, type CallMessage } from "@/lib/trace/calls";
 
 /**
  * What the gateway records of one call before it belongs to a trace: the
  * call of SPEC.md section 6 without its id and events, `t` and `t_end` in
  * seconds since the epoch (the trace makes them relative to its first call).
  */
-export type RecordedCall = Omit<ModelCall, "id" | "events">;
+export const recordedCallSchema = modelCallSchema.omit({ id: true, events: true });
+export type RecordedCall = z.infer<typeof recordedCallSchema>;
 
 /** How a call ended, as the client saw it. */
 export const CALL_OUTCOMES = ["complete", "client_disconnected", "upstream_error", "upstream_timeout"] as const;

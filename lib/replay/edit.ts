@@ -48,10 +48,11 @@ export const forkParamsSchema = z.strictObject({
 export type ForkParams = z.infer<typeof forkParamsSchema>;
 
 /** A tool result edit with its tool call id resolved against the edited call. */
-export interface ResolvedToolEdit {
-  tool_call_id: string;
-  content: string;
-}
+export const resolvedToolEditSchema = z.strictObject({
+  tool_call_id: z.string(),
+  content: z.string(),
+});
+export type ResolvedToolEdit = z.infer<typeof resolvedToolEditSchema>;
 
 /**
  * The tool result an edit replaces, checked against the call that reads it:

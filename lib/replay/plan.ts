@@ -1,7 +1,8 @@
 import type { CallMessage, ModelCall } from "@/lib/trace/calls";
 import type { RequestPart } from "@/lib/gateway/call";
 import type { GatewayApi } from "@/lib/gateway/request";
-import type { ResolvedToolEdit } from "./edit";
+import { z } from "zod";
+import { resolvedToolEditSchema, type ResolvedToolEdit } from "./edit";
 import { requestMatches } from "./match";
 
 /**
@@ -23,26 +24,30 @@ import { requestMatches } from "./match";
  *   live; after the edit: live (a different request is the edit's doing).
  */
 
-export type Origin = "record" | "edit" | "live";
+export const ORIGINS = ["record", "edit", "live"] as const;
+export type Origin = (typeof ORIGINS)[number];
 
-export interface Divergence {
+const divergenceSchema = z.strictObject({
   /** 0-based position of the request that did not match among the run's requests */
-  call_index: number;
+  call_index: z.number().int().min(0),
   /** the recorded call it was compared with (null: the agent had no recorded call left) */
-  expected_call_id: string | null;
-  agent: string;
-}
+  expected_call_id: z.string().nullable(),
+  agent: z.string(),
+});
+export type Divergence = z.infer<typeof divergenceSchema>;
 
-export interface ReplayState {
+/** A run's state as stored on its row (replay_runs.state). */
+export const replayStateSchema = z.strictObject({
   /** per agent: how many of its recorded calls have been consumed */
-  cursors: Record<string, number>;
+  cursors: z.record(z.string(), z.number().int().min(0)),
   /** how each request so far was answered, in arrival order */
-  origins: Origin[];
-  divergence: Divergence | null;
-  edit_served: boolean;
+  origins: z.array(z.enum(ORIGINS)),
+  divergence: divergenceSchema.nullable(),
+  edit_served: z.boolean(),
   /** a tool result edit once served, with the tool call id as the program sends it (later live calls carry it too) */
-  rewrite?: ResolvedToolEdit | null;
-}
+  rewrite: resolvedToolEditSchema.nullable().optional(),
+});
+export type ReplayState = z.infer<typeof replayStateSchema>;
 
 export const initialState = (): ReplayState => ({ cursors: {}, origins: [], divergence: null, edit_served: false, rewrite: null });
 

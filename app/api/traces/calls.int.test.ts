@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { adaptOtlpSpans } from "@/lib/adapters/otlp";
 import { readOtlpJson } from "@/lib/adapters/otlp-json";
 import { pool, prisma } from "@/lib/server/db/client";
@@ -205,5 +205,29 @@ describe("the label view's context", () => {
     expect(body.call).toEqual({ id: "c1", agent: "orch", model: "m-orch", input: [{ role: "user", content: "Write a brief." }], output: { role: "assistant", content: "spawn(w)" }, events: ["d", "s"] });
     const last = (await (await unitContext(getRequest("/api/traces/calls-chain/annotations/context?event=a"), params({ id: "calls-chain" }))).json()) as { call: { output: unknown } };
     expect(last.call.output).toEqual({ role: "assistant", content: "Brief." });
+  });
+});
+
+describe("a stored call that does not parse", () => {
+  it("is a logged 500 naming nothing of the server's internals, on export and in the label view, and changes nothing", async () => {
+    // what a hand edit or a bug in another writer could leave: a prompt that is not a list of messages
+    await pool().query("UPDATE model_calls SET input = '\"not a list\"'::jsonb WHERE call_id = 'c1'");
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    try {
+      const exportedAnswer = await exportTrace(getRequest("/api/traces/calls-chain/export?format=extended"), params({ id: "calls-chain" }));
+      expect(exportedAnswer.status).toBe(500);
+      const body = (await exportedAnswer.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("internal");
+      expect(body.error.message).not.toMatch(/at \w+ \(|\.ts:\d+/);
+      const context = await unitContext(getRequest("/api/traces/calls-chain/annotations/context?event=s"), params({ id: "calls-chain" }));
+      expect(context.status).toBe(500);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(logged.some((l) => l.includes('model call "c1" does not parse ($.input: '))).toBe(true);
+    // the stored value is left as it was, for a person to see
+    const { rows } = await pool().query<{ input: unknown }>("SELECT input FROM model_calls WHERE call_id = 'c1'");
+    expect(rows[0]!.input).toBe("not a list");
   });
 });

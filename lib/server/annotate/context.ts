@@ -3,7 +3,9 @@ import { taskDefinition } from "@/lib/annotate/task-definition";
 import { graderFieldValues, storedGraderFields } from "@/lib/annotate/grader-fields";
 import { CONTENT_MAX, messageText, READ_MAX, TIMELINE_HEAD, TIMELINE_TAIL, type EventContext, type TraceContext, type UnitEvent } from "@/lib/annotate/unit";
 import { eventSummary } from "@/lib/trace/summary";
+import { modelCallSchema } from "@/lib/trace/calls";
 import { pool, prisma } from "../db/client";
+import { stored } from "../db/stored";
 import { ApiError } from "../errors";
 
 /**
@@ -11,6 +13,9 @@ import { ApiError } from "../errors";
  * few indexed queries so that it costs the same on a 100,000-event trace as
  * on a small one: never the whole trace.
  */
+/** The JSON columns of the call that produced an event (model_calls). */
+const callColumns = modelCallSchema.pick({ input: true, output: true, events: true });
+
 interface EventRow {
   seq: number;
   event_id: string;
@@ -60,17 +65,18 @@ export async function eventContext(trace: { id: number; traceId: string }, event
           [trace.id, row.seq],
         )
       : Promise.resolve({ rows: [] as EventRow[] }),
-    pool().query<{ call_id: string; agent: string; model: string | null; input: unknown[]; output: unknown; event_ids: string[] }>(
+    pool().query<{ call_id: string; agent: string; model: string | null; input: unknown; output: unknown; event_ids: unknown }>(
       "SELECT call_id, agent, model, input, output, event_ids FROM model_calls WHERE trace_id = $1 AND event_ids ? $2 LIMIT 1",
       [trace.id, eventId],
     ),
   ]);
-  const c = call.rows[0];
+  const r = call.rows[0];
+  const c = r && { ...r, ...stored(callColumns, { input: r.input, output: r.output, events: r.event_ids }, () => `model call ${JSON.stringify(r.call_id)}`) };
   return {
     unit: "event",
     trace_id: trace.traceId,
     event: toUnitEvent(row),
-    call: c ? { id: c.call_id, agent: c.agent, model: c.model, input: c.input.map(messageText), output: messageText(c.output), events: c.event_ids } : null,
+    call: c ? { id: c.call_id, agent: c.agent, model: c.model, input: c.input.map(messageText), output: messageText(c.output), events: c.events } : null,
     read: read.rows.reverse().map((r) => ({ ...toUnitEvent(r), edge: r.edge })),
     read_more: Math.max(0, count.rows[0]!.n - read.rows.length),
     results: results.rows.map(toUnitEvent),

@@ -1,8 +1,9 @@
 import type pg from "pg";
-import { canonicalCall, type ModelCall } from "@/lib/trace/calls";
+import { canonicalCall, modelCallSchema, type ModelCall } from "@/lib/trace/calls";
 import type { StoreItem } from "../ingest/store";
 import { copyLines, copyValue as v, jsonText } from "../db/copy";
 import { pool } from "../db/client";
+import { stored } from "../db/stored";
 
 /**
  * The model calls of stored traces (SPEC.md section 6), in their own table:
@@ -45,16 +46,16 @@ interface CallRow {
   t: number;
   t_end: number | null;
   model: string | null;
-  input: ModelCall["input"];
-  output: ModelCall["output"];
+  input: unknown;
+  output: unknown;
   input_tokens: number | null;
   output_tokens: number | null;
   prompt_token_ids: number[] | null;
   response_token_ids: number[] | null;
   response_id: string | null;
-  event_ids: string[];
-  tools: NonNullable<ModelCall["tools"]> | null;
-  params: NonNullable<ModelCall["params"]> | null;
+  event_ids: unknown;
+  tools: unknown;
+  params: unknown;
   finish_reason: string | null;
   response_logprobs: number[] | null;
   token_source: ModelCall["token_source"] | null;
@@ -73,17 +74,25 @@ export async function loadCalls(traceDbId: number): Promise<ModelCall[]> {
   return rows.map(callOf);
 }
 
+/** The JSON columns of a stored call, parsed with the schema the call was written with. */
+const jsonColumns = modelCallSchema.pick({ input: true, output: true, tools: true, params: true, events: true });
+
 function callOf(r: CallRow): ModelCall {
+  const json = stored(
+    jsonColumns,
+    { input: r.input, output: r.output, events: r.event_ids, ...(r.tools !== null && { tools: r.tools }), ...(r.params !== null && { params: r.params }) },
+    () => `model call ${JSON.stringify(r.call_id)}`,
+  );
   return canonicalCall({
     id: r.call_id,
     agent: r.agent,
     t: r.t,
     ...(r.t_end !== null && { t_end: r.t_end }),
     ...(r.model !== null && { model: r.model }),
-    input: r.input,
-    output: r.output,
-    ...(r.tools !== null && { tools: r.tools }),
-    ...(r.params !== null && { params: r.params }),
+    input: json.input,
+    output: json.output,
+    ...(json.tools !== undefined && { tools: json.tools }),
+    ...(json.params !== undefined && { params: json.params }),
     ...(r.finish_reason !== null && { finish_reason: r.finish_reason }),
     ...(r.input_tokens !== null && { input_tokens: r.input_tokens }),
     ...(r.output_tokens !== null && { output_tokens: r.output_tokens }),
@@ -93,7 +102,7 @@ function callOf(r: CallRow): ModelCall {
     ...(r.token_source !== null && { token_source: r.token_source }),
     ...(r.response_id !== null && { response_id: r.response_id }),
     ...(r.source !== null && { source: r.source }),
-    events: r.event_ids,
+    events: json.events,
   });
 }
 

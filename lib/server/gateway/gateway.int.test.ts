@@ -4,7 +4,7 @@
  * what the client gets is what the upstream sent, what is recorded is what
  * the upstream was sent and answered, and a run becomes a trace.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as llmRoute } from "@/app/api/llm/[...path]/route";
 import { POST as flushRoute } from "@/app/api/llm/flush/route";
 import { GET as getUpstreamRoute, PUT as putUpstreamRoute } from "@/app/api/projects/[project]/gateway/route";
@@ -376,6 +376,24 @@ describe("access, runs and agents", () => {
     expect(agents[0]).toMatch(/^agent-[0-9a-f]{8}$/);
     expect(agents[1]).not.toBe(agents[0]);
     expect(agents[2]).toBe("alice");
+  });
+
+  it("a recorded call that no longer parses: the run fails with the call named, in the log and on the run; no trace is stored", async () => {
+    const answer = await llm("run/r-broken/v1/chat/completions", { model: "m", messages: [{ role: "user", content: "hi" }] });
+    expect(answer.status).toBe(200);
+    await answer.text();
+    await recorderSettled();
+    const { rows } = await pool().query<{ id: string }>("UPDATE gateway_calls SET call = jsonb_set(call::jsonb, '{input}', '\"not a list\"')::json WHERE run_key = 'r-broken' RETURNING id::text AS id");
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    try {
+      const { runs } = await flush("r-broken");
+      expect(runs).toEqual([{ run_key: "r-broken", trace_id: "gw-r-broken", status: "failed", calls: null, error: `recorded call ${rows[0]!.id} of the run does not parse (see the log)` }]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(logged.some((l) => l.includes(`gateway call ${rows[0]!.id} of run r-broken does not parse ($.call.input: `))).toBe(true);
+    expect(await prisma().trace.count({ where: { traceId: "gw-r-broken" } })).toBe(0);
   });
 
   it("no upstream: 503 saying how to set one; an unknown path: 404", async () => {

@@ -1,10 +1,11 @@
 import "server-only";
 import type { OtlpSpan } from "@/lib/adapters/otlp-span";
 import type { AdaptedTrace } from "@/lib/adapters/types";
-import type { RecordedCall } from "@/lib/gateway/call";
+import { recordedCallSchema } from "@/lib/gateway/call";
 import { joinCalls, mergedCall, SLACK_S, type GatewayCandidate, type SpanCall } from "@/lib/gateway/join";
 import type { ModelCall } from "@/lib/trace/calls";
 import { pool } from "../db/client";
+import { storedOrNull } from "../db/stored";
 
 /**
  * The gateway's side of an OTLP trace (docs/gateway.md "Gateway and OTLP:
@@ -37,7 +38,7 @@ export async function joinGateway(trace: AdaptedTrace, spans: readonly OtlpSpan[
   if (spanCalls.length === 0) return { trace, rowIds: [], byTraceparent: 0, byContent: 0 };
   const from = Math.min(...spanCalls.map((c) => c.start)) - SLACK_S;
   const to = Math.max(...spanCalls.map((c) => c.end)) + SLACK_S;
-  const { rows } = await pool().query<{ id: string; call: RecordedCall; otel_trace_id: string | null; otel_span_id: string | null }>(
+  const { rows } = await pool().query<{ id: string; call: unknown; otel_trace_id: string | null; otel_span_id: string | null }>(
     `SELECT c.id::text AS id, c.call, c.otel_trace_id, c.otel_span_id
      FROM gateway_calls c JOIN projects p ON p.id = c.project_id
      WHERE p.name = $1 AND c.claimed_by IS NULL AND c.outcome = 'complete'
@@ -46,7 +47,11 @@ export async function joinGateway(trace: AdaptedTrace, spans: readonly OtlpSpan[
     [project, otelTraceId, from, to],
   );
   if (rows.length === 0) return { trace, rowIds: [], byTraceparent: 0, byContent: 0 };
-  const candidates: GatewayCandidate[] = rows.map((r) => ({ rowId: r.id, call: r.call, otelTraceId: r.otel_trace_id, otelSpanId: r.otel_span_id }));
+  // a stored call that does not parse (logged) is no candidate: it stays with its own run
+  const candidates: GatewayCandidate[] = rows.flatMap((r) => {
+    const call = storedOrNull(recordedCallSchema, r.call, () => `gateway call ${r.id}`);
+    return call === null ? [] : [{ rowId: r.id, call, otelTraceId: r.otel_trace_id, otelSpanId: r.otel_span_id }];
+  });
   const joins = joinCalls(otelTraceId, spanCalls, new Map(spans.map((s) => [s.spanId, s.parentSpanId])), candidates);
   if (joins.length === 0) return { trace, rowIds: [], byTraceparent: 0, byContent: 0 };
   const rowOf = new Map(candidates.map((c) => [c.rowId, c.call]));

@@ -1,9 +1,11 @@
 import "server-only";
-import type { CallOutcome, RecordedCall } from "@/lib/gateway/call";
+import { z } from "zod";
+import { CALL_OUTCOMES, recordedCallSchema, type CallOutcome, type RecordedCall } from "@/lib/gateway/call";
 import { runTrace } from "@/lib/gateway/trace";
 import { counterfactualTrace } from "@/lib/replay/trace";
 import { setting } from "../config";
 import { pool } from "../db/client";
+import { storedOrNull } from "../db/stored";
 import { ApiError } from "../errors";
 import { ingestRecords } from "../ingest/ingest";
 import { deleteTrace } from "../queries/delete-trace";
@@ -80,10 +82,17 @@ async function finaliseClaims(claims: readonly Claim[]): Promise<RunOutcome[]> {
 
 async function finaliseClaimed(c: Claim): Promise<RunOutcome> {
   // calls an OTLP trace holds (lib/server/gateway/otlp-join.ts) are stored there, not here
-  const { rows } = await pool().query<{ call: RecordedCall; outcome: CallOutcome }>(
-    "SELECT call, outcome FROM gateway_calls WHERE project_id = $1 AND run_key = $2 AND claimed_by IS NULL ORDER BY id",
+  const { rows: stored } = await pool().query<{ id: string; call: unknown; outcome: string }>(
+    "SELECT id::text AS id, call, outcome FROM gateway_calls WHERE project_id = $1 AND run_key = $2 AND claimed_by IS NULL ORDER BY id",
     [c.project_id, c.run_key],
   );
+  const parsed = stored.map((r) => recordedRow(r, c.run_key));
+  const broken = parsed.indexOf(null);
+  if (broken >= 0) {
+    const reason = `recorded call ${stored[broken]!.id} of the run does not parse (see the log)`;
+    return outcome(c, await release(c, "failed", reason), null, reason);
+  }
+  const rows = parsed.filter((r) => r !== null);
   if (rows.length === 0) {
     // every call is in OTLP traces: the run has no trace of its own (one stored before the join is removed)
     try {
@@ -106,6 +115,13 @@ async function finaliseClaimed(c: Claim): Promise<RunOutcome> {
     return outcome(c, await release(c, "failed", reason), null, reason);
   }
   return outcome(c, await release(c, "stored", null), rows.length, null);
+}
+
+const recordedRowSchema = z.object({ call: recordedCallSchema, outcome: z.enum(CALL_OUTCOMES) });
+
+/** A stored gateway call (gateway_calls.call and its outcome), or null when it does not parse (logged). */
+function recordedRow(row: { id: string; call: unknown; outcome: string }, runKey: string): { call: RecordedCall; outcome: CallOutcome } | null {
+  return storedOrNull(recordedRowSchema, row, () => `gateway call ${row.id} of run ${runKey}`);
 }
 
 async function retryLater(c: Claim, error: unknown): Promise<RunOutcome> {

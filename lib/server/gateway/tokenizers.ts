@@ -1,8 +1,10 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import type { ProjectTokenizer, ProjectTokenizerInput } from "@/lib/api/gateway";
 import { ChatTokenizer, TokenizerFileError, type TokenizerFiles } from "@/lib/gateway/chat-template";
 import { pool, transaction } from "../db/client";
+import { stored } from "../db/stored";
 import { ApiError, invalid, notFound } from "../errors";
 
 /**
@@ -137,6 +139,7 @@ export async function hasTokenizer(projectIdValue: number): Promise<boolean> {
 }
 
 /** Loaded tokenizers by version: a few models at a time, each read once per process. */
+const jsonObject = z.record(z.string(), z.unknown());
 const loaded = new Map<string, Promise<ChatTokenizer | null>>();
 const KEEP = 4;
 
@@ -148,11 +151,15 @@ export async function projectChatTokenizer(projectIdValue: number): Promise<Chat
   let tok = loaded.get(sha);
   if (tok === undefined) {
     tok = pool()
-      .query<{ tokenizer: string; config: Record<string, unknown>; chat_template: string | null }>(
+      .query<{ tokenizer: string; config: unknown; chat_template: string | null }>(
         "SELECT tokenizer, config, chat_template FROM project_tokenizers WHERE project_id = $1 AND sha256 = $2",
         [projectIdValue, sha],
       )
-      .then(({ rows: [row] }) => (row ? new ChatTokenizer({ tokenizer: JSON.parse(row.tokenizer) as Record<string, unknown>, config: row.config, chatTemplate: row.chat_template }) : null))
+      .then(({ rows: [row] }) => {
+        if (!row) return null;
+        const what = `the tokenizer of project ${projectIdValue}`;
+        return new ChatTokenizer({ tokenizer: stored(jsonObject, JSON.parse(row.tokenizer), what), config: stored(jsonObject, row.config, `${what}: config`), chatTemplate: row.chat_template });
+      })
       .catch((error: Error) => {
         console.error(`[baton] gateway: the tokenizer of project ${projectIdValue} cannot be loaded, its calls get no token ids:`, error.message);
         return null;

@@ -1,10 +1,11 @@
 import "server-only";
 import { adaptOtlpSpans } from "@/lib/adapters/otlp";
-import type { OtlpSpan } from "@/lib/adapters/otlp-span";
+import { otlpSpanSchema, type OtlpSpan } from "@/lib/adapters/otlp-span";
 import { NotARunError } from "@/lib/adapters/otlp/warnings";
 import { AdapterInputError, type AdaptedTrace } from "@/lib/adapters/types";
 import { otelConfig } from "../config";
 import { pool } from "../db/client";
+import { storedOrNull } from "../db/stored";
 import { ApiError } from "../errors";
 import { claimJoined, joinGateway } from "../gateway/otlp-join";
 import { ingestRecords } from "../ingest/ingest";
@@ -87,8 +88,14 @@ async function finaliseClaims(claims: readonly Claim[]): Promise<FinaliseOutcome
 }
 
 async function finaliseClaimed(c: Claim): Promise<FinaliseOutcome> {
-  const rows = await pool().query<{ span: OtlpSpan }>("SELECT span FROM otel_spans WHERE trace_id = $1 ORDER BY span_id", [c.trace_id]);
-  const spans = rows.rows.map((r) => r.span);
+  const rows = await pool().query<{ span_id: string; span: unknown }>("SELECT span_id, span FROM otel_spans WHERE trace_id = $1 ORDER BY span_id", [c.trace_id]);
+  const parsed = rows.rows.map((r) => storedOrNull(otlpSpanSchema, r.span, () => `staged span ${r.span_id} of OTLP trace ${c.trace_id}`));
+  const broken = parsed.indexOf(null);
+  if (broken >= 0) {
+    const reason = `staged span ${rows.rows[broken]!.span_id} does not parse (see the log): not mapped`;
+    return outcome(c, await release(c, "failed", reason), null, reason);
+  }
+  const spans = parsed.filter((s) => s !== null);
   const depth = parentChainDepth(spans);
   if (depth > MAX_SPAN_DEPTH) {
     const reason = `spans nested more than ${MAX_SPAN_DEPTH} levels deep (a parent of a parent of ...${depth === Infinity ? ", in a cycle" : ""}): not mapped`;

@@ -1,7 +1,8 @@
 import "server-only";
-import type { Divergence, Origin, ReplayState } from "@/lib/replay/plan";
-import type { StoredEdit } from "./runs";
-import { runBaseUrl } from "./runs";
+import type { Divergence, Origin } from "@/lib/replay/plan";
+import { z } from "zod";
+import { interventionEdit, interventionParams, runBaseUrl, runState, type StoredEdit } from "./runs";
+import { storedOrNull } from "../db/stored";
 import { pool } from "../db/client";
 import { traceIdOfRun } from "@/lib/gateway/request";
 import type { RUN_STATES } from "@/lib/api/replay";
@@ -36,10 +37,13 @@ export interface InterventionView {
 }
 
 interface Row {
-  run_key: string; sample: number; served: number; forwarded: number; state: ReplayState; intervention_id: number | null;
+  run_key: string; sample: number; served: number; forwarded: number; state: unknown; intervention_id: number | null;
   run_status: string | null; trace_db_id: number | null;
-  runner: string | null; runner_state: string | null; runner_exit: number | null; runner_output: { stdout?: string; stderr?: string; error?: string } | null;
+  runner: string | null; runner_state: string | null; runner_exit: number | null; runner_output: unknown;
 }
+
+/** What a registered runner's program printed (replay_runs.runner_output; `success` is read by the counterfactual). */
+const runnerOutputSchema = z.object({ stdout: z.string().optional(), stderr: z.string().optional(), error: z.string().optional() });
 
 /** Every replay run of a trace (unchanged replays under `intervention_id` null), with how far each has come. */
 export async function runsOfTrace(traceDbId: number, project: string, origin: string): Promise<{ replays: RunView[]; byIntervention: Map<number, RunView[]> }> {
@@ -54,11 +58,13 @@ export async function runsOfTrace(traceDbId: number, project: string, origin: st
   const replays: RunView[] = [];
   const byIntervention = new Map<number, RunView[]>();
   for (const r of rows) {
+    const replay = runState(r.state, r.run_key);
+    const output = r.runner_output === null ? null : storedOrNull(runnerOutputSchema, r.runner_output, () => `replay run ${r.run_key}: runner output`);
     const state: RunView["state"] = r.run_status === "failed" ? "failed" : r.trace_db_id !== null && r.run_status === "stored" ? "stored" : r.run_status === null ? "waiting" : "receiving";
     const view: RunView = {
       run_key: r.run_key, sample: r.sample, base_url: runBaseUrl(origin, project, r.run_key), trace_id: traceIdOfRun(r.run_key), state,
-      served: r.served, forwarded: r.forwarded, divergence: r.state.divergence, origins: r.state.origins, trace_db_id: r.trace_db_id,
-      runner: r.runner === null ? null : { name: r.runner, state: r.runner_state, exit: r.runner_exit, stdout: r.runner_output?.stdout ?? "", stderr: r.runner_output?.stderr ?? "", error: r.runner_output?.error ?? null },
+      served: r.served, forwarded: r.forwarded, divergence: replay.divergence, origins: replay.origins, trace_db_id: r.trace_db_id,
+      runner: r.runner === null ? null : { name: r.runner, state: r.runner_state, exit: r.runner_exit, stdout: output?.stdout ?? "", stderr: output?.stderr ?? "", error: output?.error ?? null },
     };
     if (r.intervention_id === null) replays.push(view);
     else byIntervention.set(r.intervention_id, [...(byIntervention.get(r.intervention_id) ?? []), view]);
@@ -67,7 +73,7 @@ export async function runsOfTrace(traceDbId: number, project: string, origin: st
 }
 
 export async function interventionsOfTrace(traceDbId: number, project: string, origin: string): Promise<{ interventions: InterventionView[]; replays: RunView[] }> {
-  const { rows } = await pool().query<{ id: number; call_id: string; call_index: number; edit: StoredEdit; intent: string; samples: number; params: Record<string, unknown> | null; created_by: string | null; created_at: Date }>(
+  const { rows } = await pool().query<{ id: number; call_id: string; call_index: number; edit: unknown; intent: string; samples: number; params: unknown; created_by: string | null; created_at: Date }>(
     "SELECT id, call_id, call_index, edit, intent, samples, params, created_by, created_at FROM interventions WHERE trace_id = $1 ORDER BY id",
     [traceDbId],
   );
@@ -75,7 +81,8 @@ export async function interventionsOfTrace(traceDbId: number, project: string, o
   return {
     replays,
     interventions: rows.map((i) => ({
-      id: i.id, call_id: i.call_id, call_index: i.call_index, edit: i.edit.asked, intent: i.intent, samples: i.samples, params: i.params,
+      id: i.id, call_id: i.call_id, call_index: i.call_index, edit: interventionEdit(i.edit, `intervention ${i.id}`)!.asked, intent: i.intent, samples: i.samples,
+      params: interventionParams(i.params, `intervention ${i.id}`),
       created_by: i.created_by, created_at: i.created_at.toISOString(), runs: byIntervention.get(i.id) ?? [],
     })),
   };

@@ -6,13 +6,14 @@ import { recordedCall, type JsonObject } from "@/lib/gateway/call";
 import { chatRequestPart } from "@/lib/gateway/chat";
 import { agentOf, AGENT_HEADER, type GatewayApi } from "@/lib/gateway/request";
 import { responsesRequestPart } from "@/lib/gateway/responses";
-import { editedReply, editSchema, forkParamsSchema, resolveToolEdit, rewriteToolResult, withForkParams, type Edit, type EditIntent, type ForkParams, type ResolvedToolEdit } from "@/lib/replay/edit";
-import { decide, initialState, type ReplayPlan, type ReplayState } from "@/lib/replay/plan";
+import { EDIT_INTENTS, editedReply, editSchema, forkParamsSchema, resolvedToolEditSchema, resolveToolEdit, rewriteToolResult, withForkParams, type Edit, type EditIntent, type ForkParams } from "@/lib/replay/edit";
+import { decide, initialState, replayStateSchema, type ReplayPlan, type ReplayState } from "@/lib/replay/plan";
 import { replyPartOf, servedBody, servedOfCall, type ServedReply } from "@/lib/replay/serve";
 import { REPLAY_KEY_PREFIX, type CounterfactualInfo } from "@/lib/replay/trace";
-import type { CallMessage } from "@/lib/trace/calls";
+import { callMessageSchema } from "@/lib/trace/calls";
 import { loadAgentCallAt, loadCalls } from "../calls/store";
 import { pool } from "../db/client";
+import { stored, storedOrNull } from "../db/stored";
 import { ApiError } from "../errors";
 import { inTransaction } from "../ingest/ingest";
 import { record } from "../gateway/recorder";
@@ -28,25 +29,34 @@ const counterfactualGroup = z.object({ counterfactual: z.object({ group: z.unkno
  * upstream (with the edited tool result and the fork's parameters in place).
  */
 
-export interface StoredEdit {
+/** An intervention's edit as stored (interventions.edit). */
+export const storedEditSchema = z.strictObject({
   /** the edit as asked */
-  asked: Edit;
+  asked: editSchema,
   /** a reply edit's output, or a tool result edit resolved to its tool_call_id */
-  reply?: CallMessage;
-  tool?: ResolvedToolEdit;
-}
+  reply: callMessageSchema.optional(),
+  tool: resolvedToolEditSchema.optional(),
+});
+export type StoredEdit = z.infer<typeof storedEditSchema>;
 
 interface RunRow {
   project_id: number;
   run_key: string;
   source_trace_id: number;
   sample: number;
-  state: ReplayState;
+  state: unknown;
   intervention_id: number | null;
   call_index: number | null;
-  edit: StoredEdit | null;
-  params: ForkParams | null;
+  edit: unknown;
+  params: unknown;
 }
+
+/** A run's stored state (replay_runs.state). */
+export const runState = (value: unknown, runKey: string): ReplayState => stored(replayStateSchema, value, () => `replay run ${runKey}: state`);
+/** An intervention's stored edit (interventions.edit), or null for a run without one. */
+export const interventionEdit = (value: unknown, what: string): StoredEdit | null => (value === null ? null : stored(storedEditSchema, value, () => `${what}: edit`));
+/** An intervention's stored upstream parameters (interventions.params). */
+export const interventionParams = (value: unknown, what: string): ForkParams | null => (value === null ? null : stored(forkParamsSchema, value, () => `${what}: params`));
 
 const newKey = (sample: number) => `${REPLAY_KEY_PREFIX}${randomBytes(6).toString("hex")}-${sample}`;
 
@@ -118,8 +128,10 @@ export async function replayCall(o: { project: string; runKey: string; api: Gate
   const t = Date.now() / 1000;
   const decided = await inTransaction(async (client) => {
     const { rows } = await client.query<RunRow>(`${RUN_SQL} FOR UPDATE OF r`, [o.project, o.runKey]);
-    const run = rows[0];
-    if (run === undefined) return null;
+    const row = rows[0];
+    if (row === undefined) return null;
+    const what = `replay run ${row.run_key}`;
+    const run = { ...row, state: runState(row.state, row.run_key), edit: interventionEdit(row.edit, what), params: interventionParams(row.params, what) };
     const plan: ReplayPlan = {
       editIndex: run.call_index,
       edit: run.edit === null ? null : run.edit.reply !== undefined ? { kind: "reply", output: run.edit.reply } : { kind: "tool_result", tool: run.edit.tool! },
@@ -155,7 +167,7 @@ export async function replayCall(o: { project: string; runKey: string; api: Gate
 /** The counterfactual a finished replay run's trace carries, or null when the run key is no replay's. */
 export async function counterfactualOf(projectId: number, runKey: string): Promise<CounterfactualInfo | null> {
   if (!runKey.startsWith(REPLAY_KEY_PREFIX)) return null;
-  const { rows } = await pool().query<{ sample: number; state: ReplayState; served: number; forwarded: number; source: string; task_id: string; metadata: unknown; call_id: string | null; edit: StoredEdit | null; intent: EditIntent | null; intervention_id: number | null; success: boolean | null }>(
+  const { rows } = await pool().query<{ sample: number; state: unknown; served: number; forwarded: number; source: string; task_id: string; metadata: unknown; call_id: string | null; edit: unknown; intent: string | null; intervention_id: number | null; success: boolean | null }>(
     `SELECT r.sample, r.state, r.served, r.forwarded, (r.runner_output->>'success')::boolean AS success, t.trace_id AS source, t.task_id, t.metadata, i.call_id, i.edit, i.intent, r.intervention_id
      FROM replay_runs r JOIN traces t ON t.id = r.source_trace_id LEFT JOIN interventions i ON i.id = r.intervention_id
      WHERE r.project_id = $1 AND r.run_key = $2`,
@@ -164,10 +176,13 @@ export async function counterfactualOf(projectId: number, runKey: string): Promi
   const r = rows[0];
   if (r === undefined) return null;
   const parent = counterfactualGroup.safeParse(r.metadata).data?.counterfactual;
+  const what = `replay run ${runKey}`;
+  const state = runState(r.state, runKey);
   return {
     of: r.source, taskId: r.task_id, group: typeof parent?.group === "string" ? parent.group : r.source,
-    callId: r.call_id, edit: r.edit?.asked ?? null, intent: r.intent, intervention: r.intervention_id, sample: r.sample,
-    divergence: r.state.divergence, origins: r.state.origins, served: r.served, forwarded: r.forwarded, success: r.success,
+    callId: r.call_id, edit: interventionEdit(r.edit, what)?.asked ?? null, intent: r.intent === null ? null : storedOrNull(z.enum(EDIT_INTENTS), r.intent, () => `${what}: intent`),
+    intervention: r.intervention_id, sample: r.sample,
+    divergence: state.divergence, origins: state.origins, served: r.served, forwarded: r.forwarded, success: r.success,
   };
 }
 
