@@ -37,25 +37,54 @@ export async function call<E extends EndpointDefinition>(endpoint: E, ...[input,
   return requestJson(endpoint.method, endpointUrl(endpoint, i), i.body, init);
 }
 
-/** The raw request under `call`, for a URL made elsewhere (a link handed over by the server). */
-export async function requestJson<T>(method: Method, url: string, body?: unknown, init: CallInit = {}): Promise<ApiResult<T>> {
+type UrlInput<E extends EndpointDefinition> = Omit<EndpointInput<E>, "body">;
+
+/**
+ * `call` for an endpoint whose request body is not JSON (its contract says
+ * `rawBody`: a file, a batch): the body is sent as it is, with its content
+ * type; the answer is read as `call` reads it.
+ */
+export async function callRaw<E extends EndpointDefinition & { rawBody: string }>(endpoint: E, input: UrlInput<E>, body: BodyInit, contentType: string, init: CallInit = {}): Promise<ApiResult<Output<E>, ErrorCode<E>>> {
+  const url = endpointUrl(endpoint, input as { params?: Record<string, string | string[]>; query?: unknown });
+  return send(url, { method: endpoint.method, headers: { "content-type": contentType, ...csrfHeaders() }, body, credentials: "same-origin", signal: init.signal }, readAnswer<Output<E>>, init);
+}
+
+/**
+ * The bytes of a 2xx answer, for a caller that decodes them elsewhere (the
+ * graph view downloads event pages before its worker exists and hands the
+ * bytes over); an error answer is read as `call` reads it. `origin` makes
+ * the URL absolute (a worker's fetch).
+ */
+export async function callBytes<E extends EndpointDefinition>(endpoint: E, input: UrlInput<E>, init: CallInit & { origin?: string } = {}): Promise<ApiResult<ArrayBuffer, ErrorCode<E>>> {
+  const url = `${init.origin ?? ""}${endpointUrl(endpoint, input as { params?: Record<string, string | string[]>; query?: unknown })}`;
+  const read = async (response: Response): Promise<ApiResult<ArrayBuffer>> => (response.ok ? { ok: true, data: await response.arrayBuffer() } : readAnswer<ArrayBuffer>(response));
+  return send(url, { method: endpoint.method, credentials: "same-origin", signal: init.signal }, read, init);
+}
+
+async function send<T>(url: string, request: RequestInit, read: (response: Response) => Promise<ApiResult<T>>, init: CallInit): Promise<ApiResult<T>> {
   let response: Response;
   try {
-    response = await fetch(url, {
-      method,
-      headers: { ...(body !== undefined && { "content-type": "application/json" }), ...(method !== "GET" && csrfHeaders()) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-      signal: init.signal,
-    });
+    response = await fetch(url, request);
   } catch (error) {
     if (init.signal?.aborted) throw error;
     return { ok: false, status: 0, code: "network", message: `request failed: ${(error as Error).message}`, issues: [] };
   }
-  return readAnswer<T>(response);
+  return read(response);
 }
 
-/** A Response read as an ApiResult (for callers that fetch themselves, e.g. a multipart upload). */
+/** The raw request under `call`, for a URL made elsewhere (a link handed over by the server). */
+export async function requestJson<T>(method: Method, url: string, body?: unknown, init: CallInit = {}): Promise<ApiResult<T>> {
+  const request: RequestInit = {
+    method,
+    headers: { ...(body !== undefined && { "content-type": "application/json" }), ...(method !== "GET" && csrfHeaders()) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin",
+    signal: init.signal,
+  };
+  return send(url, request, readAnswer<T>, init);
+}
+
+/** A Response read as an ApiResult. */
 export async function readAnswer<T>(response: Response): Promise<ApiResult<T>> {
   const data: unknown = await response.json().catch(() => undefined);
   if (response.ok) {

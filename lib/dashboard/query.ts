@@ -30,6 +30,21 @@ const rangeIssue = { message: "from must not be after to", path: ["to"] };
 export const dashboardFilter = z.strictObject(dashboardFilterShape).refine(fromBeforeTo, rangeIssue);
 export type DashboardFilter = z.infer<typeof dashboardFilter>;
 
+/**
+ * `GET /api/dashboard`'s query: the filter, then `judges` (E1 as GET
+ * /api/metrics takes it), read only once the filter is valid so that a bad
+ * filter is reported alone.
+ */
+export const dashboardApiQuery = z
+  .strictObject({ ...dashboardFilterShape, judges: z.string().optional() })
+  .refine(fromBeforeTo, rangeIssue)
+  .transform(({ judges, ...filter }, ctx) => {
+    const parsed = z.object({ judges: judgesParam }).safeParse({ judges });
+    if (parsed.success) return { filter, judges: parsed.data.judges };
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
+
 export const DEFAULT_TREND_METRIC = "speedup";
 
 /** The page's state: filter, selected bar, trend metric, judges (E1 from judges where no person labelled). */

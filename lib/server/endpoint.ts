@@ -48,7 +48,9 @@ export interface EndpointContext<E extends EndpointDefinition, A> {
 
 export interface EndpointHandler<E extends EndpointDefinition, A> {
   /** Checks the caller may do this (throws the 401/403/404 of lib/server/auth); its value reaches `handle` as `access`. */
-  access?: (request: Request, params: Params<E>) => Promise<A>;
+  access?: (request: Request, params: Params<E>, query: Query<E>) => Promise<A>;
+  /** The query is read before access, which it decides (the project a read names): `access` gets it. */
+  queryFirst?: true;
   /** Largest JSON body in bytes (parseJsonRequest's default, SMALL_BODY_BYTES, when absent). */
   bodyLimit?: () => number;
   /**
@@ -68,8 +70,10 @@ type RouteHandler<E extends EndpointDefinition> = E["params"] extends z.ZodType
 export function endpoint<E extends EndpointDefinition, A = undefined>(contract: E, handler: EndpointHandler<E, A>): RouteHandler<E> {
   const run = route(async (request: Request, context: { params: Promise<unknown> } | undefined) => {
     const params = (contract.params ? parseParams(contract.params, await context?.params) : {}) as Params<E>;
-    const access = (handler.access ? await handler.access(request, params) : undefined) as A;
-    const query = (contract.query ? parseQuery(contract.query, searchParamsObject(new URL(request.url).searchParams)) : undefined) as Query<E>;
+    const readQuery = () => (contract.query ? parseQuery(contract.query, searchParamsObject(new URL(request.url).searchParams)) : undefined) as Query<E>;
+    const early = handler.queryFirst ? readQuery() : undefined;
+    const access = (handler.access ? await handler.access(request, params, early as Query<E>) : undefined) as A;
+    const query = handler.queryFirst ? (early as Query<E>) : readQuery();
     const sent = !handler.ownBody && (!contract.bodyOptional || request.headers.get("content-type") !== null);
     const body = (contract.body && sent ? await parseJsonRequest(request, contract.body, handler.bodyLimit?.()) : undefined) as Body<E>;
     const result = await handler.handle({ request, params, query, body, access });

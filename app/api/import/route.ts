@@ -1,7 +1,5 @@
-import { z } from "zod";
 import { isSimpleBodyType } from "@/lib/api/request-origin";
-import { isStorableText } from "@/lib/api/text";
-import { adapt, ADAPTER_FORMATS, AdapterInputError, detectFormat, type SourceFormat } from "@/lib/adapters";
+import { adapt, AdapterInputError, detectFormat, type SourceFormat } from "@/lib/adapters";
 import { FIRST_BYTES } from "@/lib/adapters/detect";
 import { looksLikeJsonLines, parseJsonBody, parseJsonLines, type TraceRecord } from "@/lib/ingest/parse";
 import { SNIFF_BYTES, unsupportedInput } from "@/lib/ingest/sniff";
@@ -9,7 +7,7 @@ import { authorize, permittedProjects } from "@/lib/server/auth/access";
 import { ApiError, invalid } from "@/lib/server/errors";
 import { importFile } from "@/lib/api/contracts/traces";
 import { endpoint, reply } from "@/lib/server/endpoint";
-import { maxBodyBytes, parseQuery, readBytesLimited, rejectDeepJson } from "@/lib/server/http";
+import { maxBodyBytes, readBytesLimited, rejectDeepJson } from "@/lib/server/http";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { projectsWritten } from "@/lib/server/queries/traces";
 
@@ -18,13 +16,6 @@ export const dynamic = "force-dynamic";
 /** Other formats wrap a trace in more levels than ours (OTLP attributes, chat logs): a guard against stack overflows, not SPEC's 64. */
 const OTHER_FORMATS_MAX_DEPTH = 256;
 
-const query = z.object({
-  format: z.enum(["auto", ...ADAPTER_FORMATS]).default("auto"),
-  /** the file's name: detection and provenance read it */
-  name: z.string().trim().min(1).max(500).refine(isStorableText, "must not contain U+0000 or a lone surrogate").default("upload.json"),
-  upsert: z.enum(["0", "1", "true", "false"]).default("0"),
-});
-
 /**
  * POST /api/import?format=auto|baton|whowhen|marble|taubench|chatdev|agentops|otlp&name=<file name>:
  * one file's text in any supported format (the upload page's door), through
@@ -32,13 +23,14 @@ const query = z.object({
  */
 export const POST = endpoint(importFile, {
   // the body type, then access, then the parameters as sent, then the bytes
-  handle: async ({ request }) => {
+  access: async (request) => {
     // a type a page on another site could post without a preflight (proxy.ts refuses it too, for every API write)
     if (isSimpleBodyType(request.headers.get("content-type"), true)) {
       throw new ApiError(415, "unsupported_media_type", "send the file as application/octet-stream (or application/json, application/x-ndjson), not a form or text/plain");
     }
     await authorize(request, "ingest");
-    const params = parseQuery(query, Object.fromEntries(new URL(request.url).searchParams));
+  },
+  handle: async ({ request, query: params }) => {
     const bytes = await readBytesLimited(request, maxBodyBytes());
     const refused = unsupportedInput(params.name, bytes.subarray(0, SNIFF_BYTES), bytes.length);
     if (refused) throw new ApiError(400, "unsupported_file", refused, [{ path: "$", message: refused }]);

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useCallback, useRef, useState } from "react";
 import { ADAPTER_FORMATS, FORMAT_NAMES } from "@/lib/adapters/types";
-import { uploadFile, type UploadOutcome } from "./upload-file";
+import { uploadFile, type UploadFormat, type UploadOutcome } from "./upload-file";
 
 interface FileResult {
   key: string;
@@ -16,7 +16,7 @@ export function UploadDropzone({ maxBytes }: { maxBytes: number }) {
   const [results, setResults] = useState<FileResult[]>([]);
   const [dragging, setDragging] = useState(false);
   const [upsert, setUpsert] = useState(false);
-  const [format, setFormat] = useState("auto");
+  const [format, setFormat] = useState<UploadFormat>("auto");
   const inputRef = useRef<HTMLInputElement>(null);
 
   const upload = useCallback(
@@ -66,7 +66,7 @@ export function UploadDropzone({ maxBytes }: { maxBytes: number }) {
       </div>
       <label className="flex items-center gap-2 text-sm">
         Format
-        <select value={format} onChange={(e) => setFormat(e.target.value)} className="rounded border border-slate-300 px-1" data-testid="format-select">
+        <select value={format} onChange={(e) => setFormat(e.target.value as UploadFormat)} className="rounded border border-slate-300 px-1" data-testid="format-select">
           <option value="auto">detect from the content</option>
           {ADAPTER_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_NAMES[f]}</option>)}
         </select>

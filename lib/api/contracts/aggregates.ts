@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { JUDGE_MODES } from "@/lib/blame/judge";
 import type { DashboardModel } from "@/lib/dashboard/types";
-import { dashboardFilterShape } from "@/lib/dashboard/query";
+import { dashboardApiQuery, dashboardFilterShape } from "@/lib/dashboard/query";
 import type { DecisionReport } from "@/lib/decisions/analytics";
 import { decisionFilter } from "@/lib/decisions/query";
 import { MAX_ID_LENGTH } from "@/lib/trace/limits";
@@ -16,7 +16,8 @@ const text = filterText.optional();
 export const dashboard = defineEndpoint({
   method: "GET",
   path: "/api/dashboard",
-  /** the dashboard filter (lib/dashboard/query.ts) and `judges`; the route reads them in that order */
+  /** the dashboard filter (lib/dashboard/query.ts), then `judges` */
+  query: dashboardApiQuery,
   output: wire<DashboardModel>(),
   errors: [],
 });

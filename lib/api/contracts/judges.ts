@@ -69,20 +69,20 @@ export const startJudgeRun = defineEndpoint({
   errors: ["not_found", "runner_config"],
 });
 
-export const judgeAgreement = defineEndpoint({
-  method: "GET",
-  path: "/api/judges/agreement",
-  /** read by the route as sent (an empty value is kept): project, judge, family, by = judge | system | policy_version */
-  output: z.object({ agreement: z.array(wire<object>()) }),
-  errors: [],
-});
-
-/** Query of `GET /api/judges/agreement` (the route parses it from the raw parameters). */
-export const agreementQuery = z.strictObject({
+/** Query of `GET /api/judges/agreement` (an empty value is no filter, as on every route). */
+const agreementQuery = z.strictObject({
   project: z.string().max(MAX_ID_LENGTH).optional(),
   judge: z.string().max(100).optional(),
   family: z.enum(FAMILIES).optional(),
   by: z.enum(["judge", "system", "policy_version"]).default("judge"),
+});
+
+export const judgeAgreement = defineEndpoint({
+  method: "GET",
+  path: "/api/judges/agreement",
+  query: agreementQuery,
+  output: z.object({ agreement: z.array(wire<object>()) }),
+  errors: [],
 });
 
 export const getJudgeRun = defineEndpoint({

@@ -2,7 +2,9 @@ import { z } from "zod";
 import type { GraphCreditPage, GraphEventsPage, GraphMeta } from "@/lib/graph-view/wire";
 import { graphQuery } from "@/lib/graph-view/query";
 import type { TraceMetrics } from "@/lib/metrics/types";
+import { ADAPTER_FORMATS } from "@/lib/adapters/types";
 import { defineEndpoint, idParams, wire } from "../contract";
+import { isStorableText } from "../text";
 import { eventPageQuery, LIST_SORTS, traceListQuery } from "../filters";
 
 /** Traces: the list, one trace, its events, metrics and graph, ingest and delete (docs/api.md). */
@@ -144,6 +146,12 @@ export const graphCreditPart = defineEndpoint({
 export const importFile = defineEndpoint({
   method: "POST",
   path: "/api/import",
+  query: z.object({
+    format: z.enum(["auto", ...ADAPTER_FORMATS]).default("auto"),
+    /** the file's name: detection and provenance read it */
+    name: z.string().trim().min(1).max(500).refine(isStorableText, "must not contain U+0000 or a lone surrogate").default("upload.json"),
+    upsert: z.enum(["0", "1", "true", "false"]).default("0"),
+  }),
   rawBody: "the file's bytes (application/octet-stream, application/json or application/x-ndjson)",
   output: z.object({ format: z.string(), traces: ingestTraces.output.shape.traces }),
   errors: ["unsupported_file", "conflict", "unstorable"],
