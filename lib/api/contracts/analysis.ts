@@ -7,6 +7,7 @@ import type { TraceDiagnostics } from "@/lib/hacking/types";
 import type { HeatmapModel } from "@/lib/heatmap/types";
 import { defineEndpoint, idParams, wire } from "../contract";
 import { filterText } from "../params";
+import { creditParams } from "./traces";
 
 /**
  * Analyses of one trace or of many: blame, credit, hacking diagnostics,
@@ -35,6 +36,7 @@ export const traceCredit = defineEndpoint({
   method: "GET",
   path: "/api/traces/{id}/credit",
   params: idParams,
+  query: creditParams,
   output: wire<CreditResponse & { judges: string }>(),
   errors: ["not_found", "group_too_small"],
 });
@@ -64,10 +66,14 @@ export const roleHeatmap = defineEndpoint({
   errors: [],
 });
 
+/** An export's own parameters beside credit's (lib/server/compute/export.ts checks them as sent). */
+const exportParams = creditParams.extend({ format: z.string().optional(), content: z.string().optional(), parquet: z.string().optional() });
+
 export const traceExport = defineEndpoint({
   method: "GET",
   path: "/api/traces/{id}/export",
   params: idParams,
+  query: exportParams,
   output: z.unknown(),
   rawOutput: "JSONL rows (application/x-ndjson), one JSON document, or Parquet; `x-baton-form` says which",
   errors: ["not_found", "group_too_small", "busy"],
@@ -76,6 +82,8 @@ export const traceExport = defineEndpoint({
 export const datasetExport = defineEndpoint({
   method: "GET",
   path: "/api/export",
+  /** the export's parameters and the trace list's filters (lib/api/filters.ts) */
+  query: exportParams,
   output: z.unknown(),
   rawOutput: "JSONL streamed a trace at a time (a last line `{error}` when it fails part-way), or Parquet",
   errors: ["busy"],

@@ -131,8 +131,13 @@ export const traceGraph = defineEndpoint({
   errors: ["not_found"],
 });
 
-/** Credit's parameters as the graph and credit endpoints read them (`w.<family>`: a weight override). */
-const creditParams = z
+/**
+ * Credit's parameters as the graph, credit, heatmap and export endpoints
+ * read them (`w.<family>`: a weight override): typed here for callers; the
+ * credit parser (lib/server/compute/credit.ts) checks them as sent, every
+ * problem at once.
+ */
+export const creditParams = z
   .object({ method: z.string().optional(), preset: z.string().optional(), normalize: z.string().optional(), judges: z.string().optional() })
   .catchall(z.union([z.string(), z.number()]));
 
