@@ -30,11 +30,13 @@ type Args<E extends EndpointDefinition> = Record<never, never> extends EndpointI
 
 export interface CallInit {
   signal?: AbortSignal;
+  /** makes the URL absolute, for callers outside a page (a worker whose location is a blob: URL, a script) */
+  origin?: string;
 }
 
 export async function call<E extends EndpointDefinition>(endpoint: E, ...[input, init]: Args<E>): Promise<ApiResult<Output<E>, ErrorCode<E>>> {
   const i = (input ?? {}) as { params?: Record<string, string | string[]>; query?: unknown; body?: unknown };
-  return requestJson(endpoint.method, endpointUrl(endpoint, i), i.body, init);
+  return requestJson(endpoint.method, `${init?.origin ?? ""}${endpointUrl(endpoint, i)}`, i.body, init);
 }
 
 type UrlInput<E extends EndpointDefinition> = Omit<EndpointInput<E>, "body">;
@@ -45,17 +47,16 @@ type UrlInput<E extends EndpointDefinition> = Omit<EndpointInput<E>, "body">;
  * type; the answer is read as `call` reads it.
  */
 export async function callRaw<E extends EndpointDefinition & { rawBody: string }>(endpoint: E, input: UrlInput<E>, body: BodyInit, contentType: string, init: CallInit = {}): Promise<ApiResult<Output<E>, ErrorCode<E>>> {
-  const url = endpointUrl(endpoint, input as { params?: Record<string, string | string[]>; query?: unknown });
+  const url = `${init.origin ?? ""}${endpointUrl(endpoint, input as { params?: Record<string, string | string[]>; query?: unknown })}`;
   return send(url, { method: endpoint.method, headers: { "content-type": contentType, ...csrfHeaders() }, body, credentials: "same-origin", signal: init.signal }, readAnswer<Output<E>>, init);
 }
 
 /**
  * The bytes of a 2xx answer, for a caller that decodes them elsewhere (the
  * graph view downloads event pages before its worker exists and hands the
- * bytes over); an error answer is read as `call` reads it. `origin` makes
- * the URL absolute (a worker's fetch).
+ * bytes over); an error answer is read as `call` reads it.
  */
-export async function callBytes<E extends EndpointDefinition>(endpoint: E, input: UrlInput<E>, init: CallInit & { origin?: string } = {}): Promise<ApiResult<ArrayBuffer, ErrorCode<E>>> {
+export async function callBytes<E extends EndpointDefinition>(endpoint: E, input: UrlInput<E>, init: CallInit = {}): Promise<ApiResult<ArrayBuffer, ErrorCode<E>>> {
   const url = `${init.origin ?? ""}${endpointUrl(endpoint, input as { params?: Record<string, string | string[]>; query?: unknown })}`;
   const read = async (response: Response): Promise<ApiResult<ArrayBuffer>> => (response.ok ? { ok: true, data: await response.arrayBuffer() } : readAnswer<ArrayBuffer>(response));
   return send(url, { method: endpoint.method, credentials: "same-origin", signal: init.signal }, read, init);

@@ -6,13 +6,12 @@
  */
 import type { GraphMeta } from "@/lib/graph-view/wire";
 import type { TraceMetrics } from "@/lib/metrics/types";
-import { call, type ApiResult } from "@/lib/api/client";
-import { graphCreditPart, traceEvents, traceMetrics } from "@/lib/api/contracts/traces";
+import { call, callBytes, type ApiResult } from "@/lib/api/client";
+import { graphCreditPart, traceEvents, traceGraph, traceMetrics } from "@/lib/api/contracts/traces";
 import { weightParams } from "@/lib/graph-view/view-state";
 import type { WeightOverrides } from "@/lib/rewards/presets";
 import type { EventCredit, EventRecord } from "./state";
 
-const traceUrl = (traceId: string) => `/api/traces/${encodeURIComponent(traceId)}`;
 
 /** Every field of the event at `seq`, content included (as text; the caller renders it as text). */
 export async function fetchEventRecord(traceId: string, seq: number): Promise<ApiResult<EventRecord>> {
@@ -52,11 +51,7 @@ export function creditQueryString(q: { method: string; preset: string; normalize
  */
 export function prefetchEventPages(traceId: string, meta: GraphMeta): Promise<ArrayBuffer | null>[] {
   return Array.from({ length: meta.pages }, async (_, k) => {
-    try {
-      const response = await fetch(`${traceUrl(traceId)}/graph?part=events&from=${k * meta.page_size}&limit=${meta.page_size}`);
-      return response.ok ? await response.arrayBuffer() : null;
-    } catch {
-      return null;
-    }
+    const answer = await callBytes(traceGraph, { params: { id: traceId }, query: { part: "events", from: String(k * meta.page_size), limit: String(meta.page_size) } });
+    return answer.ok ? answer.data : null;
   });
 }

@@ -8,6 +8,8 @@
  * URLs are absolute (`origin` comes from the page): under Turbopack a
  * worker's own location can be a blob: URL.
  */
+import { callBytes } from "@/lib/api/client";
+import { graphCreditPart, traceGraph } from "@/lib/api/contracts/traces";
 import { GraphEngine } from "@/lib/graph-view/engine";
 import type { WorkerRequest, WorkerResponse, WorkerResults } from "@/lib/graph-view/protocol";
 import { CREDIT_PAGE_MAX, type GraphCreditPage, type GraphEventsPage } from "@/lib/graph-view/wire";
@@ -21,7 +23,8 @@ const scope = globalThis as unknown as WorkerScope;
 type Req<K extends WorkerRequest["kind"]> = Extract<WorkerRequest, { kind: K }>;
 
 let engine: GraphEngine | null = null;
-let base = "";
+/** the trace being drawn and the page's origin (the worker's fetches are absolute) */
+let source = { traceId: "", origin: "" };
 let load: { id: number; abort: AbortController } | null = null;
 let credit: { id: number; abort: AbortController } | null = null;
 let pendingScene: Req<"scene"> | null = null;
@@ -79,11 +82,11 @@ function flushScene() {
   }
 }
 
-async function fetchJson<T>(url: string, signal: AbortSignal): Promise<T> {
-  const response = await fetch(url, { signal });
-  const body = (await response.json()) as T & { error?: { message: string } };
-  if (!response.ok) throw new Error(body.error?.message ?? `HTTP ${response.status}`);
-  return body;
+/** One part of the graph API as bytes, parsed here (off the main thread); an error answer is thrown with its message. */
+async function fetchPart<T>(endpoint: typeof traceGraph | typeof graphCreditPart, query: Record<string, string | number>, signal: AbortSignal): Promise<T> {
+  const answer = await callBytes(endpoint, { params: { id: source.traceId }, query }, { signal, origin: source.origin });
+  if (!answer.ok) throw new Error(answer.message);
+  return JSON.parse(decoder.decode(answer.data)) as T;
 }
 
 async function startLoad(msg: Req<"load">) {
@@ -93,7 +96,7 @@ async function startLoad(msg: Req<"load">) {
   }
   const abort = new AbortController();
   load = { id: msg.id, abort };
-  base = `${msg.origin}/api/traces/${encodeURIComponent(msg.traceId)}/graph`;
+  source = { traceId: msg.traceId, origin: msg.origin };
   const target = new GraphEngine(msg.meta);
   engine = target;
   const { pages, page_size: size } = msg.meta;
@@ -104,7 +107,7 @@ async function startLoad(msg: Req<"load">) {
       while (next < pages) {
         const k = next++;
         const bytes = msg.prefetched[k];
-        target.addPage(bytes ? (JSON.parse(decoder.decode(bytes)) as GraphEventsPage) : await fetchJson<GraphEventsPage>(`${base}?part=events&from=${k * size}&limit=${size}`, abort.signal));
+        target.addPage(bytes ? (JSON.parse(decoder.decode(bytes)) as GraphEventsPage) : await fetchPart<GraphEventsPage>(traceGraph, { part: "events", from: k * size, limit: size }, abort.signal));
         loaded += Math.min(size, msg.meta.events - k * size);
         scope.postMessage({ id: msg.id, status: "progress", loaded, total: msg.meta.events });
       }
@@ -131,7 +134,8 @@ async function startCredit(msg: Req<"credit">) {
     if (msg.query === null) return ok(msg.id, "credit", target.setCredit(null));
     const pages: GraphCreditPage[] = [];
     for (let from: number | null = 0; from !== null; ) {
-      const page: GraphCreditPage = await fetchJson<GraphCreditPage>(`${base}?part=credit&${msg.query}&from=${from}&limit=${CREDIT_PAGE_MAX}`, abort.signal);
+      const query = { ...Object.fromEntries(new URLSearchParams(msg.query)), part: "credit", from, limit: CREDIT_PAGE_MAX };
+      const page: GraphCreditPage = await fetchPart<GraphCreditPage>(graphCreditPart, query, abort.signal);
       pages.push(page);
       from = page.next;
     }

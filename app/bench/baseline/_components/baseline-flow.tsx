@@ -5,6 +5,8 @@ import { Suspense, use, useState } from "react";
 import { computeLayout, nodeY } from "@/lib/graph-view/layout";
 import { EDGE_TYPES } from "@/lib/trace/types";
 import type { GraphEventsPage, GraphMeta } from "@/lib/graph-view/wire";
+import { call } from "@/lib/api/client";
+import { traceGraph } from "@/lib/api/contracts/traces";
 
 interface Elements {
   nodes: Node[];
@@ -15,11 +17,13 @@ const TEMPORAL = EDGE_TYPES.indexOf("temporal");
 
 /** Loads every page on the main thread and places nodes exactly where the graph view does. */
 async function loadElements(traceId: string): Promise<Elements> {
-  const base = `/api/traces/${encodeURIComponent(traceId)}/graph`;
-  const meta = (await (await fetch(base)).json()) as GraphMeta;
-  const pages = await Promise.all(
-    Array.from({ length: meta.pages }, async (_, k) => (await (await fetch(`${base}?part=events&from=${k * meta.page_size}&limit=${meta.page_size}`)).json()) as GraphEventsPage),
-  );
+  const part = async <T,>(query: { part: "meta" | "events"; from?: string; limit?: string }): Promise<T> => {
+    const answer = await call(traceGraph, { params: { id: traceId }, query });
+    if (!answer.ok) throw new Error(answer.message);
+    return answer.data as T;
+  };
+  const meta = await part<GraphMeta>({ part: "meta" });
+  const pages = await Promise.all(Array.from({ length: meta.pages }, (_, k) => part<GraphEventsPage>({ part: "events", from: String(k * meta.page_size), limit: String(meta.page_size) })));
   const n = meta.events;
   const t = new Float64Array(n);
   const tEnd = new Float64Array(n).fill(NaN);
