@@ -173,6 +173,28 @@ test("?event= opens the labeling page at that event; an unknown id starts at the
   expect(ratio).toBeGreaterThan(4.5);
 });
 
+test("opening at a step asks once for its content and once for its credit by family", async ({ page, request }) => {
+  const traceId = `e2e-label-once-${Date.now()}`;
+  expect((await request.post("/api/traces", { data: withContent(traceId) })).status()).toBe(201);
+  const asked = { context: 0, credit: 0 };
+  const isUnitCredit = (u: string) => {
+    const url = new URL(u);
+    return url.pathname === `/api/traces/${traceId}/graph` && url.searchParams.get("part") === "credit" && url.searchParams.get("families") === "1" && url.searchParams.get("from") === "3";
+  };
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname === `/api/traces/${traceId}/annotations/context` && url.searchParams.get("event") === "e4") asked.context++;
+    if (isUnitCredit(r.url())) asked.credit++;
+  });
+  const unitCredit = page.waitForResponse((r) => isUnitCredit(r.url()));
+  await open(page, traceId, "?event=e4");
+  await expect(page.getByTestId("unit-content")).toHaveText("plan: search first");
+  expect((await unitCredit).status()).toBe(200);
+  // nothing more comes in the moments after
+  await page.waitForTimeout(1_000);
+  expect(asked).toEqual({ context: 1, credit: 1 });
+});
+
 test("a real tau-bench conversation: a credit that rounds to zero reads 0, never -0 (rows and the credit breakdown)", async ({ page, request }) => {
   // a name of its own gives fresh trace ids (taubench-<name>-task0-trial0): no other test's labels move the credit
   const name = `e2e-minus-zero-${Date.now()}`;

@@ -38,6 +38,8 @@ export interface LabelingState {
   /** C(v) by event order, null until the credit page arrived */
   credit: (number | null)[];
   creditVersion: number;
+  /** how many times the trace's credit was (re)computed and its first page arrived: what a unit's own credit and values follow (a trace of many credit pages counts once per load) */
+  creditRound: number;
   creditStale: boolean;
   /** -1: the whole trace; 0..total-1: an event */
   index: number;
@@ -89,6 +91,7 @@ export function createLabelingStore(init: { traceId: string; total: number; star
     loaded: 0,
     credit: [],
     creditVersion: 0,
+    creditRound: 0,
     creditStale: false,
     index: init.startIndex,
     ...unitReset,
@@ -123,7 +126,7 @@ export function createLabelingStore(init: { traceId: string; total: number; star
     setCredit: (from, values) =>
       set((s) => {
         for (let i = 0; i < values.length; i++) s.credit[from + i] = values[i]!;
-        return { credit: s.credit, creditVersion: s.creditVersion + 1, creditStale: false };
+        return { credit: s.credit, creditVersion: s.creditVersion + 1, creditRound: s.creditRound + (from === 0 ? 1 : 0), creditStale: false };
       }),
     markCreditStale: () => set({ creditStale: true }),
   }));

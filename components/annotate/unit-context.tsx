@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import type { EventContext, TraceContext, UnitCall, UnitContext, UnitEvent } from "@/lib/annotate/unit";
-import { call } from "@/lib/api/client";
+import { call, type ApiResult } from "@/lib/api/client";
 import { annotationContext } from "@/lib/api/contracts/annotations";
 import { ContentText } from "./content-text";
 
@@ -28,17 +28,34 @@ function shownEntry(traceId: string) {
 }
 export const contextShown = (traceId: string): Promise<void> => shownEntry(traceId).promise;
 
+/** The requests on their way, by key: every view of one unit (its content, its "change this step") shares one. */
+const inflight = new Map<string, Promise<ApiResult<UnitContext>>>();
+
+function contextOf(key: string, traceId: string, eventId: string | null): Promise<ApiResult<UnitContext>> {
+  let request = inflight.get(key);
+  if (!request) {
+    request = call(annotationContext, { params: { id: traceId }, query: eventId === null ? {} : { event: eventId } }).then((result) => {
+      inflight.delete(key);
+      if (result.ok) {
+        contextCache.set(key, result.data);
+        if (contextCache.size > 200) contextCache.delete(contextCache.keys().next().value!);
+      }
+      return result;
+    });
+    inflight.set(key, request);
+  }
+  return request;
+}
+
 export function useUnitContext(traceId: string, eventId: string | null): { context: UnitContext | null; error: string | null } {
   const key = `${traceId}\u0000${eventId ?? ""}`;
   const [state, setState] = useState<{ key: string; context: UnitContext | null; error: string | null }>(() => ({ key, context: contextCache.get(key) ?? null, error: null }));
   useEffect(() => {
     if (contextCache.has(key)) return;
     let cancelled = false;
-    void call(annotationContext, { params: { id: traceId }, query: eventId === null ? {} : { event: eventId } }).then((result) => {
+    void contextOf(key, traceId, eventId).then((result) => {
       if (cancelled) return;
       if (!result.ok) return setState({ key, context: null, error: result.message });
-      contextCache.set(key, result.data);
-      if (contextCache.size > 200) contextCache.delete(contextCache.keys().next().value!);
       setState({ key, context: result.data, error: null });
       shownEntry(traceId).resolve();
     });

@@ -10,7 +10,7 @@ import { labelCreditQuery } from "./use-trace-pages";
 /** The selected event's credit: the total (from the list) and by family (one small page from the graph API), refreshed after each save. */
 export function UnitCredit({ traceId, seq, preset }: { traceId: string; seq: number; preset: string }) {
   const total = useLabeling((s) => s.credit[seq] ?? null);
-  const version = useLabeling((s) => s.creditVersion);
+  const version = useLabeling((s) => s.creditRound);
   const judges = useLabeling((s) => s.judges);
   const [byFamily, setByFamily] = useState<{ key: string; values: [string, number][] } | null>(null);
   const key = `${seq}:${version}:${preset}`;

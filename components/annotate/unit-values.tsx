@@ -22,7 +22,7 @@ const USES: Record<FamilyValues["in_credit"], string> = {
  */
 export function UnitValues({ traceId, eventId }: { traceId: string; eventId: string | null }) {
   const judges = useLabeling((s) => s.judges);
-  const version = useLabeling((s) => s.creditVersion);
+  const version = useLabeling((s) => s.creditRound);
   const [state, setState] = useState<{ key: string; families: FamilyValues[] } | null>(null);
   const key = `${eventId ?? ""}:${version}`;
   useEffect(() => {

@@ -9,6 +9,7 @@ import type { SystemAccuracy as KeptAccuracy } from "@/lib/blame/scores";
 import { describeFailure, requestJson } from "@/lib/api/client";
 import { ConfirmedBadge, ConfirmedSuspects } from "@/components/replay/confirmed-suspects";
 import type { ConfirmedSuspect } from "@/lib/api/replay";
+import { whenGraphDrawn } from "@/components/trace-graph/drawn-signal";
 import { usePublishSuspects } from "./suspect-ids";
 
 interface Blame {
@@ -35,7 +36,20 @@ const SUSPECTS_PAGE = 200;
  * (people are never among them), linked into the graph where they are drawn
  * highlighted. Agent names and reasons are text.
  */
-export function Suspects({ traceId, methods, accuracy = null, collapsed = false }: { traceId: string; methods: readonly string[]; accuracy?: KeptAccuracy | null; collapsed?: boolean }) {
+export function Suspects({
+  traceId,
+  methods,
+  accuracy = null,
+  collapsed = false,
+  afterGraph = false,
+}: {
+  traceId: string;
+  methods: readonly string[];
+  accuracy?: KeptAccuracy | null;
+  collapsed?: boolean;
+  /** on the graph page: ask only once the graph is drawn (components/trace-graph/drawn-signal.ts), so that its event pages come first */
+  afterGraph?: boolean;
+}) {
   const [method, setMethod] = useState("best");
   // an answer is shown only for the method (and trace) it was asked for: another method's suspects never stand in while a new one is asked
   const key = `${traceId}\u0000${method}`;
@@ -48,8 +62,12 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
   useEffect(() => {
     let cancelled = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    void requestJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}&limit=${SUSPECTS_PAGE}`).then((r) => {
-      if (cancelled) return;
+    const ready = afterGraph ? whenGraphDrawn(traceId) : Promise.resolve();
+    void ready.then(() => {
+      if (cancelled) return null;
+      return requestJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}&limit=${SUSPECTS_PAGE}`);
+    }).then((r) => {
+      if (!r || cancelled) return;
       if (r.ok) {
         setAnswer({ key, blame: r.data });
         setError(null);
@@ -61,7 +79,7 @@ export function Suspects({ traceId, methods, accuracy = null, collapsed = false 
       cancelled = true;
       clearTimeout(retry);
     };
-  }, [traceId, method, key, publish, attempt]);
+  }, [traceId, method, key, publish, attempt, afterGraph]);
   const top = blame?.events ? topSuspects(blame.events) : [];
   const confirmed = new Set((blame?.confirmed_by_replay ?? []).flatMap((c) => c.event_ids));
   const agents = blame?.agents?.filter((a) => a.rank <= 3).slice(0, 3) ?? [];

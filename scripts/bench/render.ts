@@ -16,12 +16,16 @@
  * stale) and stops it at the end. A server given by --url must have been
  * built and started with BATON_BENCH_PAGES=1: other builds have no
  * /bench/baseline route at all.
+ *
+ * `--waterfall` also prints, for each graph view open, where its time went:
+ * every request after navigation (start and end in ms, what it asked for)
+ * and the main thread's long tasks until it was interactive.
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { chromium, type Browser } from "@playwright/test";
+import { chromium, type Browser, type Page, type Request } from "@playwright/test";
 import { syntheticTrace } from "@/lib/demo";
 import { fmt } from "./db";
 import { LONG_TASK_RECORDER, panFrames, timeToInteractive, type FrameStats, type Interactive } from "./render-measure";
@@ -34,6 +38,7 @@ const { values } = parseArgs({
     "baseline-timeout": { type: "string", default: "90000" },
     url: { type: "string" },
     port: { type: "string", default: "3390" },
+    waterfall: { type: "boolean", default: false },
   },
 });
 const SIZES = values.sizes.split(",").map(Number);
@@ -109,9 +114,21 @@ async function measure(browser: Browser, url: string, ready: string, timeoutMs: 
   const context = await browser.newContext({ viewport: VIEWPORT, bypassCSP: true });
   await context.addInitScript(LONG_TASK_RECORDER);
   const page = await context.newPage();
+  const requests: { url: string; start: number; end: number | null; status: number | null }[] = [];
+  const started = Date.now();
+  if (values.waterfall) {
+    page.on("request", (r) => requests.push({ url: r.url(), start: Date.now() - started, end: null, status: null }));
+    const done = (r: Request, status: number | null) => {
+      const entry = requests.find((q) => q.url === r.url() && q.end === null);
+      if (entry) Object.assign(entry, { end: Date.now() - started, status });
+    };
+    page.on("requestfinished", (r) => void r.response().then((response) => done(r, response?.status() ?? null)));
+    page.on("requestfailed", (r) => done(r, null));
+  }
   try {
     await page.goto(url, { waitUntil: "commit" });
     const tti = await timeToInteractive(page, ready, timeoutMs);
+    if (values.waterfall) await printWaterfall(page, url, requests, tti);
     const drawn = `${fmt(await page.locator(".react-flow__node").count())} nodes / ${fmt(await page.locator(".react-flow__edge").count())} edges in the DOM`;
     const pan: Pans = withPan
       ? {
@@ -126,6 +143,19 @@ async function measure(browser: Browser, url: string, ready: string, timeoutMs: 
   } finally {
     await context.close();
   }
+}
+
+/** Where one open's time went: its requests (ms since navigation, as Playwright saw them) and the long tasks of the main thread. */
+async function printWaterfall(page: Page, url: string, requests: { url: string; start: number; end: number | null; status: number | null }[], tti: Interactive) {
+  const tasks = await page.evaluate<[number, number][]>("window.__longTasks ?? []");
+  console.log(`  waterfall of ${url}: ready ${fmt(tti.readyMs)} ms, interactive ${fmt(tti.interactiveMs)} ms`);
+  for (const r of requests) {
+    const u = new URL(r.url);
+    if (u.pathname.startsWith("/_next/static")) continue;
+    console.log(`    ${String(r.start).padStart(6)} → ${r.end === null ? "   …  " : String(r.end).padStart(6)} ms  ${r.status ?? "—"}  ${u.pathname}${u.search}`.slice(0, 200));
+  }
+  const long = tasks.filter(([a, b]) => b - a >= 100).map(([a, b]) => `${fmt(a)}+${fmt(b - a)}`);
+  console.log(`    long tasks: ${fmt(tasks.length)}, ${fmt(tasks.reduce((sum, [a, b]) => sum + b - a, 0))} ms in all; of 100 ms or more (start+length): ${long.join(", ") || "none"}`);
 }
 
 const show = (x: Interactive | string) => (typeof x === "string" ? x : `${fmt(x.interactiveMs)} ms (ready ${fmt(x.readyMs)} ms)`);

@@ -54,6 +54,25 @@ describe("GET /api/traces/{id}/graph", () => {
     expect(first.bytes).toBeLessThan(2.5 * 1024 * 1024);
   });
 
+  it("another app process serves a big trace's pages from the database, the same bytes, without building the columns again", async () => {
+    const text = async (from: number) => (await graph(getRequest(`/api/traces/graph-big/graph?part=events&from=${from}`), params({ id: "graph-big" }))).text();
+    const built = [await text(0), await text(20_000)];
+    const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: "graph-big" }, select: { id: true, updatedAt: true } });
+    // the process that built them stored them once the build was done (in the background: wait for the rows)
+    await expect.poll(() => prisma().graphPage.count({ where: { traceId: row.id, version: BigInt(row.updatedAt.getTime() * 16 + 1) } })).toBe(3);
+    // this process now plays another one, which has built nothing
+    const models = (globalThis as unknown as { batonGraphModels: Map<string, unknown> }).batonGraphModels;
+    models.clear();
+    expect([await text(0), await text(20_000)]).toEqual(built);
+    const meta = await graph(getRequest("/api/traces/graph-big/graph"), params({ id: "graph-big" }));
+    expect(((await meta.json()) as GraphMeta).pages).toBe(2);
+    expect(models.size).toBe(0);
+    // pages of another version of the trace are never served: the columns are built again
+    await prisma().graphPage.updateMany({ where: { traceId: row.id }, data: { version: 1n } });
+    expect(await text(20_000)).toEqual(built[1]);
+    expect(models.size).toBe(1);
+  });
+
   it("part=credit matches the credit endpoint, in event order", async () => {
     const url = "method=ccp&preset=code_generation&normalize=1";
     const columns = (await get<GraphCreditPage>(graph, `/api/traces/demo-trace-001/graph?part=credit&families=1&${url}`, "demo-trace-001")).body;

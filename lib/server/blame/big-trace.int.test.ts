@@ -9,6 +9,7 @@ import { runBlameJobs } from "@/scripts/lib/test-blame";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { stopBoss } from "../jobs/boss";
 import { BIG_TRACE, type BlamePending, type BlameResponse } from "./rank";
+import { rankStoredElsewhere } from "./report-process";
 
 /** A generated run just big enough to be ranked in the background, with no decisive error, in a project of its own (no labelled run another test left decides its `best`). */
 const ID = "blame-big-trace";
@@ -61,6 +62,21 @@ describe("blame on a big run: ranked in the background, read a page of top suspe
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ chosen: { by: "default" }, trained: { source: "default" }, total_events: BIG_TRACE });
     expect(page.body.events).toEqual(rankWithDefaultModel(blameInput(trace)).events.slice(0, 5));
+  }, 120_000);
+
+  it("the child process loads the run itself: the same kept events as ranking it here, and a run that is gone rejects with the child's reason", async () => {
+    const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: ID }, select: { id: true } });
+    const whole = (methodByName("errors") as HeuristicMethod).rank(blameInput(trace));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 20);
+    const started = performance.now();
+    const ranked = await rankStoredElsewhere({ method: "errors", model: null, traceDbId: row.id, groupId: null, keep: 25 }).finally(() => clearInterval(timer));
+    expect(ranked.total_events).toBe(BIG_TRACE);
+    expect(ranked.events).toEqual(whole.events.slice(0, 25));
+    expect(ranked.agents).toEqual(whole.agents);
+    // this process's loop went on meanwhile: at least a quarter of the ticks the time allows
+    expect(ticks).toBeGreaterThan((performance.now() - started) / 20 / 4);
+    await expect(rankStoredElsewhere({ method: "errors", model: null, traceDbId: -1, groupId: null })).rejects.toThrow(/^attribution rank-stored: no trace with id -1/);
   }, 120_000);
 
   it("refuses a limit out of range at its path", async () => {

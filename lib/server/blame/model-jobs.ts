@@ -7,9 +7,8 @@ import { pool, prisma } from "../db/client";
 import { storedOrNull } from "../db/stored";
 import { onPrimary } from "../db/read";
 import { boss } from "../jobs/boss";
-import { blameInputOf } from "./labelled";
 import { modelByKey, trainAndStore, type TrainJob } from "./models";
-import { elsewhere } from "./report-process";
+import { rankStoredElsewhere } from "./report-process";
 import { setting } from "../config";
 
 /**
@@ -117,9 +116,9 @@ export async function runRanking(job: RankJob): Promise<void> {
   if (await storedRanking(job.traceDbId, job.method, job.modelKey)) return;
   const model = await modelOf(job);
   if (job.modelKey !== job.method && !model) return; // retrained since: a newer job ranks with the new one
-  const input = await blameInputOf(job.traceDbId, job.groupId);
-  // the child sends back only the kept events: a whole ranking of 100,000 events is 28 MB to decode on this process's thread
-  const ranking = await elsewhere({ task: "rank", method: job.method, model, input, keep: RANKING_KEPT });
+  // the child loads the trace itself (2 s of this process's event loop at 100,000 events, and 100 MB through the pipe), and
+  // sends back only the kept events: a whole ranking of 100,000 events is 28 MB to decode on this process's thread
+  const ranking = await rankStoredElsewhere({ method: job.method, model, traceDbId: job.traceDbId, groupId: job.groupId, keep: RANKING_KEPT });
   const data = {
     modelKey: job.modelKey,
     totalEvents: ranking.total_events,

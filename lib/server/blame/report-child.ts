@@ -3,9 +3,12 @@
  * with tsx): the parent sends a task (tasks.ts), this answers with progress
  * messages, then the result (or the error's message), and exits. Minutes of
  * CPU here do not hold up the requests of the app process that asked. An
- * orphan (its parent gone) stops at its next progress report.
+ * orphan (its parent gone) stops at its next progress report. A ranking of
+ * a stored trace ("rank-stored", rank-stored.ts) loads the trace here, from
+ * the database the parent's DATABASE_URL names.
  */
 import type { ChildMessage } from "./report-process";
+import type { StoredRankTask } from "./rank-stored";
 import { runTask, type Task } from "./tasks";
 
 const send = (message: ChildMessage, then: () => void = () => {}) => {
@@ -13,12 +16,22 @@ const send = (message: ChildMessage, then: () => void = () => {}) => {
   process.send!(message, then);
 };
 
-process.once("message", (task: Task) => {
+const failure = (error: unknown): ChildMessage => ({ ok: false, error: error instanceof Error ? error.message : String(error) });
+
+process.once("message", (task: Task | StoredRankTask) => {
+  if (task.task === "rank-stored") {
+    // the database layer is loaded only for this task: the others stay free of it (and start faster)
+    void import("./rank-stored")
+      .then(({ rankStored }) => rankStored(task))
+      .then((value): ChildMessage => ({ ok: true, value }), failure)
+      .then((reply) => send(reply, () => process.exit(0)));
+    return;
+  }
   let reply: ChildMessage;
   try {
     reply = { ok: true, value: runTask(task, (progress) => send({ progress })) };
   } catch (error) {
-    reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    reply = failure(error);
   }
   send(reply, () => process.exit(0));
 });

@@ -3,7 +3,8 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Report, ReportInput } from "@/lib/blame/report";
-import { runTask, type Task, type TaskResult } from "./tasks";
+import { rankStored, type StoredRankTask } from "./rank-stored";
+import { runTask, type RankResult, type Task, type TaskResult } from "./tasks";
 
 /**
  * Runs attribution work (tasks.ts: the report, a training, a ranking) in a
@@ -11,7 +12,8 @@ import { runTask, type Task, type TaskResult } from "./tasks";
  * requests meanwhile (a report over a hundred labelled runs is a minute of
  * CPU; ranking a trace of 100,000 events tens of seconds). The child is
  * lib/server/blame/report-child.ts under tsx, from the directory Baton runs
- * in; small work, or a checkout without that file, is done here. The child
+ * in; small work, or a checkout without that file, is done here. A big
+ * trace's ranking is sent as the trace's row id: the child loads it. The child
  * reports its progress, and is killed at once when `signal` aborts (nobody
  * needs its result any more).
  */
@@ -42,8 +44,25 @@ export async function elsewhere<T extends Task>(t: T, options: ElsewhereOptions 
   const child = childPath();
   options.signal?.throwIfAborted();
   if (small(t) || !existsSync(child)) return runTask(t, options.onProgress);
-  return new Promise<TaskResult<T>>((resolve, reject) => {
-    const worker = spawn(process.execPath, ["--import", "tsx", child], { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return inChild<TaskResult<T>>(child, t, options);
+}
+
+/**
+ * A ranking of a stored trace (its row id) in a child process that loads the trace itself (rank-stored.ts): the
+ * app process does not load a big trace's input nor send it through the pipe. Here when the child's file is absent.
+ */
+export async function rankStoredElsewhere(t: Omit<StoredRankTask, "task">, options: ElsewhereOptions = {}): Promise<RankResult> {
+  const child = childPath();
+  options.signal?.throwIfAborted();
+  const task: StoredRankTask = { task: "rank-stored", ...t };
+  if (!existsSync(child)) return rankStored(task);
+  return inChild<RankResult>(child, task, options);
+}
+
+function inChild<R>(child: string, t: Task | StoredRankTask, options: ElsewhereOptions): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    // react-server: the database layer's modules ("server-only") load in the child as they do in the app
+    const worker = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", child], { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
     let settled = false;
     const settle = (done: () => void) => {
       if (settled) return;
@@ -59,7 +78,7 @@ export async function elsewhere<T extends Task>(t: T, options: ElsewhereOptions 
     options.signal?.addEventListener("abort", abort, { once: true });
     worker.on("message", (reply: ChildMessage) => {
       if ("progress" in reply) options.onProgress?.(reply.progress);
-      else if (reply.ok) settle(() => resolve(reply.value as TaskResult<T>));
+      else if (reply.ok) settle(() => resolve(reply.value as R));
       else settle(() => reject(new Error(`attribution ${t.task}: ${reply.error}`)));
     });
     worker.once("error", (error) => settle(() => reject(error)));

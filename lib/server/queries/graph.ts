@@ -1,4 +1,5 @@
 import "server-only";
+import type pg from "pg";
 import { creditColumns, GroupTooSmallError, prepareTrace, type CreditColumns, type PreparedTrace } from "@/lib/credit";
 import { buildGraphModel, creditPage, eventsPage, type GraphModel } from "@/lib/graph-view/build";
 import type { GraphCreditPage, GraphEventsPage, GraphMeta } from "@/lib/graph-view/wire";
@@ -12,6 +13,7 @@ import { loadGraphTrace, withMessageContent } from "./graph-load";
 import { loadGroup } from "./load-trace";
 import { userPresets } from "./presets";
 import { findTraceRow } from "./traces";
+import { pool } from "../db/client";
 
 /**
  * Server side of the graph view (`GET /api/traces/{id}/graph`): the trace's
@@ -21,6 +23,8 @@ import { findTraceRow } from "./traces";
  * row's id and updated_at: a re-ingested trace (upsert deletes and inserts)
  * gets a new id and so a fresh entry. Roles do not depend on human labels;
  * credit does, so credit is keyed by the time of the newest annotation too.
+ * The pages of a big trace are shared with the other app processes through
+ * the database (graph_pages, below).
  */
 interface Entry {
   /** Built without content: the columns and metrics roles do not need it. */
@@ -43,22 +47,39 @@ const MAX_PAGES_PER_MODEL = 10;
 const store = globalThis as unknown as { batonGraphModels?: Map<string, Promise<Entry>> };
 const models = (store.batonGraphModels ??= new Map<string, Promise<Entry>>());
 
-async function entryFor(traceId: string): Promise<Entry> {
-  const row = await findTraceRow(traceId);
-  const key = `${row.id}:${row.updatedAt.getTime()}`;
+interface Row {
+  id: number;
+  updatedAt: Date;
+}
+
+const keyOf = (row: Row) => `${row.id}:${row.updatedAt.getTime()}`;
+
+async function entryFor(traceId: string, known?: Row): Promise<Entry> {
+  const row = known ?? (await findTraceRow(traceId));
+  const key = keyOf(row);
   let entry = models.get(key);
   if (entry) {
     models.delete(key); // most recently used last
   } else {
     entry = (async (): Promise<Entry> => {
-      const loaded = await loadGraphTrace(row.id);
-      let full: Promise<Trace> | null = null;
-      const fullTrace = () => {
-        full ??= withMessageContent(row.id, loaded);
-        full.catch(() => (full = null));
-        return full;
-      };
-      return { model: buildGraphModel(prepareTrace(loaded.trace)), fullTrace, prepared: null, credit: new Map(), pages: new Map() };
+      const lock = await buildLock(row.id);
+      try {
+        const loaded = await loadGraphTrace(row.id);
+        let full: Promise<Trace> | null = null;
+        const fullTrace = () => {
+          full ??= withMessageContent(row.id, loaded);
+          full.catch(() => (full = null));
+          return full;
+        };
+        const built: Entry = { model: buildGraphModel(prepareTrace(loaded.trace)), fullTrace, prepared: null, credit: new Map(), pages: new Map() };
+        // the lock is held until the pages are stored: another process that wants one waits for them rather than building
+        if (built.model.meta.pages > 1) void storePages(row, built).finally(lock);
+        else lock();
+        return built;
+      } catch (error) {
+        lock();
+        throw error;
+      }
     })();
     entry.catch(() => models.delete(key));
   }
@@ -67,14 +88,115 @@ async function entryFor(traceId: string): Promise<Entry> {
   return entry;
 }
 
+/*
+ * Across app processes (node:cluster spreads one browser's requests over them): the process that builds the columns
+ * of a trace of more than one page stores its pages (graph_pages, by trace version), holding an advisory lock on the
+ * trace's row while it builds and stores them (its meta first, then its pages). Another process asked for a page it has not built reads it with one
+ * query, waiting for the lock first if the build is under way; only when nobody builds or stored it does it build.
+ * At 100,000 events this is the difference between 0.2 s and the 6 s of a second build, on the same 2 cores.
+ */
+const GRAPH_LOCK = 72707371;
+
+/** Takes the build lock of a trace (waiting while another process holds it); resolves to its release. Without a connection, a no-op. */
+async function buildLock(traceDbId: number): Promise<() => void> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool().connect();
+  } catch {
+    return () => {};
+  }
+  try {
+    await client.query("SELECT pg_advisory_lock($1, $2)", [GRAPH_LOCK, traceDbId]);
+  } catch {
+    client.release();
+    return () => {};
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    void client
+      .query("SELECT pg_advisory_unlock($1, $2)", [GRAPH_LOCK, traceDbId])
+      .catch(() => {})
+      .finally(() => client.release());
+  };
+}
+
+/** True when another process held the build lock of the trace (and has now let it go), false when nobody did. */
+async function waitedForBuilder(traceDbId: number): Promise<boolean> {
+  const client = await pool().connect();
+  try {
+    const free = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS ok", [GRAPH_LOCK, traceDbId]);
+    if (!free.rows[0]!.ok) await client.query("SELECT pg_advisory_lock($1, $2)", [GRAPH_LOCK, traceDbId]);
+    await client.query("SELECT pg_advisory_unlock($1, $2)", [GRAPH_LOCK, traceDbId]);
+    return !free.rows[0]!.ok;
+  } finally {
+    client.release();
+  }
+}
+
+/** The stored page (or meta), waiting first for a process that builds it right now; null when nobody stored it. */
+async function storedOrWaited(row: Row, from: number, limit: number): Promise<string | null> {
+  return (await storedPage(row, from, limit)) ?? ((await waitedForBuilder(row.id)) ? await storedPage(row, from, limit) : null);
+}
+
+/** `part=meta` is stored as the row at from_seq -1, limit 0. */
+const META_FROM = -1;
+/** Bumped when the stored JSON's shape changes: rows an older Baton wrote are then never served (versionOf). */
+const PAGES_FORMAT = 1;
+/** A stored row's version: the trace row's updated_at (ms) and PAGES_FORMAT. */
+const versionOf = (row: Row) => row.updatedAt.getTime() * 16 + PAGES_FORMAT;
+
+async function storedPage(row: Row, from: number, limit: number): Promise<string | null> {
+  const { rows } = await pool().query<{ json: string }>({
+    name: "graph.page",
+    text: "SELECT json FROM graph_pages WHERE trace_id = $1 AND from_seq = $2 AND \"limit\" = $3 AND version = $4",
+    values: [row.id, from, limit, versionOf(row)],
+  });
+  return rows[0]?.json ?? null;
+}
+
+async function storePages(row: Row, entry: Entry): Promise<void> {
+  const { pages, page_size: size } = entry.model.meta;
+  const parts: [from: number, limit: number, json: () => string][] = [[META_FROM, 0, () => JSON.stringify(entry.model.meta)]];
+  for (let k = 0; k < pages; k++) parts.push([k * size, size, () => pageJson(entry, k * size, size)]);
+  try {
+    for (const [from, limit, json] of parts) {
+      await pool().query({
+        name: "graph.page.store",
+        text: `INSERT INTO graph_pages (trace_id, from_seq, "limit", version, json) VALUES ($1, $2, $3, $4, $5)
+               ON CONFLICT (trace_id, from_seq, "limit") DO UPDATE SET version = EXCLUDED.version, json = EXCLUDED.json`,
+        values: [row.id, from, limit, versionOf(row), json()],
+      });
+    }
+  } catch (error) {
+    // a trace deleted meanwhile (its rows gone with it), or no database: the pages are built where asked, as before
+    console.error(`[baton] graph pages of trace row ${row.id} not stored:`, error instanceof Error ? error.message : error);
+  }
+}
+
 /** `part=meta`. */
 export async function graphMeta(traceId: string): Promise<GraphMeta> {
-  return (await entryFor(traceId)).model.meta;
+  const row = await findTraceRow(traceId);
+  if (!models.has(keyOf(row))) {
+    const stored = await storedOrWaited(row, META_FROM, 0);
+    if (stored !== null) return JSON.parse(stored) as GraphMeta; // written by storePages from this very type, for this version of the trace
+  }
+  return (await entryFor(traceId, row)).model.meta;
 }
 
 /** `part=events`: events with seq in [from, from + limit) and the edges ending in them, as JSON text. */
 export async function graphEventsJson(traceId: string, from: number, limit: number): Promise<string> {
-  const entry = await entryFor(traceId);
+  const row = await findTraceRow(traceId);
+  if (!models.has(keyOf(row))) {
+    // built by another process (or being built there): one read, not a build of our own
+    const stored = await storedOrWaited(row, from, limit);
+    if (stored !== null) return stored;
+  }
+  return pageJson(await entryFor(traceId, row), from, limit);
+}
+
+function pageJson(entry: Entry, from: number, limit: number): string {
   const key = `${from}:${limit}`;
   let json = entry.pages.get(key);
   if (json === undefined) {

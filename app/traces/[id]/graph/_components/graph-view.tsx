@@ -7,7 +7,8 @@ import { LaneLabels } from "@/components/trace-graph/lane-labels";
 import { OverviewStrip } from "@/components/trace-graph/overview-strip";
 import { pictureOfView, type GraphSubject } from "@/components/trace-graph/picture-source";
 import { GraphStoreProvider } from "@/components/trace-graph/store/context";
-import { createGraphStore } from "@/components/trace-graph/store/graph-store";
+import { createGraphStore, type GraphStore } from "@/components/trace-graph/store/graph-store";
+import { forgetGraphDrawn, markGraphDrawn } from "@/components/trace-graph/drawn-signal";
 import { TimeAxis } from "@/components/trace-graph/time-axis";
 import type { ViewState } from "@/lib/graph-view/view-state";
 import type { GraphMeta } from "@/lib/graph-view/wire";
@@ -30,6 +31,7 @@ export function GraphView({ traceId, meta, view, presets, subject }: Props) {
   useEffect(() => store.getState().actions.start(window.location.origin), [store]);
   useEffect(() => syncUrl(store), [store]);
   useEffect(() => listenToKeys(store), [store]);
+  useEffect(() => signalDrawn(store, traceId), [store, traceId]);
   // the export buttons (here or in presentation mode's frame) ask this element for the picture
   const pictureSource = useCallback(
     (element: HTMLDivElement | null) => {
@@ -74,4 +76,28 @@ export function GraphView({ traceId, meta, view, presets, subject }: Props) {
       </ReactFlowProvider>
     </GraphStoreProvider>
   );
+}
+
+/**
+ * Tells the panels beside the graph (drawn-signal.ts) once the first scene is painted, or the load failed:
+ * their requests (the suspects' ranking above all) wait for it, so that the event pages come first.
+ */
+function signalDrawn(store: GraphStore, traceId: string): () => void {
+  let frame = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = (s: ReturnType<GraphStore["getState"]>) => {
+    if (frame || (!s.scene && s.status !== "error")) return;
+    // after the frame that paints the scene's nodes
+    frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => markGraphDrawn(traceId), 0);
+    });
+  };
+  check(store.getState());
+  const unsubscribe = store.subscribe(check);
+  return () => {
+    unsubscribe();
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    forgetGraphDrawn(traceId);
+  };
 }
