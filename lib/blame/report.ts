@@ -6,6 +6,7 @@
  */
 import { DEFAULT_CV, taskGroups } from "./cv";
 import { evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
+import { prepareCandidates } from "./learned";
 import type { LearnedMethod } from "./methods";
 import { METHODS } from "./registry";
 import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
@@ -106,6 +107,7 @@ function report({ labelled, traceIds, systems, judged }: ReportInput, onProgress
   const distinct = [...new Set(systems)].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
   const several = distinct.length >= 2;
   // every method ranks every trace once (a learned one under CV over all of them); systems are scored from the same rankings
+  prepareCandidates(METHODS, labelled, DEFAULT_CV);
   const ranked = METHODS.map((method, i) => {
     const rankings = rankingsOf(method, labelled, DEFAULT_CV);
     onProgress((SHARE.methods * (i + 1)) / METHODS.length);

@@ -15,7 +15,7 @@ import { learnedStumps, rankWithStumps, STUMPS, trainStumps, type StumpModel } f
 import { foldsOf, DEFAULT_CV, type CvOptions } from "./cv";
 import { evaluateMethods, evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf } from "./evaluate";
 import type { FeatureSet } from "./features";
-import { EVENT_LOGIT, learnedEvents, rankWithEventModel, trainEventModel, type EventModel } from "./learned";
+import { EVENT_LOGIT, eventSettings, learnedEvents, prepareCandidates, rankWithEventModel, trainEventModel, withEventTrainings, type EventModel } from "./learned";
 import type { BlameMethod, LearnedMethod, LearnedModel } from "./methods";
 import { METHODS } from "./registry";
 import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
@@ -35,14 +35,14 @@ const INNER_CV: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed, repeats: INNER_
 
 /** A grid point of `learned_events`: its model is an ordinary `learned_events` model (it ranks through that method). */
 export function eventsCandidate(l2: number, features: FeatureSet): LearnedMethod<EventModel> {
-  return {
+  return withEventTrainings({
     name: `learned_events(l2=${l2},${features})`,
     learned: true,
     needs_group: false,
     description: `learned_events with L2 ${l2} on the ${features} feature set`,
     train: (examples) => trainEventModel(examples, learnedEvents.name, { logit: { ...EVENT_LOGIT, l2 }, features }),
     rank: (model, input) => rankWithEventModel(model, input, learnedEvents.name),
-  };
+  }, [eventSettings({ logit: { ...EVENT_LOGIT, l2 }, features })]);
 }
 
 /** A grid point of `learned_stumps`. */
@@ -151,6 +151,7 @@ export function nestedRankings(labelled: readonly LabelledTrace[], families: Rec
     const innerGroups = outer.groups && index.map((i) => outer.groups![i]!);
     const innerCv = { k: INNER_K, seed: innerSeed(seed, f), repeats: INNER_REPEATS };
     // every candidate's inner rankings of the training part (repeats for learned ones), aligned with `train`
+    for (let r = 0; r < INNER_REPEATS; r++) prepareCandidates(all, train, { k: INNER_K, seed: innerCv.seed + r, groups: innerGroups });
     const inner = all.map((m) => ({ method: m, runs: m.learned ? Array.from({ length: INNER_REPEATS }, (_, r) => rankingsOf(m, train, { k: INNER_K, seed: innerCv.seed + r, groups: innerGroups })) : [index.map((i) => fixed.get(m.name)![i]!)] }));
     const pickFor = (members: Set<string>, keep: (j: number) => boolean) => pickBest(inner.filter((c) => members.has(c.method.name)).map((c) => evaluationOf(c.method, train, c.runs, null, keep)))!;
     const trained = new Map<string, LearnedModel | null>();
@@ -190,6 +191,7 @@ export interface TransferResult {
 export function transfer(train: readonly LabelledTrace[], test: readonly LabelledTrace[], methods: readonly LearnedMethod[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), inner: CvOptions = INNER_CV): TransferResult[] {
   if (train.length < 2 * (inner.k ?? INNER_K) || test.length === 0) return [];
   const score = (rank: (input: BlameInput) => BlameRanking) => scoreRankings(test.map((t) => ({ ranking: rank(t.input), decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent })));
+  prepareCandidates(methods, train, null);
   const out: TransferResult[] = methods.map((m) => {
     const model = m.train(train);
     return { method: m.name, scores: score((input) => m.rank(model, input)) };

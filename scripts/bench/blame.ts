@@ -13,7 +13,7 @@
  * database needed. `--report` instead times the Attribution page's whole
  * scoring (lib/blame/report.ts, what one scoring job computes) of the first
  * `--runs` runs of both subsets as one project: CPU and wall time, and the
- * time of each part as its progress reports it. The 20 hold-out runs
+ * time of each part as its progress reports it (`--json out.json` writes the report). The 20 hold-out runs
  * (lib/blame/holdout.ts) are left out of all of it; the run ends with
  * `--honest` (scripts/bench/blame-honest.ts): nested CV by task and by run,
  * file order, cross-system, then the hold-out scored once. `--honest
@@ -72,7 +72,7 @@ async function timeReport(): Promise<void> {
   const started = performance.now();
   let last = started;
   let lastShare = 0;
-  attributionReport(input, (share) => {
+  const result = attributionReport(input, (share) => {
     const now = performance.now();
     if (share - lastShare >= 0.05 || share === 1) {
       console.log(`  ${(100 * share).toFixed(0).padStart(3)} % at ${((now - started) / 1000).toFixed(1)} s (+${((now - last) / 1000).toFixed(1)} s)`);
@@ -82,6 +82,11 @@ async function timeReport(): Promise<void> {
   });
   const wall = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
+  if (values.json) {
+    // the whole report as JSON (floats written exactly): two builds' reports of the same runs compare with `cmp`
+    await writeFile(values.json, JSON.stringify(result, null, 1));
+    console.log(`wrote ${values.json}`);
+  }
   console.log(`scoring of ${picked.length} runs (${SUBSETS.map((s) => `${picked.filter((p) => p.s === s).length} ${s}`).join(", ")}): ${wall.toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU, ${(wall / picked.length).toFixed(2)} s per run (the page's estimate: ${SECONDS_PER_RUN} s per run)`);
 }
 
