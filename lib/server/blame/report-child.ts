@@ -1,11 +1,14 @@
 /**
  * Attribution work in a process of its own (forked by report-process.ts
  * with tsx): the parent sends a task (tasks.ts), this answers with progress
- * messages, then the result (or the error's message), and exits. Minutes of
+ * messages, then the result (or the error's message), and exits; a report
+ * is computed in BATON_BLAME_THREADS threads (report-threads.ts). Minutes of
  * CPU here do not hold up the requests of the app process that asked. An
  * orphan (its parent gone) stops at its next progress report.
  */
+import { setting } from "../config";
 import type { ChildMessage } from "./report-process";
+import { threadHelpers } from "./report-threads";
 import { runTask, type Task } from "./tasks";
 
 const send = (message: ChildMessage, then: () => void = () => {}) => {
@@ -16,7 +19,9 @@ const send = (message: ChildMessage, then: () => void = () => {}) => {
 process.once("message", (task: Task) => {
   let reply: ChildMessage;
   try {
-    reply = { ok: true, value: runTask(task, (progress) => send({ progress })) };
+    // a report takes BATON_BLAME_THREADS threads: this one and workers beside it
+    const helpers = task.task === "report" ? threadHelpers(setting("BATON_BLAME_THREADS") - 1) : undefined;
+    reply = { ok: true, value: runTask(task, (progress) => send({ progress }), helpers) };
   } catch (error) {
     reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
