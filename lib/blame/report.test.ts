@@ -62,7 +62,7 @@ describe("the attribution report of a project holding several systems", () => {
 
   it("computed in parts by another thread (here: a helper taking every other turn, on its own copy of the runs), the report is the same to the bit", () => {
     const elsewhere: number[] = [];
-    let claims = new Int32Array(1);
+    let claims: Int32Array = new Int32Array(new SharedArrayBuffer(4));
     let copy: Pick<ReportInput, "labelled" | "systems"> = input;
     const helper: ReportHelpers = {
       start(started, shared) {

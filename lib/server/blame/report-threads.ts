@@ -26,8 +26,9 @@ export interface WorkerData {
   port: MessagePort;
 }
 
-// run from the sources under tsx (the child's and the benchmark's loader is inherited by its workers)
+// run from the sources under tsx, registered in the worker itself (a thread does not inherit the loader of --import tsx)
 const workerPath = () => path.join(process.cwd(), "lib", "server", "blame", "report-worker.ts");
+const workerSource = (file: string) => `require("tsx/cjs"); require(${JSON.stringify(file)});`;
 
 /** `count` worker threads helping with one report (none when `count` is 0 or the sources are not here). */
 export function threadHelpers(count: number): ReportHelpers | undefined {
@@ -40,7 +41,7 @@ export function threadHelpers(count: number): ReportHelpers | undefined {
       for (let k = 0; k < count; k++) {
         const { port1, port2 } = new MessageChannel();
         const data: WorkerData = { input: { labelled: input.labelled, systems: input.systems }, claims, posted, port: port2 };
-        const worker = new Worker(workerPath(), { workerData: data, transferList: [port2] });
+        const worker = new Worker(workerSource(workerPath()), { eval: true, workerData: data, transferList: [port2] });
         // a worker that fails to start or dies is told by the parts it never posts: its error is posted where it can be
         worker.on("error", () => {});
         workers.push(worker);
