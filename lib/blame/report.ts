@@ -79,17 +79,22 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
 }
 
 /**
- * Seconds of the report per labelled run on one core of a 2-core machine (it grows about linearly: as many
- * trainings whatever the count, each over the runs): 1.7 s of CPU per run on 60 Who&When runs of both systems,
- * 1.6 s on 100 (`npm run bench:blame -- --report`), under 3 minutes for a hundred. What the Attribution page promises
- * before a scoring has progressed enough to tell; a busy machine takes longer, which the progress then shows.
+ * CPU seconds of the report per labelled run on a 2-core machine, when some runs share a task (a second nested CV,
+ * by task; it grows about linearly: as many trainings whatever the count, each over the runs): CPU_PLACEHOLDER
+ * What the Attribution page promises before a scoring has progressed enough to tell; a busy machine takes longer,
+ * which the progress then shows.
  */
-export const SECONDS_PER_RUN = 1.7;
-/** The same with a second nested CV (folds by task, when some runs share a task): about 60 % more. */
-export const SECONDS_PER_RUN_BY_TASK = 2.7;
+export const SECONDS_PER_RUN_BY_TASK = 1.6;
+/** The same without the nested CV by task (every run of its own task): about 60 % less. */
+export const SECONDS_PER_RUN = 1;
 
-export function estimatedSeconds(runs: number): number {
-  return Math.max(1, Math.round(runs * SECONDS_PER_RUN_BY_TASK));
+/**
+ * Wall seconds of a scoring of `runs` labelled runs computed in `threads` threads (BATON_BLAME_THREADS, at most the
+ * cores): the methods under CV in one thread, the parts shared by all.
+ */
+export function estimatedSeconds(runs: number, threads = 1): number {
+  const t = Math.max(1, threads);
+  return Math.max(1, Math.round(runs * SECONDS_PER_RUN_BY_TASK * (METHODS_SHARE + (1 - METHODS_SHARE) / t)));
 }
 
 /** Share of the report's CPU time of the methods under CV (first, in this thread); the parts (reportParts) share the rest. */

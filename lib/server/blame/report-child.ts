@@ -6,6 +6,7 @@
  * CPU here do not hold up the requests of the app process that asked. An
  * orphan (its parent gone) stops at its next progress report.
  */
+import { availableParallelism } from "node:os";
 import { setting } from "../config";
 import type { ChildMessage } from "./report-process";
 import { threadHelpers } from "./report-threads";
@@ -20,7 +21,7 @@ process.once("message", (task: Task) => {
   let reply: ChildMessage;
   try {
     // a report takes BATON_BLAME_THREADS threads: this one and workers beside it
-    const helpers = task.task === "report" ? threadHelpers(setting("BATON_BLAME_THREADS") - 1) : undefined;
+    const helpers = task.task === "report" ? threadHelpers(Math.min(setting("BATON_BLAME_THREADS"), availableParallelism()) - 1) : undefined;
     reply = { ok: true, value: runTask(task, (progress) => send({ progress }), helpers) };
   } catch (error) {
     reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
