@@ -80,13 +80,14 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
 
 /**
  * CPU seconds of the report per labelled run on a 2-core machine, when some runs share a task (a second nested CV,
- * by task; it grows about linearly: as many trainings whatever the count, each over the runs): CPU_PLACEHOLDER
+ * by task; it grows about linearly: as many trainings whatever the count, each over the runs): 244 s of CPU for
+ * 100 Who&When runs of both systems (`npm run bench:blame -- --report --runs 100`, in one thread or two alike).
  * What the Attribution page promises before a scoring has progressed enough to tell; a busy machine takes longer,
  * which the progress then shows.
  */
-export const SECONDS_PER_RUN_BY_TASK = 1.6;
-/** The same without the nested CV by task (every run of its own task): about 60 % less. */
-export const SECONDS_PER_RUN = 1;
+export const SECONDS_PER_RUN_BY_TASK = 2.4;
+/** The same without the nested CV by task (every run of its own task): the second nested CV adds about 60 %. */
+export const SECONDS_PER_RUN = 1.5;
 
 /**
  * Wall seconds of a scoring of `runs` labelled runs computed in `threads` threads (BATON_BLAME_THREADS, at most the
