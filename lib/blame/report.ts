@@ -80,8 +80,8 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
 
 /**
  * CPU seconds of the report per labelled run on a 2-core machine, when some runs share a task (a second nested CV,
- * by task; it grows about linearly: as many trainings whatever the count, each over the runs): 244 s of CPU for
- * 100 Who&When runs of both systems (`npm run bench:blame -- --report --runs 100`, in one thread or two alike).
+ * by task; it grows about linearly: as many trainings whatever the count, each over the runs): 244 s of CPU in two
+ * threads (221 s in one) for 100 Who&When runs of both systems (`npm run bench:blame -- --report --runs 100`).
  * What the Attribution page promises before a scoring has progressed enough to tell; a busy machine takes longer,
  * which the progress then shows.
  */
