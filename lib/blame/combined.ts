@@ -7,7 +7,7 @@
  */
 import { agentProbabilities, trainAgentModel, type AgentModel } from "./agents";
 import { kFolds } from "./cv";
-import { rankWithEventModel, trainEventModel, type EventModel } from "./learned";
+import { eventSettings, rankWithEventModel, trainEventModel, withEventTrainings, type EventModel } from "./learned";
 import type { LearnedMethod, LearnedModel } from "./methods";
 import { agentKey } from "./rank";
 import type { BlameInput, BlameRanking, LabelledTrace } from "./types";
@@ -45,11 +45,11 @@ export function rankCombined(model: CombinedModel, input: BlameInput): BlameRank
   return { method: "learned", events: ranking.events, agents };
 }
 
-export const learnedCombined: LearnedMethod<CombinedModel> = {
+export const learnedCombined: LearnedMethod<CombinedModel> = withEventTrainings({
   name: "learned",
   learned: true,
   needs_group: false,
   description: "learned_events for the steps; agents by the mean of its mass and an agent logit (share of steps, first appearance, role, error and text-marker rates, the event model's mass)",
   train: trainCombined,
   rank: rankCombined,
-};
+}, [eventSettings()]);

@@ -8,7 +8,7 @@
  */
 import { stumpProbabilities, trainStumps, type StumpModel } from "./boosted";
 import { contextOf } from "./input";
-import { eventProbabilities, trainEventModel, type EventModel } from "./learned";
+import { eventProbabilities, eventSettings, trainEventModel, withEventTrainings, type EventModel } from "./learned";
 import type { LearnedMethod, LearnedModel } from "./methods";
 import { toRanking } from "./rank";
 import type { BlameInput, BlameRanking, LabelledTrace } from "./types";
@@ -33,11 +33,11 @@ export function rankMix(model: MixModel, input: BlameInput, name = model.method)
   return toRanking(name, scored, "sum");
 }
 
-export const learnedMix: LearnedMethod<MixModel> = {
+export const learnedMix: LearnedMethod<MixModel> = withEventTrainings({
   name: MIX,
   learned: true,
   needs_group: false,
   description: "the mean of learned_events' and learned_stumps' probabilities, each model trained on the same traces; agents by the probability mass of their events",
   train: (examples) => trainMix(examples),
   rank: (model, input) => rankMix(model, input),
-};
+}, [eventSettings()]);

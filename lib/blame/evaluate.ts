@@ -4,6 +4,7 @@
  * model that saw its label.
  */
 import { crossValidatedRankings, DEFAULT_CV, type CvOptions } from "./cv";
+import { prepareCandidates } from "./learned";
 import type { BlameMethod } from "./methods";
 import { METHODS } from "./registry";
 import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
@@ -61,6 +62,9 @@ export const OWN_LABELS_NEEDED = 10;
 
 /** Every registered method (or the given ones) on the labelled traces. */
 export function evaluateMethods(labelled: readonly LabelledTrace[], cv: CvOptions = {}, methods: readonly BlameMethod[] = METHODS): MethodEvaluation[] {
+  // the event models of every fold trained ahead, together (the same models)
+  const seed = cv.seed ?? DEFAULT_CV.seed;
+  for (let r = 0; r < Math.max(1, cv.repeats ?? 1); r++) prepareCandidates(methods, labelled, { k: cv.k ?? DEFAULT_CV.k, seed: seed + r, groups: cv.groups });
   return methods.map((m) => evaluateMethod(m, labelled, cv));
 }
 

@@ -6,12 +6,13 @@
  * by the probability mass of their events.
  */
 import { eventFeatures, featureFilter, type EventFeatures, type FeatureSet } from "./features";
+import { foldsOf, type CvOptions } from "./cv";
 import { contextOf } from "./input";
-import type { LearnedMethod, LearnedModel } from "./methods";
+import type { BlameMethod, LearnedMethod, LearnedModel } from "./methods";
 import { toRanking } from "./rank";
-import { dot, softmax, trainLogit, type ChoiceSet, type LogitOptions, type SparseRow } from "./softmax";
+import { dot, softmax, trainLogit, trainLogitBatch, type ChoiceSet, type LogitOptions, type SparseRow, type TailedRow } from "./softmax";
 import { HASH_BUCKETS } from "./text";
-import { sharedTraining } from "./train-cache";
+import { shareModel, sharedModel, sharedTraining, sharingTrainings } from "./train-cache";
 import type { BlameInput, BlameRanking, LabelledTrace } from "./types";
 
 export interface EventModel extends LearnedModel {
@@ -72,14 +73,111 @@ export interface EventModelOptions {
   features?: FeatureSet;
 }
 
+/** Everything an event model's weights depend on besides its training traces. */
+export interface EventSettings {
+  readonly words: boolean;
+  readonly hashValue: number;
+  readonly logit: Required<LogitOptions>;
+  readonly features: FeatureSet;
+}
+
+export function eventSettings(options: EventModelOptions = {}): EventSettings {
+  return { words: options.words ?? false, hashValue: options.hashValue ?? HASH_VALUE, logit: { ...EVENT_LOGIT, ...options.logit }, features: options.features ?? "all" };
+}
+
+// the weights do not depend on the method's name: one training serves every method that trains this model
+const cacheKey = (settings: EventSettings) => `events ${JSON.stringify(settings)}`;
+
 export function trainEventModel(examples: readonly LabelledTrace[], method = "learned", options: EventModelOptions = {}): EventModel {
-  const settings = { words: options.words ?? false, hashValue: options.hashValue ?? HASH_VALUE, logit: { ...EVENT_LOGIT, ...options.logit }, features: options.features ?? "all" };
-  // the weights do not depend on the method's name: one training serves every method that trains this model
-  const model = sharedTraining(`events ${JSON.stringify(settings)}`, examples, () => trainEventWeights(examples, settings));
+  const settings = eventSettings(options);
+  const model = sharedTraining(cacheKey(settings), examples, () => trainEventWeights(examples, settings));
   return { ...model, method };
 }
 
-function trainEventWeights(examples: readonly LabelledTrace[], o: { words: boolean; hashValue: number; logit: Required<LogitOptions>; features: FeatureSet }): EventModel {
+/**
+ * Trains ahead, inside a shared-training scope (train-cache.ts), the event models of `settings` on `examples` that it
+ * does not hold yet: those sharing their Adam steps and hash value in one batch (trainLogitBatch), each the very model
+ * trainEventModel would train alone. Outside such a scope nothing (nothing would keep them).
+ */
+export function prepareEventModels(examples: readonly LabelledTrace[], settings: readonly EventSettings[]): void {
+  if (!sharingTrainings()) return;
+  const missing = [...new Map(settings.map((s) => [cacheKey(s), s])).entries()].filter(([key]) => sharedModel(key, examples) === undefined);
+  const batches = new Map<string, [string, EventSettings][]>();
+  for (const entry of missing) {
+    const { logit, hashValue, words } = entry[1];
+    // a model with words reads long rows the others skip: it gains nothing from a batch
+    const key = JSON.stringify([logit.iterations, logit.rate, hashValue, words]);
+    batches.set(key, [...(batches.get(key) ?? []), entry]);
+  }
+  for (const batch of batches.values()) {
+    if (batch.length < 2 || batch[0]![1].words) continue;
+    const models = trainEventWeightsBatch(
+      examples,
+      batch.map(([, s]) => ({ settings: s })),
+    );
+    batch.forEach(([key], k) => shareModel(key, examples, models[k]!));
+  }
+}
+
+const trainingsOf = new WeakMap<BlameMethod, readonly EventSettings[]>();
+
+/** Marks `method` as training event models of `settings` (what prepareCandidates trains ahead for it). */
+export function withEventTrainings<M extends BlameMethod>(method: M, settings: readonly EventSettings[]): M {
+  trainingsOf.set(method, settings);
+  return method;
+}
+
+/**
+ * Before every one of `methods` is trained under CV (`cv`) on `labelled`: the event models they will train on each
+ * fold's training part, trained ahead in batches (prepareEventModels). Changes no model, only when it is trained.
+ */
+export function prepareCandidates(methods: readonly BlameMethod[], labelled: readonly LabelledTrace[], cv: CvOptions | null): void {
+  if (!sharingTrainings()) return;
+  const settings = methods.flatMap((m) => trainingsOf.get(m) ?? []);
+  if (settings.length < 2) return;
+  if (!cv) return prepareEventModels(labelled, settings);
+  const fold = foldsOf(labelled.length, cv);
+  for (const f of new Set(fold)) prepareEventModels(labelled.filter((_, i) => fold[i] !== f), settings);
+}
+
+/**
+ * Event models trained together on `examples` (see trainLogitBatch), all of them sharing Adam steps, rate and hash
+ * value: exactly the models trainEventWeights gives one by one.
+ */
+function trainEventWeightsBatch(examples: readonly LabelledTrace[], models: readonly { settings: EventSettings }[]): EventModel[] {
+  const { logit, hashValue } = models[0]!.settings;
+  const names = columns(examples, "all");
+  const column = new Map(names.map((n, i) => [n, i]));
+  const sets: { rows: TailedRow[]; chosen: number }[] = [];
+  examples.forEach((t) => {
+    const chosen = contextOf(t.input).ordered.findIndex((e) => e.id === t.decisive_event_id);
+    if (chosen < 0) return;
+    sets.push({ rows: cachedFeatures(t.input).map((f) => tailedRow(f, column, hashValue)), chosen });
+  });
+  const batch = models.map(({ settings }) => {
+    const keep = featureFilter(settings.features);
+    return { l2: settings.logit.l2, tail: settings.words, columns: settings.features === "all" ? undefined : Uint8Array.from(names, (n) => (keep(n) ? 1 : 0)) };
+  });
+  const weights = trainLogitBatch(sets, names.length, names.length + HASH_BUCKETS, batch, { iterations: logit.iterations, rate: logit.rate });
+  return models.map(({ settings }, k) => {
+    const w = weights[k]!;
+    const own = batch[k]!;
+    const named: Record<string, number> = {};
+    names.forEach((n, i) => {
+      if (!own.columns || own.columns[i]) named[n] = w[i]!;
+    });
+    return { method: "", trained_on: sets.length, version: 1, named, hashed: settings.words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: hashValue, l2: settings.logit.l2 } satisfies EventModel;
+  });
+}
+
+/** A row of every named column, then the hashed words (read only by a model with words). */
+function tailedRow(f: EventFeatures, column: ReadonlyMap<string, number>, hashValue: number): TailedRow {
+  const named = row(f, column, hashValue, false);
+  const words = row(f, column, hashValue, true);
+  return { idx: words.idx, val: words.val, tail: named.idx.length };
+}
+
+function trainEventWeights(examples: readonly LabelledTrace[], o: EventSettings): EventModel {
   const names = columns(examples, o.features);
   const column = new Map(names.map((n, i) => [n, i]));
   const sets: ChoiceSet[] = [];
@@ -120,21 +218,23 @@ export function rankWithEventModel(model: EventModel, input: BlameInput, name = 
   return toRanking(name, scored, "sum");
 }
 
-export const learnedEvents: LearnedMethod<EventModel> = {
+export const learnedEvents: LearnedMethod<EventModel> = withEventTrainings({
   name: "learned_events",
   learned: true,
   needs_group: false,
   description: "conditional logit over the events of a trace (position, structure, errors, text markers, credit); agents by the probability mass of their events",
   train: (examples) => trainEventModel(examples, "learned_events"),
   rank: (model, input) => rankWithEventModel(model, input, "learned_events"),
-};
+}, [eventSettings()]);
+
+const WORDS: EventModelOptions = { words: true, logit: { l2: 0.02 } };
 
 /** The same logit with hashed n-grams of the content as well (more capacity, more to memorise). */
-export const learnedWords: LearnedMethod<EventModel> = {
+export const learnedWords: LearnedMethod<EventModel> = withEventTrainings({
   name: "learned_words",
   learned: true,
   needs_group: false,
   description: "learned_events plus hashed unigrams and bigrams of each event's content",
-  train: (examples) => trainEventModel(examples, "learned_words", { words: true, logit: { l2: 0.02 } }),
+  train: (examples) => trainEventModel(examples, "learned_words", WORDS),
   rank: (model, input) => rankWithEventModel(model, input, "learned_words"),
-};
+}, [eventSettings(WORDS)]);

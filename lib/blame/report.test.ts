@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { codeFailureRun as run } from "./fixtures";
-import { attributionReport } from "./report";
+import { attributionReport, reportParts, runPart, type ReportHelpers, type ReportInput } from "./report";
 
 
 describe("the attribution report of a project holding several systems", () => {
@@ -10,7 +10,8 @@ describe("the attribution report of a project holding several systems", () => {
   const c = Array.from({ length: 4 }, (_, i) => run(200 + i, "bad"));
   const labelled = [...a, ...b, ...c];
   const systems = [...a.map(() => "A"), ...b.map(() => "B"), ...c.map(() => "C")];
-  const report = attributionReport({ labelled, traceIds: labelled.map((t) => t.input.trace.trace_id), systems, judged: [] });
+  const input: ReportInput = { labelled, traceIds: labelled.map((t) => t.input.trace.trace_id), systems, judged: [] };
+  const report = attributionReport(input);
   const system = (name: string) => report.by_system.find((s) => s.system === name)!;
   const step = (s: { methods: { method: string; scores: { step: { top1: { value: number } } } | null }[] }, method: string) => s.methods.find((m) => m.method === method)!.scores!.step.top1.value;
 
@@ -58,4 +59,32 @@ describe("the attribution report of a project holding several systems", () => {
     expect(report.guided.method).toContain(`A: ${system("A").best}`);
     expect(report.guided.method).toContain(`C: ${report.best}`);
   });
+
+  it("computed in parts by another thread (here: a helper taking every other turn, on its own copy of the runs), the report is the same to the bit", () => {
+    const elsewhere: number[] = [];
+    let claims: Int32Array = new Int32Array(new SharedArrayBuffer(4));
+    let copy: Pick<ReportInput, "labelled" | "systems"> = input;
+    const helper: ReportHelpers = {
+      start(started, shared) {
+        claims = shared;
+        // what a worker thread gets: a structured clone (other objects, so no training of this thread is reused)
+        copy = structuredClone({ labelled: started.labelled, systems: started.systems });
+      },
+      receive() {
+        const parts = reportParts(copy);
+        const i = Atomics.add(claims, 0, 1);
+        if (i >= parts.length) return [];
+        elsewhere.push(i);
+        return [[i, structuredClone(runPart(copy, parts[i]!))]];
+      },
+      stop() {},
+    };
+    const shares: number[] = [];
+    const split = attributionReport(input, (share) => shares.push(share), helper);
+    expect(elsewhere.length).toBeGreaterThan(1);
+    expect(elsewhere.length).toBeLessThan(reportParts(input).length);
+    expect(JSON.stringify(split)).toBe(JSON.stringify(report));
+    expect(shares.at(-1)).toBe(1);
+    expect(shares.every((s, i) => i === 0 || s >= shares[i - 1]!)).toBe(true);
+  }, 120_000);
 });

@@ -6,12 +6,13 @@
  */
 import { DEFAULT_CV, taskGroups } from "./cv";
 import { evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
-import type { LearnedMethod } from "./methods";
+import { prepareCandidates } from "./learned";
+import type { BlameMethod, LearnedMethod } from "./methods";
 import { METHODS } from "./registry";
 import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
 import { withTrainingCache } from "./train-cache";
 import { simulateGuidedWith, type GuidedSimulation } from "./simulate";
-import { nestedRankings, transfer, type NestedResult, type TransferResult } from "./tuned";
+import { defaultFamilies, mergeNested, nestedFold, nestedFolds, transfer, type NestedFold, type NestedResult, type TransferResult } from "./tuned";
 import type { BlameRanking, LabelledTrace } from "./types";
 
 export interface ReportInput {
@@ -78,39 +79,129 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
 }
 
 /**
- * Seconds of the report per labelled run on one core of a 2-core machine (it grows about linearly: as many
- * trainings whatever the count, each over the runs): 1.7 s of CPU per run on 60 Who&When runs of both systems,
- * 1.6 s on 100 (`npm run bench:blame -- --report`), under 3 minutes for a hundred. What the Attribution page promises
- * before a scoring has progressed enough to tell; a busy machine takes longer, which the progress then shows.
+ * CPU seconds of the report per labelled run on a 2-core machine, when some runs share a task (a second nested CV,
+ * by task; it grows about linearly: as many trainings whatever the count, each over the runs): 244 s of CPU in two
+ * threads (221 s in one) for 100 Who&When runs of both systems (`npm run bench:blame -- --report --runs 100`).
+ * What the Attribution page promises before a scoring has progressed enough to tell; a busy machine takes longer,
+ * which the progress then shows.
  */
-export const SECONDS_PER_RUN = 1.7;
-/** The same with a second nested CV (folds by task, when some runs share a task): about 60 % more. */
-export const SECONDS_PER_RUN_BY_TASK = 2.7;
+export const SECONDS_PER_RUN_BY_TASK = 2.4;
+/** The same without the nested CV by task (every run of its own task): the second nested CV adds about 60 %. */
+export const SECONDS_PER_RUN = 1.5;
 
-export function estimatedSeconds(runs: number): number {
-  return Math.max(1, Math.round(runs * SECONDS_PER_RUN_BY_TASK));
+/**
+ * Wall seconds of a scoring of `runs` labelled runs computed in `threads` threads (BATON_BLAME_THREADS, at most the
+ * cores): the methods under CV in one thread, the parts shared by all.
+ */
+export function estimatedSeconds(runs: number, threads = 1): number {
+  const t = Math.max(1, threads);
+  return Math.max(1, Math.round(runs * SECONDS_PER_RUN_BY_TASK * (METHODS_SHARE + (1 - METHODS_SHARE) / t)));
+}
+
+/** Share of the report's CPU time of the methods under CV (first, in this thread); the parts (reportParts) share the rest. */
+const METHODS_SHARE = 0.1;
+/** CPU time of a system's cross-system part, in outer folds of a nested CV (measured on Who&When runs). */
+const TRANSFER_WEIGHT = 1.5;
+
+/**
+ * A part of the report computed on its own, in this thread or a helper's: an outer fold of the nested CV (by run, or
+ * by task), or one system's cross-system scores. None depends on another: computed anywhere, in any order, each gives
+ * the same result to the bit (training is deterministic), and they are merged in a fixed order.
+ */
+export type ReportPart = { part: "nested"; byTask: boolean; fold: number } | { part: "transfer"; system: string | null };
+export type PartResult = NestedFold | TransferResult[];
+
+const distinctSystems = (systems: readonly (string | null)[]) => [...new Set(systems)].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
+const LEARNED = METHODS.filter((m): m is LearnedMethod => m.learned);
+
+/** The report's parts, the longest first (what helpers and this thread claim in turn). */
+export function reportParts({ labelled, systems }: Pick<ReportInput, "labelled" | "systems">): ReportPart[] {
+  const distinct = distinctSystems(systems);
+  const groups = taskGroups(labelled);
+  // with every task distinct, folds by task are the folds by trace (groupFolds = kFolds): the same rankings, computed once
+  const shared = new Set(groups).size < groups.length;
+  return [
+    ...(distinct.length >= 2 ? distinct.map((system): ReportPart => ({ part: "transfer", system })) : []),
+    ...nestedFolds(labelled, DEFAULT_CV).map((fold): ReportPart => ({ part: "nested", byTask: false, fold })),
+    ...(shared ? nestedFolds(labelled, { ...DEFAULT_CV, groups }).map((fold): ReportPart => ({ part: "nested", byTask: true, fold })) : []),
+  ];
+}
+
+/** One part of the report of `input`. */
+export function runPart({ labelled, systems }: Pick<ReportInput, "labelled" | "systems">, part: ReportPart): PartResult {
+  if (part.part === "nested") {
+    const outer = part.byTask ? { ...DEFAULT_CV, groups: taskGroups(labelled) } : DEFAULT_CV;
+    return nestedFold(labelled, defaultFamilies(), outer, distinctSystems(systems).length >= 2 ? systems : undefined, part.fold);
+  }
+  const keep = (i: number) => systems[i] === part.system;
+  return transfer(
+    labelled.filter((_, i) => !keep(i)),
+    labelled.filter((_, i) => keep(i)),
+    LEARNED,
+  );
 }
 
 /**
- * Shares of the report's CPU time by part (measured on the 138 Who&When runs): the methods under CV,
- * nested CV, the per-system parts (cross-system transfer); what `onProgress` reports.
+ * Other threads computing parts of the same report (lib/server/blame/report-threads.ts): each claims its next part as
+ * this thread does, by `Atomics.add(claims, 0, 1)` (the part's index in reportParts; past the end: no part left).
  */
-const SHARE = { methods: 0.1, nested: 0.35, byTask: 0.35, systems: 0.2 } as const;
-
-/** `onProgress(share)`: called as parts finish, with the share of the work done (0..1). */
-export function attributionReport(input: ReportInput, onProgress: (share: number) => void = () => {}): Report {
-  return withTrainingCache(() => report(input, onProgress));
+export interface ReportHelpers {
+  start(input: ReportInput, claims: Int32Array): void;
+  /** The parts helpers computed since the last call, as [index, result]; with `wait`, at least one (blocking); a helper's error is thrown. */
+  receive(wait: boolean): [number, PartResult][];
+  stop(): void;
 }
 
-function report({ labelled, traceIds, systems, judged }: ReportInput, onProgress: (share: number) => void): Report {
-  const distinct = [...new Set(systems)].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
+/**
+ * `onProgress(share)`: called as parts finish, with the share of the work done (0..1). With `helpers`, the parts are
+ * computed in several threads at once: the same report, sooner.
+ */
+export function attributionReport(input: ReportInput, onProgress: (share: number) => void = () => {}, helpers?: ReportHelpers): Report {
+  return withTrainingCache(() => report(input, onProgress, helpers));
+}
+
+function report(input: ReportInput, onProgress: (share: number) => void, helpers: ReportHelpers | undefined): Report {
+  const { labelled, systems } = input;
+  const distinct = distinctSystems(systems);
   const several = distinct.length >= 2;
-  // every method ranks every trace once (a learned one under CV over all of them); systems are scored from the same rankings
-  const ranked = METHODS.map((method, i) => {
-    const rankings = rankingsOf(method, labelled, DEFAULT_CV);
-    onProgress((SHARE.methods * (i + 1)) / METHODS.length);
-    return { method, rankings };
-  });
+  const parts = reportParts(input);
+  const results = new Array<PartResult | undefined>(parts.length);
+  const claims = new Int32Array(new SharedArrayBuffer(8));
+  const helping = helpers !== undefined && parts.length > 1;
+  // helpers start (and claim parts) while this thread scores the methods
+  if (helping) helpers.start(input, claims);
+  try {
+    // every method ranks every trace once (a learned one under CV over all of them); systems are scored from the same rankings
+    prepareCandidates(METHODS, labelled, DEFAULT_CV);
+    const ranked = METHODS.map((method, i) => {
+      const rankings = rankingsOf(method, labelled, DEFAULT_CV);
+      onProgress((METHODS_SHARE * (i + 1)) / METHODS.length);
+      return { method, rankings };
+    });
+    const weight = (p: ReportPart) => (p.part === "transfer" ? TRANSFER_WEIGHT : 1);
+    const total = parts.reduce((a, p) => a + weight(p), 0);
+    let doneWeight = 0;
+    let done = 0;
+    const finish = ([i, result]: [number, PartResult]) => {
+      results[i] = result;
+      done++;
+      doneWeight += weight(parts[i]!);
+      onProgress(METHODS_SHARE + ((1 - METHODS_SHARE) * doneWeight) / total);
+    };
+    for (;;) {
+      if (helping) helpers.receive(false).forEach(finish);
+      const i = Atomics.add(claims, 0, 1);
+      if (i >= parts.length) break;
+      finish([i, runPart(input, parts[i]!)]);
+    }
+    while (done < parts.length) helpers!.receive(true).forEach(finish);
+    return assemble(input, ranked, parts, results as PartResult[], distinct, several);
+  } finally {
+    if (helping) helpers.stop();
+  }
+}
+
+function assemble({ labelled, traceIds, systems, judged }: ReportInput, ranked: { method: BlameMethod; rankings: (BlameRanking | null)[] }[], parts: readonly ReportPart[], results: readonly PartResult[], distinct: (string | null)[], several: boolean): Report {
   const cv = { k: DEFAULT_CV.k, seed: DEFAULT_CV.seed };
   // a judge is scored like the others but never picked as best: best must be able to rank any trace
   const scoreAll = (keep: (i: number) => boolean) => {
@@ -118,27 +209,25 @@ function report({ labelled, traceIds, systems, judged }: ReportInput, onProgress
     return { best: pickBest(methods), methods: [...methods, ...scoreJudges(labelled, judged, keep)] };
   };
   const overall = scoreAll(() => true);
-  const nested = nestedRankings(labelled, undefined, DEFAULT_CV, several ? systems : undefined, (done, folds) => onProgress(SHARE.methods + (SHARE.nested * done) / folds));
+  const families = defaultFamilies();
+  const foldsOf = (byTask: boolean) => parts.flatMap((p, i) => (p.part === "nested" && p.byTask === byTask ? [{ fold: p.fold, result: results[i] as NestedFold }] : [])).sort((a, b) => a.fold - b.fold).map((p) => p.result);
+  const merged = (folds: NestedFold[]) => (folds.length === 0 ? [] : mergeNested(labelled.length, families, folds));
+  const nested = merged(foldsOf(false));
   const groups = taskGroups(labelled);
-  // with every task distinct, folds by task are the folds by trace (groupFolds = kFolds): the same rankings
   const shared = new Set(groups).size < groups.length;
-  const byTask = shared
-    ? nestedRankings(labelled, undefined, { ...DEFAULT_CV, groups }, several ? systems : undefined, (done, folds) => onProgress(SHARE.methods + SHARE.nested + (SHARE.byTask * done) / folds))
-    : nested;
+  const byTask = shared ? merged(foldsOf(true)) : nested;
   const nestedOf = (keep: (i: number) => boolean, from = nested) =>
     from.map(({ family, rankings, chosen }) => ({
       family,
       scores: scoreRankings(scoredTraces(labelled, rankings, keep)),
       chosen,
     }));
-  const learned = METHODS.filter((m): m is LearnedMethod => m.learned);
-  const bySystem = !several ? [] : distinct.map((system, s): SystemReport => {
+  const bySystem = !several ? [] : distinct.map((system): SystemReport => {
     const keep = (i: number) => systems[i] === system;
     const subset = labelled.filter((_, i) => keep(i));
-    const others = labelled.filter((_, i) => !keep(i));
     const scored = scoreAll(keep);
-    const cross_system = { trained_on: others.length, methods: transfer(others, subset, learned) };
-    onProgress(SHARE.methods + SHARE.nested + SHARE.byTask + (SHARE.systems * (s + 1)) / distinct.length);
+    const part = parts.findIndex((p) => p.part === "transfer" && p.system === system);
+    const cross_system = { trained_on: labelled.length - subset.length, methods: results[part] as TransferResult[] };
     return {
       system,
       traces: subset.length,

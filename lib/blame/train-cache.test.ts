@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { learnedStumps } from "./boosted";
 import { learnedMix } from "./ensemble";
 import { codeFailureRun } from "./fixtures";
-import { learnedEvents } from "./learned";
+import { eventSettings, learnedEvents, prepareEventModels, trainEventModel } from "./learned";
 import { attributionReport } from "./report";
 import { eventsCandidate, stumpsCandidate } from "./tuned";
 import { withTrainingCache } from "./train-cache";
@@ -29,6 +29,19 @@ describe("trainings shared within one report", () => {
     const [fewer, other] = withTrainingCache(() => [learnedEvents.train(runs.slice(1)), eventsCandidate(0.3, "all").train(runs)]);
     expect(fewer.named).not.toBe(events.named);
     expect(other.named).not.toEqual(events.named);
+  });
+
+  it("event models trained ahead together are, bit for bit, the models trained one by one", () => {
+    const options = [{}, { logit: { l2: 0.3 } }, { logit: { l2: 1 } }, { features: "portable" as const }, { features: "portable" as const, logit: { l2: 1 } }, { words: true, logit: { l2: 0.02 } }];
+    const alone = options.map((o) => trainEventModel(runs, "m", o));
+    const batched = withTrainingCache(() => {
+      prepareEventModels(runs, options.map((o) => eventSettings(o)));
+      return options.map((o) => trainEventModel(runs, "m", o));
+    });
+    // the same weights to the last bit, in the same column order (which a ranking's sums follow)
+    expect(JSON.stringify(batched)).toBe(JSON.stringify(alone));
+    expect(Object.keys(batched[3]!.named)).toEqual(Object.keys(alone[3]!.named));
+    expect(Object.keys(batched[3]!.named).some((n) => n.startsWith("role_"))).toBe(false);
   });
 
   it("outside a report nothing is kept, and the models are the same", () => {

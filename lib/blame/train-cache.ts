@@ -31,12 +31,30 @@ export function withTrainingCache<T>(work: () => T): T {
   }
 }
 
+const keyOf = (settings: string, examples: readonly LabelledTrace[]) => `${settings}|${examples.map(idOf).join(",")}`;
+
 /** The model `train` gives for `settings` on `examples`: trained once per cache scope. */
 export function sharedTraining<M>(settings: string, examples: readonly LabelledTrace[], train: () => M): M {
   if (!cache) return train();
-  const key = `${settings}|${examples.map(idOf).join(",")}`;
+  const key = keyOf(settings, examples);
   if (cache.has(key)) return cache.get(key) as M;
   const model = train();
   cache.set(key, model);
   return model;
+}
+
+/** Whether trainings are shared here (inside withTrainingCache). */
+export const sharingTrainings = () => cache !== null;
+
+/** The model already trained for `settings` on `examples` in this scope, if any. */
+export function sharedModel<M>(settings: string, examples: readonly LabelledTrace[]): M | undefined {
+  return cache?.get(keyOf(settings, examples)) as M | undefined;
+}
+
+/**
+ * Keeps a model trained ahead (several trained together, see trainLogitBatch) for the
+ * sharedTraining that will ask for it; it must be what `train` would give there.
+ */
+export function shareModel<M>(settings: string, examples: readonly LabelledTrace[], model: M): void {
+  cache?.set(keyOf(settings, examples), model);
 }

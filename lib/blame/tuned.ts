@@ -15,7 +15,7 @@ import { learnedStumps, rankWithStumps, STUMPS, trainStumps, type StumpModel } f
 import { foldsOf, DEFAULT_CV, type CvOptions } from "./cv";
 import { evaluateMethods, evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf } from "./evaluate";
 import type { FeatureSet } from "./features";
-import { EVENT_LOGIT, learnedEvents, rankWithEventModel, trainEventModel, type EventModel } from "./learned";
+import { EVENT_LOGIT, eventSettings, learnedEvents, prepareCandidates, rankWithEventModel, trainEventModel, withEventTrainings, type EventModel } from "./learned";
 import type { BlameMethod, LearnedMethod, LearnedModel } from "./methods";
 import { METHODS } from "./registry";
 import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
@@ -35,14 +35,14 @@ const INNER_CV: CvOptions = { k: INNER_K, seed: DEFAULT_CV.seed, repeats: INNER_
 
 /** A grid point of `learned_events`: its model is an ordinary `learned_events` model (it ranks through that method). */
 export function eventsCandidate(l2: number, features: FeatureSet): LearnedMethod<EventModel> {
-  return {
+  return withEventTrainings({
     name: `learned_events(l2=${l2},${features})`,
     learned: true,
     needs_group: false,
     description: `learned_events with L2 ${l2} on the ${features} feature set`,
     train: (examples) => trainEventModel(examples, learnedEvents.name, { logit: { ...EVENT_LOGIT, l2 }, features }),
     rank: (model, input) => rankWithEventModel(model, input, learnedEvents.name),
-  };
+  }, [eventSettings({ logit: { ...EVENT_LOGIT, l2 }, features })]);
 }
 
 /** A grid point of `learned_stumps`. */
@@ -130,48 +130,96 @@ export function nestedCv(labelled: readonly LabelledTrace[], families: Record<st
  * with fewer than OWN_LABELS_NEEDED training traces takes the pick of all of them.
  */
 export function nestedRankings(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), outer: CvOptions = DEFAULT_CV, systems?: readonly (string | null)[], onFold?: (done: number, folds: number) => void): { family: string; rankings: BlameRanking[]; chosen: string[] }[] {
+  const folds = nestedFolds(labelled, outer);
+  if (folds.length === 0) return [];
+  const parts = folds.map((f) => {
+    const part = nestedFold(labelled, families, outer, systems, f);
+    onFold?.(f + 1, folds.length);
+    return part;
+  });
+  return mergeNested(labelled.length, families, parts);
+}
+
+/** The outer folds of nestedRankings (none with fewer than 2k traces or, by group, 2k groups: too few for inner folds). */
+export function nestedFolds(labelled: readonly LabelledTrace[], outer: CvOptions = DEFAULT_CV): number[] {
   const k = outer.k ?? DEFAULT_CV.k;
-  const seed = outer.seed ?? DEFAULT_CV.seed;
   if (labelled.length < 2 * k) return [];
   // folds by group need as many groups (else an inner fold may hold every training run of a group-poor outer part)
   if (outer.groups && new Set(outer.groups).size < 2 * k) return [];
-  // folds by group (outer.groups: e.g. by task) keep a group on one side of the outer split, and of every inner one
-  const fold = foldsOf(labelled.length, { k, seed, groups: outer.groups });
+  return [...new Set(outerFoldsOf(labelled, outer))].sort((a, b) => a - b);
+}
+
+// folds by group (outer.groups: e.g. by task) keep a group on one side of the outer split, and of every inner one
+const outerFoldsOf = (labelled: readonly LabelledTrace[], outer: CvOptions) => foldsOf(labelled.length, { k: outer.k ?? DEFAULT_CV.k, seed: outer.seed ?? DEFAULT_CV.seed, groups: outer.groups });
+
+/** One outer fold of nestedRankings: the traces it holds (ascending) and, per family (in the families' order), their rankings and the picks made. */
+export interface NestedFold {
+  traces: number[];
+  families: { rankings: BlameRanking[]; chosen: string[] }[];
+}
+
+// a heuristic ranks a trace the same in every fold: once per set of traces (and method)
+const fixedRankings = new WeakMap<readonly LabelledTrace[], Map<BlameMethod, (BlameRanking | null)[]>>();
+function fixedOf(labelled: readonly LabelledTrace[], method: BlameMethod): (BlameRanking | null)[] {
+  let byMethod = fixedRankings.get(labelled);
+  if (!byMethod) fixedRankings.set(labelled, (byMethod = new Map<BlameMethod, (BlameRanking | null)[]>()));
+  let rankings = byMethod.get(method);
+  if (!rankings) byMethod.set(method, (rankings = rankingsOf(method, labelled)));
+  return rankings;
+}
+
+/**
+ * Outer fold `f` of nestedRankings, on its own: what it computes depends on no other fold, so folds can be computed
+ * apart (in another thread) and merged (mergeNested), the same rankings to the bit.
+ */
+export function nestedFold(labelled: readonly LabelledTrace[], families: Record<string, readonly BlameMethod[]>, outer: CvOptions, systems: readonly (string | null)[] | undefined, f: number): NestedFold {
+  const seed = outer.seed ?? DEFAULT_CV.seed;
+  const fold = outerFoldsOf(labelled, outer);
   const all = [...new Map(Object.values(families).flat().map((m) => [m.name, m])).values()];
-  // a heuristic ranks a trace the same in every fold: once
-  const fixed = new Map(all.filter((m) => !m.learned).map((m) => [m.name, rankingsOf(m, labelled)]));
+  const fixed = new Map(all.filter((m) => !m.learned).map((m) => [m.name, fixedOf(labelled, m)]));
   const names = Object.keys(families);
-  const rankings = new Map(names.map((n) => [n, new Array<BlameRanking>(labelled.length)]));
+  const traces = labelled.flatMap((_, i) => (fold[i] === f ? [i] : []));
+  const rankings = new Map(names.map((n) => [n, new Array<BlameRanking>(traces.length)]));
   const chosen = new Map(names.map((n) => [n, [] as string[]]));
   const systemOf = (i: number) => systems?.[i] ?? null;
-  const outerFolds = [...new Set(fold)].sort((a, b) => a - b);
-  for (const f of outerFolds) {
-    const index = labelled.flatMap((_, i) => (fold[i] !== f ? [i] : []));
-    const train = index.map((i) => labelled[i]!);
-    const innerGroups = outer.groups && index.map((i) => outer.groups![i]!);
-    const innerCv = { k: INNER_K, seed: innerSeed(seed, f), repeats: INNER_REPEATS };
-    // every candidate's inner rankings of the training part (repeats for learned ones), aligned with `train`
-    const inner = all.map((m) => ({ method: m, runs: m.learned ? Array.from({ length: INNER_REPEATS }, (_, r) => rankingsOf(m, train, { k: INNER_K, seed: innerCv.seed + r, groups: innerGroups })) : [index.map((i) => fixed.get(m.name)![i]!)] }));
-    const pickFor = (members: Set<string>, keep: (j: number) => boolean) => pickBest(inner.filter((c) => members.has(c.method.name)).map((c) => evaluationOf(c.method, train, c.runs, null, keep)))!;
-    const trained = new Map<string, LearnedModel | null>();
-    const groups = systems ? [...new Set(labelled.map((_, i) => systemOf(i)))] : [null];
-    for (const family of names) {
-      const members = new Set(families[family]!.map((m) => m.name));
-      const overall = pickFor(members, () => true);
-      for (const system of groups) {
-        const own = (j: number) => !systems || systemOf(index[j]!) === system;
-        const pick = systems && train.filter((_, j) => own(j)).length >= OWN_LABELS_NEEDED ? pickFor(members, own) : overall;
-        chosen.get(family)!.push(systems ? `${system ?? "(none)"}: ${pick}` : pick);
-        const method = all.find((m) => m.name === pick)!;
-        if (method.learned && !trained.has(pick)) trained.set(pick, method.train(train));
-        labelled.forEach((t, i) => {
-          if (fold[i] === f && (!systems || systemOf(i) === system)) rankings.get(family)![i] = method.learned ? method.rank(trained.get(pick)!, t.input) : fixed.get(pick)![i]!;
-        });
-      }
+  const index = labelled.flatMap((_, i) => (fold[i] !== f ? [i] : []));
+  const train = index.map((i) => labelled[i]!);
+  const innerGroups = outer.groups && index.map((i) => outer.groups![i]!);
+  const innerCv = { k: INNER_K, seed: innerSeed(seed, f), repeats: INNER_REPEATS };
+  // every candidate's inner rankings of the training part (repeats for learned ones), aligned with `train`
+  for (let r = 0; r < INNER_REPEATS; r++) prepareCandidates(all, train, { k: INNER_K, seed: innerCv.seed + r, groups: innerGroups });
+  const inner = all.map((m) => ({ method: m, runs: m.learned ? Array.from({ length: INNER_REPEATS }, (_, r) => rankingsOf(m, train, { k: INNER_K, seed: innerCv.seed + r, groups: innerGroups })) : [index.map((i) => fixed.get(m.name)![i]!)] }));
+  const pickFor = (members: Set<string>, keep: (j: number) => boolean) => pickBest(inner.filter((c) => members.has(c.method.name)).map((c) => evaluationOf(c.method, train, c.runs, null, keep)))!;
+  const trained = new Map<string, LearnedModel | null>();
+  const groups = systems ? [...new Set(labelled.map((_, i) => systemOf(i)))] : [null];
+  for (const family of names) {
+    const members = new Set(families[family]!.map((m) => m.name));
+    const overall = pickFor(members, () => true);
+    for (const system of groups) {
+      const own = (j: number) => !systems || systemOf(index[j]!) === system;
+      const pick = systems && train.filter((_, j) => own(j)).length >= OWN_LABELS_NEEDED ? pickFor(members, own) : overall;
+      chosen.get(family)!.push(systems ? `${system ?? "(none)"}: ${pick}` : pick);
+      const method = all.find((m) => m.name === pick)!;
+      if (method.learned && !trained.has(pick)) trained.set(pick, method.train(train));
+      traces.forEach((i, j) => {
+        if (!systems || systemOf(i) === system) rankings.get(family)![j] = method.learned ? method.rank(trained.get(pick)!, labelled[i]!.input) : fixed.get(pick)![i]!;
+      });
     }
-    onFold?.(f + 1, outerFolds.length);
   }
-  return names.map((family) => ({ family, rankings: rankings.get(family)!, chosen: chosen.get(family)! }));
+  return { traces, families: names.map((n) => ({ rankings: rankings.get(n)!, chosen: chosen.get(n)! })) };
+}
+
+/** nestedRankings from its folds (nestedFold, in fold order). */
+export function mergeNested(n: number, families: Record<string, readonly BlameMethod[]>, folds: readonly NestedFold[]): { family: string; rankings: BlameRanking[]; chosen: string[] }[] {
+  return Object.keys(families).map((family, k) => {
+    const rankings = new Array<BlameRanking>(n);
+    const chosen: string[] = [];
+    for (const part of folds) {
+      part.traces.forEach((i, j) => (rankings[i] = part.families[k]!.rankings[j]!));
+      chosen.push(...part.families[k]!.chosen);
+    }
+    return { family, rankings, chosen };
+  });
 }
 
 export interface TransferResult {
@@ -190,6 +238,7 @@ export interface TransferResult {
 export function transfer(train: readonly LabelledTrace[], test: readonly LabelledTrace[], methods: readonly LearnedMethod[], families: Record<string, readonly BlameMethod[]> = defaultFamilies(), inner: CvOptions = INNER_CV): TransferResult[] {
   if (train.length < 2 * (inner.k ?? INNER_K) || test.length === 0) return [];
   const score = (rank: (input: BlameInput) => BlameRanking) => scoreRankings(test.map((t) => ({ ranking: rank(t.input), decisive_event_id: t.decisive_event_id, decisive_agent: t.decisive_agent })));
+  prepareCandidates(methods, train, null);
   const out: TransferResult[] = methods.map((m) => {
     const model = m.train(train);
     return { method: m.name, scores: score((input) => m.rank(model, input)) };

@@ -30,6 +30,8 @@ const schema = z.object({
   BATON_INGEST_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   // attribution scorings running at once across all app processes (lib/server/blame/scoring.ts)
   BATON_BLAME_SCORERS: z.coerce.number().int().min(1).max(64).default(1),
+  // threads one attribution scoring computes its parts in (lib/server/blame/report-threads.ts)
+  BATON_BLAME_THREADS: z.coerce.number().int().min(1).max(64).default(2),
   // OTLP receiver: a trace is finalised after this many seconds without new spans
   BATON_OTEL_IDLE_S: z.coerce.number().positive().max(86_400).default(30),
   // judges and the gateway's upstreams: may they call loopback addresses (a model server on this machine)? Off by default: their replies are shown to their users

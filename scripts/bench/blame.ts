@@ -13,7 +13,8 @@
  * database needed. `--report` instead times the Attribution page's whole
  * scoring (lib/blame/report.ts, what one scoring job computes) of the first
  * `--runs` runs of both subsets as one project: CPU and wall time, and the
- * time of each part as its progress reports it. The 20 hold-out runs
+ * time of each part as its progress reports it (`--json out.json` writes the report; `--threads n`, default 2,
+ * as BATON_BLAME_THREADS: the threads it is computed in). The 20 hold-out runs
  * (lib/blame/holdout.ts) are left out of all of it; the run ends with
  * `--honest` (scripts/bench/blame-honest.ts): nested CV by task and by run,
  * file order, cross-system, then the hold-out scored once. `--honest
@@ -22,12 +23,13 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { evaluateMethods, INNER_K, METHODS, nestedCv, nestedRankings, pickBest, scoredTraces, scoreRankings, simulateGuided, transfer, type BlameScores, type LabelledTrace, type LearnedMethod, type MethodEvaluation } from "@/lib/blame";
-import { attributionReport, SECONDS_PER_RUN } from "@/lib/blame/report";
+import { attributionReport, estimatedSeconds } from "@/lib/blame/report";
 import { loadWhoAndWhen, WHO_AND_WHEN_SUBSETS } from "../lib/who-and-when";
 import { honestBench } from "./blame-honest";
 import { isHoldout } from "@/lib/blame/holdout";
+import { threadHelpers } from "@/lib/server/blame/report-threads";
 
-const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" }, report: { type: "boolean", default: false }, honest: { type: "boolean", default: false }, "no-holdout": { type: "boolean", default: false }, holdout: { type: "boolean", default: false }, runs: { type: "string" } } });
+const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" }, report: { type: "boolean", default: false }, honest: { type: "boolean", default: false }, "no-holdout": { type: "boolean", default: false }, holdout: { type: "boolean", default: false }, runs: { type: "string" }, threads: { type: "string", default: "2" } } });
 const CV = { k: Number(values.k), seed: Number(values.seed) };
 const SUBSETS = WHO_AND_WHEN_SUBSETS;
 
@@ -61,7 +63,7 @@ function tally(chosen: readonly string[]): string {
   return [...counts].map(([c, n]) => `${c} x${n}`).join(", ");
 }
 
-/** One scoring of the Attribution page, timed: what the page's estimate (SECONDS_PER_RUN) is measured from. */
+/** One scoring of the Attribution page, timed: what the page's estimate (SECONDS_PER_RUN_BY_TASK) is measured from. */
 async function timeReport(): Promise<void> {
   const all = (await Promise.all(SUBSETS.map(async (s) => (await loadWhoAndWhen(s)).map((t) => ({ t, s }))))).flat();
   // interleaved, so that a prefix holds both systems
@@ -72,17 +74,22 @@ async function timeReport(): Promise<void> {
   const started = performance.now();
   let last = started;
   let lastShare = 0;
-  attributionReport(input, (share) => {
+  const result = attributionReport(input, (share) => {
     const now = performance.now();
     if (share - lastShare >= 0.05 || share === 1) {
       console.log(`  ${(100 * share).toFixed(0).padStart(3)} % at ${((now - started) / 1000).toFixed(1)} s (+${((now - last) / 1000).toFixed(1)} s)`);
       last = now;
       lastShare = share;
     }
-  });
+  }, threadHelpers(Number(values.threads) - 1));
   const wall = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  console.log(`scoring of ${picked.length} runs (${SUBSETS.map((s) => `${picked.filter((p) => p.s === s).length} ${s}`).join(", ")}): ${wall.toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU, ${(wall / picked.length).toFixed(2)} s per run (the page's estimate: ${SECONDS_PER_RUN} s per run)`);
+  if (values.json) {
+    // the whole report as JSON (floats written exactly): two builds' reports of the same runs compare with `cmp`
+    await writeFile(values.json, JSON.stringify(result, null, 1));
+    console.log(`wrote ${values.json}`);
+  }
+  console.log(`scoring of ${picked.length} runs (${SUBSETS.map((s) => `${picked.filter((p) => p.s === s).length} ${s}`).join(", ")}) in ${values.threads} thread(s): ${wall.toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU (all threads), ${(wall / picked.length).toFixed(2)} s per run (the page's estimate on an idle machine: ${estimatedSeconds(picked.length, Number(values.threads))} s)`);
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,8 @@
 import "server-only";
 import type { GuidedSimulation, MethodEvaluation, NestedResult } from "@/lib/blame";
+import { availableParallelism } from "node:os";
 import { estimatedSeconds, type LeadingEstimate, type SystemReport } from "@/lib/blame/report";
+import { setting } from "../config";
 import type { SPEC_VERSION } from "@/lib/metrics";
 import { pool } from "../db/client";
 import { labelledRows, type LabelledFilter } from "./labelled";
@@ -100,14 +102,17 @@ export async function mayReadAll(traceKeys: readonly string[], readable: readonl
   return rows[0]!.n === new Set(traceKeys).size;
 }
 
+/** The threads a scoring computes in: BATON_BLAME_THREADS, at most the cores. */
+const scoringThreads = () => Math.min(setting("BATON_BLAME_THREADS"), availableParallelism());
+
 function statusOf(row: ScoringRow, now = Date.now()): ScoringStatus {
   const traces = row.trace_keys.length;
   let estimate: number | null = null;
-  if (row.state === "queued") estimate = estimatedSeconds(traces);
+  if (row.state === "queued") estimate = estimatedSeconds(traces, scoringThreads());
   else if (row.state === "running") {
     const elapsed = (now - (row.started_at ?? row.queued_at).getTime()) / 1000;
     // early on, the progress says little: the estimate for this many runs, less the time spent
-    estimate = row.progress >= 0.1 ? (elapsed / row.progress) * (1 - row.progress) : Math.max(estimatedSeconds(traces) - elapsed, 1);
+    estimate = row.progress >= 0.1 ? (elapsed / row.progress) * (1 - row.progress) : Math.max(estimatedSeconds(traces, scoringThreads()) - elapsed, 1);
     estimate = Math.max(1, Math.round(estimate));
   }
   return {

@@ -1,14 +1,18 @@
 /**
  * Attribution work in a process of its own (forked by report-process.ts
  * with tsx): the parent sends a task (tasks.ts), this answers with progress
- * messages, then the result (or the error's message), and exits. Minutes of
+ * messages, then the result (or the error's message), and exits; a report
+ * is computed in BATON_BLAME_THREADS threads (report-threads.ts). Minutes of
  * CPU here do not hold up the requests of the app process that asked. An
  * orphan (its parent gone) stops at its next progress report. A ranking of
  * a stored trace ("rank-stored", rank-stored.ts) loads the trace here, from
  * the database the parent's DATABASE_URL names.
  */
+import { availableParallelism } from "node:os";
+import { setting } from "../config";
 import type { ChildMessage } from "./report-process";
 import type { StoredRankTask } from "./rank-stored";
+import { threadHelpers } from "./report-threads";
 import { runTask, type Task } from "./tasks";
 
 const send = (message: ChildMessage, then: () => void = () => {}) => {
@@ -29,7 +33,9 @@ process.once("message", (task: Task | StoredRankTask) => {
   }
   let reply: ChildMessage;
   try {
-    reply = { ok: true, value: runTask(task, (progress) => send({ progress })) };
+    // a report takes BATON_BLAME_THREADS threads: this one and workers beside it
+    const helpers = task.task === "report" ? threadHelpers(Math.min(setting("BATON_BLAME_THREADS"), availableParallelism()) - 1) : undefined;
+    reply = { ok: true, value: runTask(task, (progress) => send({ progress }), helpers) };
   } catch (error) {
     reply = failure(error);
   }

@@ -4,7 +4,7 @@
  * trace. Pure: no database, no server imports (report-child.ts runs it).
  */
 import { methodByName, type BlameInput, type BlameRanking, type LabelledTrace, type LearnedModel } from "../../blame";
-import { attributionReport, type Report, type ReportInput } from "../../blame/report";
+import { attributionReport, type Report, type ReportHelpers, type ReportInput } from "../../blame/report";
 
 export type Task =
   | { task: "report"; input: ReportInput }
@@ -17,8 +17,9 @@ export type RankResult = BlameRanking & { total_events: number };
 
 export type TaskResult<T extends Task> = T extends { task: "report" } ? Report : T extends { task: "train" } ? LearnedModel : RankResult;
 
-export function runTask<T extends Task>(t: T, onProgress: (share: number) => void = () => {}): TaskResult<T> {
-  if (t.task === "report") return attributionReport(t.input, onProgress) as TaskResult<T>;
+/** `helpers`: threads that compute parts of a report beside this one (report-threads.ts). */
+export function runTask<T extends Task>(t: T, onProgress: (share: number) => void = () => {}, helpers?: ReportHelpers): TaskResult<T> {
+  if (t.task === "report") return attributionReport(t.input, onProgress, helpers) as TaskResult<T>;
   const method = methodByName(t.method);
   if (!method) throw new Error(`unknown attribution method ${t.method}`);
   if (t.task === "train") {
