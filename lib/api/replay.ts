@@ -81,18 +81,19 @@ export interface InterventionCreated {
 }
 
 /** A call whose corrections turned the failed run into a success (`confirmed_by_replay` of GET /api/traces/{id}/blame and …/interventions; docs/replay.md "Confirmed by replay"). */
-export interface ConfirmedSuspect {
-  call_id: string;
-  call_index: number;
-  agent: string;
+export const confirmedSuspect = z.strictObject({
+  call_id: z.string(),
+  call_index: z.number(),
+  agent: z.string(),
   /** the events the call produced: a ranked suspect among them is confirmed */
-  event_ids: string[];
-  interventions: number[];
-  samples: number;
-  succeeded: number;
-  effect: number;
-  low: number | null;
-  high: number | null;
+  event_ids: z.array(z.string()),
+  interventions: z.array(z.number()),
+  samples: z.number(),
+  succeeded: z.number(),
+  effect: z.number(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
   /** the evidence in words, e.g. for the decisive error's reason */
-  evidence: string;
-}
+  evidence: z.string(),
+});
+export type ConfirmedSuspect = z.infer<typeof confirmedSuspect>;
