@@ -133,6 +133,3 @@ export type Equals<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : 
  * lib/heatmap/types.ts, kept beside the schema that checks it).
  */
 export function sameType<A, B>(..._agree: Equals<A, B> extends true ? [] : [never]): void {}
-
-/** An answer typed T whose schema only checks that a JSON object arrived. */
-export const wire = <T>() => z.custom<T>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "must be a JSON object");
