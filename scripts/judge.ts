@@ -14,7 +14,8 @@ import { readConfig } from "@/lib/server/config";
 import { readyDatabase } from "@/lib/server/db/bootstrap";
 import { closeDatabase, prisma } from "@/lib/server/db/client";
 import { stopBoss } from "@/lib/server/jobs/boss";
-import { cancelRun, createRun, resumeRun, runStatus, type RunStatus } from "@/lib/server/judges/runs";
+import type { RunStatus } from "@/lib/api/contracts/judges";
+import { cancelRun, createRun, resumeRun, runStatus } from "@/lib/server/judges/runs";
 import { startJudgeWorker } from "@/lib/server/judges/worker";
 
 const USAGE = "usage: npm run judge -- run --project P --judge NAME [--system S] [--task T] [--group G] [--queue ID] [--concurrency N] [--token-budget N] [--time-budget S] [--batch N] | work [--batch N] | status|cancel|resume RUN_ID";

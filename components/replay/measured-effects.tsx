@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { CREDIT_METHODS } from "@/lib/credit";
 import { formatValue } from "@/lib/format";
 import { call, describeFailure } from "@/lib/api/client";
 import { traceEffects } from "@/lib/api/contracts/replay";
@@ -130,10 +131,10 @@ function AgreementTable({ data }: { data: EffectsResponse }) {
           {measured.map((c) => <td key={c.call_id} className="pr-3 font-mono">{formatValue(c.signed_effect)}</td>)}
           <td />
         </tr>
-        {Object.entries(data.agreement).map(([method, a]) => (
+        {CREDIT_METHODS.map((method) => [method, data.agreement[method]] as const).map(([method, a]) => (
           <tr key={method} data-testid="agreement-row" data-method={method} data-spearman={a.spearman ?? ""}>
             <td className="pr-3 font-semibold">{method}</td>
-            {measured.map((c) => <td key={c.call_id} className="pr-3 font-mono">{formatValue(c.credit[method] ?? null)}</td>)}
+            {measured.map((c) => <td key={c.call_id} className="pr-3 font-mono">{formatValue(c.credit[method])}</td>)}
             <td className="font-mono">{a.spearman === null ? <span className="font-sans text-slate-500">{nullReason(data, a.calls)}</span> : formatValue(a.spearman)}</td>
           </tr>
         ))}

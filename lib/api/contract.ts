@@ -123,9 +123,13 @@ export const errorBody = z.object({
 /** Path parameter schema of the many routes with one `{id}`. */
 export const idParams = z.object({ id: z.string() });
 
+/** True when A and B are assignable to each other (compile time only). */
+export type Equals<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
 /**
- * An answer whose TypeScript type lib/ already declares (a wire format the
- * server builds, e.g. lib/graph-view/wire.ts): the contract carries the type
- * and checks only that a JSON object arrived.
+ * `sameType<z.output<typeof schema>, T>()` compiles only when an output
+ * schema and the type lib/ declares for the same answer agree, so that the
+ * two cannot drift apart (a type the domain code builds, e.g.
+ * lib/heatmap/types.ts, kept beside the schema that checks it).
  */
-export const wire = <T>() => z.custom<T>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "must be a JSON object");
+export function sameType<A, B>(..._agree: Equals<A, B> extends true ? [] : [never]): void {}

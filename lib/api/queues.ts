@@ -23,6 +23,9 @@ export const queueFilter = z.strictObject({
 });
 export type QueueFilter = z.infer<typeof queueFilter>;
 
+/** A queue's filter as stored and answered (`GET /api/queues/{id}`): as written, without defaults (filters written before `unit` and `limit` existed lack them). */
+export const storedQueueFilter = queueFilter.extend({ unit: z.enum(["event", "trace"]).optional(), limit: z.number().int().min(1).max(100_000).optional() });
+
 /**
  * How a queue hands out its items: `trace` (oldest trace first, in event
  * order) or `judge_disagreement` (units where the project's judges disagree

@@ -9,7 +9,7 @@ import { POST as ingest } from "../traces/route";
 import { GET as evaluation } from "./evaluation/route";
 import { blameEvaluation } from "@/lib/server/blame/evaluation";
 import { runBlameJobs, scoredEvaluation } from "@/scripts/lib/test-blame";
-import type { BlameResponse } from "@/lib/server/blame/rank";
+import type { BlameResponse } from "@/lib/api/contracts/analysis";
 import { refreshProject } from "@/lib/server/blame/jobs";
 import { DEFAULT_MODEL, rankWithDefaultModel } from "@/lib/blame/default-model";
 

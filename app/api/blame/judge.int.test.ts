@@ -7,7 +7,7 @@ import { loadTrace } from "@/lib/server/queries/load-trace";
 import { startScriptedLlm, type ScriptedLlm } from "@/scripts/lib/scripted-llm";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
 import { scoredEvaluation } from "@/scripts/lib/test-blame";
-import type { BlameResponse } from "@/lib/server/blame/rank";
+import type { BlameResponse } from "@/lib/api/contracts/analysis";
 import { GET as blame } from "../traces/[id]/blame/route";
 import { POST as attribute } from "./judge/route";
 

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { call, formBody } from "@/lib/api/client";
 import { cancelJudgeRun, resumeJudgeRun, startJudgeRun } from "@/lib/api/contracts/judges";
 import { formText } from "@/lib/api/send";
-import type { RunStatus } from "@/lib/server/judges/runs";
+import type { RunStatus } from "@/lib/api/contracts/judges";
 import { useAdminCall } from "@/app/admin/_components/use-admin-call";
 
 /** What a run goes over, as the API takes it (`POST /api/judges/{id}/runs`). */

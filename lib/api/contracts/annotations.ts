@@ -4,7 +4,7 @@ import { labelRowsQuery, type LabelRowsPage } from "@/lib/annotate/rows";
 import type { FamilyValues } from "@/lib/judges/unit-values";
 import { FAMILIES } from "@/lib/trace/types";
 import { annotationInput, apiAnnotation } from "../annotations";
-import { defineEndpoint, idParams, wire } from "../contract";
+import { defineEndpoint, idParams, sameType } from "../contract";
 
 /** Labels of a trace and what the labeling views read beside them (SPEC.md sections 5 and 7). */
 
@@ -35,6 +35,77 @@ export const deleteAnnotation = defineEndpoint({
   errors: ["not_found"],
 });
 
+const unitEvent = z.strictObject({
+  id: z.string(),
+  seq: z.number(),
+  t: z.number(),
+  type: z.string(),
+  agent: z.string(),
+  role: z.string().nullable(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  tool: z.string().nullable(),
+  decision: z.string().nullable(),
+  status: z.string().nullable(),
+  tokens: z.number().nullable(),
+  content: z.string().nullable(),
+  content_length: z.number().nullable(),
+});
+const message = z.strictObject({ role: z.string(), content: z.string() });
+const definitionPart = z.strictObject({ text: z.string(), source: z.string() });
+
+/** What an annotator sees of an event unit (lib/annotate/unit.ts). */
+export const eventContextShape = z.strictObject({
+  unit: z.literal("event"),
+  trace_id: z.string(),
+  event: unitEvent,
+  call: z.strictObject({ id: z.string(), agent: z.string(), model: z.string().nullable(), input: z.array(message), output: message, events: z.array(z.string()) }).nullable().optional(),
+  read: z.array(unitEvent.extend({ edge: z.string() })),
+  read_more: z.number(),
+  results: z.array(unitEvent),
+});
+sameType<z.output<typeof eventContextShape>, EventContext>();
+
+/** What an annotator sees of a whole trace. */
+export const traceContextShape = z.strictObject({
+  unit: z.literal("trace"),
+  trace_id: z.string(),
+  task_id: z.string(),
+  system: z.string().nullable(),
+  events: z.number(),
+  task: z.string().nullable(),
+  task_source: z.string().nullable(),
+  reference: definitionPart.nullable(),
+  policy: definitionPart.nullable(),
+  fields: z.array(z.strictObject({ label: z.string(), source: z.string(), text: z.string().nullable() })),
+  final_answer: unitEvent.nullable(),
+  agents: z.array(z.strictObject({ agent: z.string(), events: z.number(), first_seq: z.number(), last_seq: z.number() })),
+  timeline: z.array(z.strictObject({ seq: z.number(), id: z.string(), agent: z.string(), type: z.string(), summary: z.string() })),
+  timeline_gap: z.number(),
+});
+sameType<z.output<typeof traceContextShape>, TraceContext>();
+
+/** A page of the label view's rows (lib/annotate/rows.ts). */
+export const labelRowsPage = z.strictObject({
+  total: z.number(),
+  terminal: z.number(),
+  stop: z.number().nullable(),
+  from: z.number(),
+  next: z.number().nullable(),
+  rows: z.array(z.strictObject({ id: z.string(), type: z.string(), agent: z.string(), summary: z.string(), step: z.number().nullable() })),
+});
+sameType<z.output<typeof labelRowsPage>, LabelRowsPage>();
+
+/** What stands behind a unit's value in credit, per family (lib/judges/unit-values.ts). */
+export const familyValues = z.strictObject({
+  family: z.string(),
+  people: z.strictObject({ count: z.number(), mean: z.number().nullable(), adjudicated: z.number().nullable() }),
+  judges: z.array(z.strictObject({ judge: z.string(), value: z.number(), reason: z.string().nullable(), model: z.string(), at: z.string() })),
+  in_credit: z.enum(["adjudication", "people", "judges", "none"]),
+  value: z.number().nullable(),
+});
+sameType<z.output<typeof familyValues>, FamilyValues>();
+
 const unitQuery = z.object({ event: z.string().min(1).max(512).optional() });
 
 export const annotationContext = defineEndpoint({
@@ -42,7 +113,7 @@ export const annotationContext = defineEndpoint({
   path: "/api/traces/{id}/annotations/context",
   params: idParams,
   query: unitQuery,
-  output: wire<EventContext | TraceContext>(),
+  output: z.discriminatedUnion("unit", [eventContextShape, traceContextShape]),
   errors: ["not_found"],
 });
 
@@ -51,7 +122,7 @@ export const annotationRows = defineEndpoint({
   path: "/api/traces/{id}/annotations/rows",
   params: idParams,
   query: labelRowsQuery,
-  output: wire<LabelRowsPage>(),
+  output: labelRowsPage,
   errors: ["not_found"],
 });
 
@@ -60,6 +131,6 @@ export const annotationValues = defineEndpoint({
   path: "/api/traces/{id}/annotations/values",
   params: idParams,
   query: unitQuery,
-  output: z.object({ event_id: z.string().nullable(), families: z.array(wire<FamilyValues>()) }),
+  output: z.object({ event_id: z.string().nullable(), families: z.array(familyValues) }),
   errors: ["not_found"],
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DatasetPreview } from "@/lib/datasets/preview";
 import { datasetPreviewSchema, datasetRequestSchema } from "@/lib/datasets/request";
-import { defineEndpoint, idParams, wire } from "../contract";
+import { defineEndpoint, idParams, sameType } from "../contract";
 
 /** Dataset snapshots: frozen, versioned exports of a filter for training (docs/datasets.md). */
 
@@ -15,8 +15,17 @@ export const datasetSummary = z.object({
   created_at: z.string(),
   finished_at: z.string().nullable(),
   error: z.string().nullable(),
-  manifest: z.unknown(),
-  diff: z.unknown(),
+  /**
+   * the stored manifest.json and the diff against the previous snapshot
+   * (lib/datasets/layout.ts Manifest, lib/server/datasets/build.ts
+   * SnapshotDiff), passed on as stored; null until the snapshot is ready
+   * (the diff: when there is no previous one). A snapshot keeps the manifest
+   * of the version that built it (older ones lack later counts), so the
+   * answer promises a JSON object and app/datasets reads its parts through
+   * a schema.
+   */
+  manifest: z.record(z.string(), z.unknown()).nullable(),
+  diff: z.record(z.string(), z.unknown()).nullable(),
 });
 export type DatasetSummary = z.infer<typeof datasetSummary>;
 
@@ -35,11 +44,21 @@ export const createDataset = defineEndpoint({
   errors: ["quota_exceeded"],
 });
 
+/** What a snapshot of a filter will hold (lib/datasets/preview.ts). */
+export const datasetPreview = z.strictObject({
+  traces: z.number(),
+  traces_kept: z.number(),
+  rows: z.number(),
+  row_unit: z.enum(["model call", "event", "trace"]),
+  skipped: z.strictObject({ without_calls: z.number(), no_group: z.number() }),
+});
+sameType<z.output<typeof datasetPreview>, DatasetPreview>();
+
 export const previewDataset = defineEndpoint({
   method: "POST",
   path: "/api/datasets/preview",
   body: datasetPreviewSchema,
-  output: wire<DatasetPreview & { form: string; method: string }>(),
+  output: datasetPreview.extend({ form: z.string(), method: z.string() }),
   errors: [],
 });
 

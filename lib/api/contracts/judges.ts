@@ -2,12 +2,28 @@ import { z } from "zod";
 import { judgeInput, judgePatch, runInput, type ApiJudge } from "@/lib/judges/config";
 import { MAX_ID_LENGTH } from "@/lib/trace/limits";
 import { FAMILIES } from "@/lib/trace/types";
-import { defineEndpoint, idParams, wire } from "../contract";
+import { defineEndpoint, idParams, sameType } from "../contract";
 import { decimalInt } from "../params";
 
-/** LLM judges, their runs over a filter, and their agreement with people (docs/judges.md). A run's status is typed in lib/server/judges/runs.ts. */
+/** LLM judges, their runs over a filter, and their agreement with people (docs/judges.md). */
 
-const judge = wire<ApiJudge>();
+/** A judge as the API returns it (lib/judges/config.ts ApiJudge): never the key, only whether one is set. */
+const judge = z.strictObject({
+  id: z.number(),
+  project: z.string(),
+  name: z.string(),
+  base_url: z.string(),
+  model: z.string(),
+  has_api_key: z.boolean(),
+  families: z.array(z.string()),
+  event_types: z.array(z.string()),
+  prompts: z.record(z.string(), z.string()),
+  temperature: z.number(),
+  max_tokens: z.number(),
+  json_schema: z.boolean(),
+  created_at: z.string(),
+});
+sameType<z.output<typeof judge>, ApiJudge>();
 
 export const listJudges = defineEndpoint({
   method: "GET",
@@ -50,7 +66,39 @@ export const deleteJudge = defineEndpoint({
   errors: ["not_found"],
 });
 
-const run = wire<object>();
+/** A run's status (lib/server/judges/runs.ts). */
+export const runStatus = z.strictObject({
+  id: z.number(),
+  judge_id: z.number(),
+  state: z.string(),
+  total: z.number(),
+  done: z.number(),
+  failed: z.number(),
+  pending: z.number(),
+  tokens_in: z.number(),
+  tokens_out: z.number(),
+  concurrency: z.number(),
+  token_budget: z.number().nullable(),
+  deadline: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type RunStatus = z.infer<typeof runStatus>;
+const run = runStatus;
+
+/** A judge's agreement with people on one judge and family (and system or policy_version): lib/server/judges/labels.ts. */
+export const agreementGroup = z.strictObject({
+  units: z.number(),
+  alpha: z.number().nullable(),
+  mean_signed_difference: z.number().nullable(),
+  points: z.array(z.strictObject({ judge: z.number(), human_mean: z.number() })),
+  judge: z.string(),
+  family: z.string(),
+  project: z.string(),
+  system: z.string().nullable(),
+  policy_version: z.string().nullable(),
+});
+export type AgreementGroup = z.infer<typeof agreementGroup>;
 
 export const listJudgeRuns = defineEndpoint({
   method: "GET",
@@ -81,7 +129,7 @@ export const judgeAgreement = defineEndpoint({
   method: "GET",
   path: "/api/judges/agreement",
   query: agreementQuery,
-  output: z.object({ agreement: z.array(wire<object>()) }),
+  output: z.object({ agreement: z.array(agreementGroup) }),
   errors: [],
 });
 
@@ -96,6 +144,36 @@ export const getJudgeRun = defineEndpoint({
 /** A unit's state in a run (the same list as lib/server/judges/units.ts UNIT_STATES; the route checks they agree). */
 export const JUDGE_UNIT_STATES = ["failed", "active", "pending", "done"] as const;
 
+/** What a run did with one unit, and the judge's latest answer for it in this run (lib/server/judges/units.ts). */
+export const runUnit = z.strictObject({
+  trace_id: z.string(),
+  /** null for a trace-level unit */
+  event_id: z.string().nullable(),
+  family: z.string(),
+  state: z.string(),
+  value: z.number().nullable(),
+  reason: z.string().nullable(),
+  /** the reply as the model sent it, when it could not be read strictly */
+  raw: z.string().nullable(),
+  error: z.string().nullable(),
+  model: z.string().nullable(),
+  latency_ms: z.number().nullable(),
+  tokens_in: z.number().nullable(),
+  tokens_out: z.number().nullable(),
+  answered_at: z.string().nullable(),
+});
+export type RunUnit = z.infer<typeof runUnit>;
+
+export const runUnitsPage = z.strictObject({
+  units: z.array(runUnit),
+  /** units of the run in the asked state (all states when none was asked) */
+  total: z.number(),
+  counts: z.record(z.enum(JUDGE_UNIT_STATES), z.number()),
+  offset: z.number(),
+  limit: z.number(),
+});
+export type RunUnitsPage = z.infer<typeof runUnitsPage>;
+
 export const judgeRunUnits = defineEndpoint({
   method: "GET",
   path: "/api/judge-runs/{id}/units",
@@ -105,7 +183,7 @@ export const judgeRunUnits = defineEndpoint({
     offset: decimalInt(0, 1_000_000_000).default(0),
     limit: decimalInt(1, 500).default(100),
   }),
-  output: z.object({ run }),
+  output: runUnitsPage.extend({ run }),
   errors: ["not_found"],
 });
 

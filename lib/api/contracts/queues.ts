@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "../contract";
 import { decimalNumber } from "../params";
 import { queuePatchInput, queuePreviewInput, skipInput } from "../queue-edit";
-import { adjudicationInput, queueInput, submitInput } from "../queues";
+import { adjudicationInput, queueInput, storedQueueFilter, submitInput } from "../queues";
 
 /** Annotation queues: building, editing, progress and agreement, and the work of taking, submitting and skipping items (docs/api.md). */
 
@@ -84,7 +84,7 @@ export const getQueue = defineEndpoint({
     closed: z.boolean(),
     /** one of QUEUE_ORDERS (lib/api/queues.ts) */
     order: z.string(),
-    filter: z.unknown(),
+    filter: storedQueueFilter,
     ...progress,
     people: z.array(z.object({ user_id: z.number(), name: z.string(), email: z.string(), done: z.number(), skipped: z.number() })),
     /** Krippendorff's alpha per family; for decisive_error the share of traces on which people agree */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineEndpoint, idParams, wire } from "../contract";
-import { interventionInput, replayInput, type ApiIntervention, type ApiRun, type ConfirmedSuspect, type EffectsResponse, type InterventionCreated } from "../replay";
+import { defineEndpoint, idParams } from "../contract";
+import { apiIntervention, apiRun, confirmedSuspect, effectsResponse, interventionCreated, interventionInput, newRun, replayInput } from "../replay";
 
 /** Replays and interventions of a trace, and their measured effects (SPEC.md section 11, docs/replay.md). */
 
@@ -9,7 +9,7 @@ export const createReplays = defineEndpoint({
   path: "/api/traces/{id}/replays",
   params: idParams,
   body: replayInput,
-  output: z.object({ runs: z.array(z.object({ run_key: z.string(), sample: z.number(), base_url: z.string(), trace_id: z.string() })) }),
+  output: z.object({ runs: z.array(newRun) }),
   errors: ["not_found", "no_upstream"],
 });
 
@@ -18,7 +18,7 @@ export const createIntervention = defineEndpoint({
   path: "/api/traces/{id}/interventions",
   params: idParams,
   body: interventionInput,
-  output: wire<InterventionCreated>(),
+  output: interventionCreated,
   errors: ["not_found", "no_calls", "no_upstream"],
 });
 
@@ -26,7 +26,7 @@ export const listInterventions = defineEndpoint({
   method: "GET",
   path: "/api/traces/{id}/interventions",
   params: idParams,
-  output: wire<{ interventions: ApiIntervention[]; replays: ApiRun[]; confirmed_by_replay: ConfirmedSuspect[] }>(),
+  output: z.strictObject({ interventions: z.array(apiIntervention), replays: z.array(apiRun), confirmed_by_replay: z.array(confirmedSuspect) }),
   errors: ["not_found"],
 });
 
@@ -36,6 +36,6 @@ export const traceEffects = defineEndpoint({
   params: idParams,
   /** a preset name, at most 200 characters (default `uniform`) */
   query: z.object({ preset: z.string().optional() }),
-  output: wire<EffectsResponse>(),
+  output: effectsResponse,
   errors: ["not_found"],
 });

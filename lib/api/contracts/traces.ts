@@ -1,15 +1,102 @@
 import { z } from "zod";
 import type { GraphCreditPage, GraphEventsPage, GraphMeta } from "@/lib/graph-view/wire";
 import { graphQuery } from "@/lib/graph-view/query";
-import type { TraceMetrics } from "@/lib/metrics/types";
 import { ADAPTER_FORMATS } from "@/lib/adapters/types";
-import { defineEndpoint, idParams, wire } from "../contract";
+import { ROLE, type RoleName } from "@/lib/metrics/roles";
+import { VERDICTS, type TraceMetrics } from "@/lib/metrics/types";
+import { EDGE_TYPES, EVENT_TYPES, STOP_REASONS } from "@/lib/trace/types";
+import { defineEndpoint, idParams, sameType } from "../contract";
 import { isStorableText } from "../text";
 import { eventPageQuery, LIST_SORTS, traceListQuery } from "../filters";
+import { byFamily, e1Value, specVersion } from "../shapes";
 
 /** Traces: the list, one trace, its events, metrics and graph, ingest and delete (docs/api.md). */
 
-const problem = z.object({ path: z.string(), message: z.string() });
+/** A warning or problem with the JSON path it concerns (lib/trace/validate.ts Problem). */
+export const problem = z.object({ path: z.string(), message: z.string() });
+
+/** The computed metrics (lib/metrics/types.ts). */
+export const traceMetricsShape = z.strictObject({
+  version: specVersion,
+  e1: e1Value,
+  e2: z.strictObject({
+    critical_steps: z.number(),
+    step_parallelism: z.number(),
+    busy_time: z.number(),
+    makespan: z.number(),
+    speedup: z.number().nullable(),
+    max_concurrency: z.number(),
+    efficiency: z.number().nullable(),
+    useful_agent_utilization: z.number().nullable(),
+  }),
+  e3: z.strictObject({ message_redundancy: z.number().nullable(), dead_message_rate: z.number().nullable(), aggregate_diversity: z.number().nullable() }),
+  e4: z.strictObject({ protocol_overhead: z.number(), error_amplification: z.number(), tainted_events: z.number(), terminal_tainted: z.boolean() }),
+  stop: z.strictObject({
+    stop_reason: z.enum(STOP_REASONS).nullable(),
+    stop_t: z.number().nullable(),
+    tail_events: z.number(),
+    tail_tokens: z.number(),
+    wasted_work_ratio: z.number(),
+    verdict: z.enum(VERDICTS),
+  }),
+  reported: z.record(z.string(), z.number()),
+});
+sameType<z.output<typeof traceMetricsShape>, TraceMetrics>();
+
+/** `part=meta` of the graph (lib/graph-view/wire.ts). */
+export const graphMeta = z.strictObject({
+  version: specVersion,
+  trace_id: z.string(),
+  events: z.number(),
+  edges: z.number(),
+  page_size: z.number(),
+  pages: z.number(),
+  event_types: z.array(z.enum(EVENT_TYPES)).readonly(),
+  edge_types: z.array(z.enum(EDGE_TYPES)).readonly(),
+  roles: z.record(z.enum(Object.keys(ROLE) as [RoleName, ...RoleName[]]), z.number()),
+  lanes: z.array(z.strictObject({ agent: z.string(), role: z.string().nullable(), parent: z.number().nullable(), depth: z.number(), first_t: z.number(), last_t: z.number(), events: z.number() })),
+  t_min: z.number(),
+  t_max: z.number(),
+  timed: z.boolean(),
+  clock: z.enum(["seconds", "steps"]),
+  terminal: z.number(),
+  stop: z.number().nullable(),
+});
+sameType<z.output<typeof graphMeta>, GraphMeta>();
+
+/** `part=events` of the graph. */
+export const graphEventsPage = z.strictObject({
+  version: specVersion,
+  from: z.number(),
+  count: z.number(),
+  next: z.number().nullable(),
+  id: z.array(z.string()),
+  t: z.array(z.number()),
+  t_end: z.array(z.number().nullable()),
+  type: z.array(z.number()),
+  lane: z.array(z.number()),
+  roles: z.array(z.number()),
+  label: z.array(z.string()),
+  edges: z.strictObject({ src: z.array(z.number()), dst: z.array(z.number()), type: z.array(z.number()) }),
+});
+sameType<z.output<typeof graphEventsPage>, GraphEventsPage>();
+
+/** `part=credit` of the graph. */
+export const graphCreditPage = z.strictObject({
+  version: specVersion,
+  method: z.string(),
+  preset: z.string(),
+  weights: byFamily(z.number()),
+  normalize: z.boolean(),
+  r_total: z.number(),
+  families: byFamily(z.number().nullable()),
+  from: z.number(),
+  count: z.number(),
+  next: z.number().nullable(),
+  total: z.array(z.number()),
+  by_family: byFamily(z.array(z.number())).nullable(),
+});
+sameType<z.output<typeof graphCreditPage>, GraphCreditPage>();
 
 /** A row of the trace list. */
 export const traceListItem = z.object({
@@ -86,7 +173,7 @@ export const getTrace = defineEndpoint({
   params: idParams,
   query: z.object({ content: z.string().optional() }),
   /** the trace in extended form (SPEC.md section 1), its events flat with their extensions */
-  output: z.object({ trace_id: z.string(), events: z.array(z.object({ id: z.string() })), created_at: z.string(), warnings: z.unknown() }),
+  output: z.object({ trace_id: z.string(), events: z.array(z.object({ id: z.string() })), created_at: z.string(), warnings: z.array(problem) }),
   errors: ["not_found"],
 });
 
@@ -111,7 +198,7 @@ export const traceMetrics = defineEndpoint({
   method: "GET",
   path: "/api/traces/{id}/metrics",
   params: idParams,
-  output: wire<TraceMetrics>(),
+  output: traceMetricsShape,
   errors: ["not_found"],
 });
 
@@ -127,7 +214,7 @@ export const traceGraph = defineEndpoint({
   path: "/api/traces/{id}/graph",
   params: idParams,
   query: graphQuery,
-  output: wire<GraphMeta | GraphEventsPage | GraphCreditPage>(),
+  output: z.union([graphMeta, graphEventsPage, graphCreditPage]),
   errors: ["not_found"],
 });
 
@@ -144,7 +231,7 @@ export const creditParams = z
 export const graphCreditPart = defineEndpoint({
   ...traceGraph,
   query: creditParams.extend({ part: z.literal("credit"), from: z.number().optional(), limit: z.number().optional(), families: z.enum(["0", "1"]).optional() }),
-  output: wire<GraphCreditPage>(),
+  output: graphCreditPage,
 });
 
 /** `POST /api/import?format=&name=&upsert=`: a file of any supported format (docs/adapters.md), converted and stored. */

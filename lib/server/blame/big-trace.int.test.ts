@@ -8,7 +8,8 @@ import { pool, prisma } from "@/lib/server/db/client";
 import { runBlameJobs } from "@/scripts/lib/test-blame";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { stopBoss } from "../jobs/boss";
-import { BIG_TRACE, type BlamePending, type BlameResponse } from "./rank";
+import type { BlamePending, BlameResponse } from "@/lib/api/contracts/analysis";
+import { BIG_TRACE } from "./rank";
 import { rankStoredElsewhere } from "./report-process";
 
 /** A generated run just big enough to be ranked in the background, with no decisive error, in a project of its own (no labelled run another test left decides its `best`). */

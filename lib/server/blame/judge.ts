@@ -3,6 +3,7 @@ import { allAtOncePrompt, decisiveStepPrompt, judgeMethodName, onTrackPrompt, pa
 import { isHuman } from "@/lib/blame/priors";
 import { contextOf } from "@/lib/blame/input";
 import { answerQuestion, nextQuestion, orderedEventIds, startGuided, type BlameInput } from "@/lib/blame";
+import type { AttributionOutcome } from "@/lib/api/contracts/aggregates";
 import { promptHash, type ChatMessage } from "@/lib/judges/prompt";
 import { prisma } from "../db/client";
 import { chat, type RetryPolicy } from "../judges/endpoint";
@@ -19,16 +20,6 @@ import { blameInputOf } from "./labelled";
  * reply that does not parse is stored as a failure with its text.
  */
 type JudgeRow = NonNullable<Awaited<ReturnType<ReturnType<typeof prisma>["judge"]["findUnique"]>>>;
-
-export interface AttributionOutcome {
-  trace_id: string;
-  method: string;
-  event_id: string | null;
-  agent: string | null;
-  reason: string | null;
-  questions: number;
-  error: string | null;
-}
 
 const MAX_TOKENS = 300;
 /** Step-by-step mode asks about at most this many steps of a run. */

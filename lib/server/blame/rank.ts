@@ -1,6 +1,7 @@
 import "server-only";
-import { BEST, BlameNotApplicableError, methodByName, orderedEventIds, type BlameMethod, type BlameRanking, type LearnedModel, type RankedAgent, type RankedEvent } from "@/lib/blame";
+import { BEST, BlameNotApplicableError, methodByName, orderedEventIds, type BlameMethod, type BlameRanking, type LearnedModel } from "@/lib/blame";
 import { SPEC_VERSION } from "@/lib/metrics";
+import type { BlamePending, BlameResponse } from "@/lib/api/contracts/analysis";
 import { DEFAULT_MODEL, OWN_LABELS_NEEDED } from "@/lib/blame/default-model";
 import { judgeRanking } from "@/lib/blame/judge";
 import { prisma } from "../db/client";
@@ -9,37 +10,6 @@ import { bestMethodOf } from "./evaluation";
 import { blameInputOf, labelledRows } from "./labelled";
 import { queueRanking, queueTraining, storedRanking } from "./model-jobs";
 import { modelFor } from "./models";
-
-/** `GET /api/traces/{id}/blame?method=` (the shape of the attribution API). */
-export interface BlameResponse {
-  version: typeof SPEC_VERSION;
-  method: string;
-  /** for method=best: how the method was chosen */
-  chosen?: { by: "cross-validated step accuracy"; project: string; system?: string | null; as_of: string; note?: string } | { by: "default"; reason: string };
-  /**
-   * learned methods: on how many labelled traces, when; `held_out` when this trace has a decisive error, which was left out;
-   * `source` "project" (the project's own labelled traces) or "default" (the model shipped with Baton, lib/blame/default-model.json);
-   * `pending` when the model for the labels as they are now is being trained in the background (this one is older, or the shipped one)
-   */
-  trained?: { traces: number; at: string; held_out: boolean; source: "project" | "default"; pending?: true };
-  /** events and agents the trace has (the ranking ranks them all; `events` and `agents` are the page asked for) */
-  total_events: number;
-  total_agents: number;
-  /** the page: the ranking's events (and agents) from `offset`, at most `limit` of each */
-  offset: number;
-  events: RankedEvent[];
-  agents: RankedAgent[];
-}
-
-/** 202: the answer is being made in the background (a model trained, a big trace ranked); ask again after `retry_after_s`. */
-export interface BlamePending {
-  version: typeof SPEC_VERSION;
-  method: string;
-  state: "training" | "ranking";
-  reason: string;
-  retry_after_s: number;
-  chosen?: BlameResponse["chosen"];
-}
 
 export type BlameAnswer = { status: 200; body: BlameResponse } | { status: 202; body: BlamePending };
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { datasetSummary, type DatasetSummary } from "@/lib/api/contracts/datasets";
 import { filterKey } from "@/lib/datasets/request";
 import { pool, prisma } from "../db/client";
 import { ApiError, notFound } from "../errors";
@@ -7,26 +8,6 @@ import { enqueueSnapshot, ensureDatasetWorker } from "./jobs";
 import type { CheckedRequest } from "./request";
 import { storedRequest, type StoredRequest } from "./stored-request";
 import { setting } from "../config";
-
-/**
- * Snapshots as the API lists them. A snapshot keeps the projects it may
- * hold traces of: those where its creator could both read and upload
- * (null: all); it is shown to whoever can read all of them, as its files
- * hold their traces.
- */
-export interface DatasetSummary {
-  id: number;
-  name: string;
-  state: string;
-  progress: { traces_done: number; traces_total: number };
-  form: string;
-  format: string;
-  created_at: string;
-  finished_at: string | null;
-  error: string | null;
-  manifest: unknown;
-  diff: unknown;
-}
 
 /** What one account's snapshots may hold (BATON_DATASET_QUOTA_MB), and how many of its snapshots may wait or build at once. */
 export function datasetQuota(env: NodeJS.ProcessEnv = process.env): { bytes: number; pending: number } {
@@ -62,12 +43,19 @@ export async function createDataset(checked: CheckedRequest, readable: string[] 
   return summary(row);
 }
 
+/**
+ * A snapshot keeps the projects it may hold traces of: those where its
+ * creator could both read and upload (null: all); it is shown to whoever
+ * can read all of them, as its files hold their traces.
+ */
 function visible(row: { id: number; request: unknown }, readable: string[] | null): boolean {
   const stored = storedRequest(row.id, row.request);
   if (stored === null) return false;
   if (readable === null) return true;
   return stored.readable !== null && stored.readable.every((p) => readable.includes(p));
 }
+
+const storedDocument = datasetSummary.shape.manifest;
 
 type Row = Awaited<ReturnType<ReturnType<typeof prisma>["dataset"]["findUniqueOrThrow"]>>;
 
@@ -83,8 +71,9 @@ function summary(row: Row): DatasetSummary {
     created_at: row.createdAt.toISOString(),
     finished_at: row.finishedAt?.toISOString() ?? null,
     error: row.error,
-    manifest: row.manifest ?? null,
-    diff: row.diff ?? null,
+    // written by the build as JSON objects (build.ts finish)
+    manifest: storedDocument.parse(row.manifest ?? null),
+    diff: storedDocument.parse(row.diff ?? null),
   };
 }
 

@@ -1,7 +1,8 @@
 import "server-only";
-import { collusionByCheckpoint, COLLUSION_MIN_UNITS, DIAGNOSTICS_VERSION, THRESHOLDS, TRACE_DETECTORS, type CollusionRow, type TraceDetector, type TraceDiagnostics } from "@/lib/hacking";
+import { collusionByCheckpoint, COLLUSION_MIN_UNITS, DIAGNOSTICS_VERSION, THRESHOLDS, TRACE_DETECTORS, type TraceDetector, type TraceDiagnostics } from "@/lib/hacking";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics";
+import type { CollusionAnswer } from "@/lib/api/contracts/aggregates";
 import { prisma } from "../db/client";
 import { agreement, type AgreementFilter } from "../judges/labels";
 import { traceWhere, type TraceFilter } from "../queries/trace-filter";
@@ -19,14 +20,6 @@ async function checkpointOrder(): Promise<string[]> {
   const rows = await prisma().$queryRaw<{ v: string }[]>`
     SELECT t.metadata->>'policy_version' AS v FROM traces t WHERE t.metadata->>'policy_version' IS NOT NULL GROUP BY 1 ORDER BY min(t.id)`;
   return rows.map((r) => r.v);
-}
-
-export interface CollusionAnswer {
-  version: typeof SPEC_VERSION;
-  diagnostics_version: typeof DIAGNOSTICS_VERSION;
-  threshold: number;
-  min_units: number;
-  rows: CollusionRow[];
 }
 
 /** `GET /api/diagnostics/collusion`: verifier collusion per judge, family and checkpoint, over what the caller may read. */

@@ -1,4 +1,5 @@
 import "server-only";
+import type { AgreementGroup } from "@/lib/api/contracts/judges";
 import { judgeAgreement, type Agreement } from "@/lib/judges/agreement";
 import type { JudgeValueRow } from "@/lib/judges/merge";
 import type { JudgeSelection } from "@/lib/judges/selection";
@@ -17,14 +18,6 @@ export async function judgeValues(traceKey: string, selection: JudgeSelection): 
     select: { eventId: true, family: true, value: true, createdAt: true },
   });
   return rows.filter((r) => r.value !== null).map((r) => ({ event_id: r.eventId || null, family: r.family, value: r.value!, at: r.createdAt }));
-}
-
-export interface AgreementGroup extends Agreement {
-  judge: string;
-  family: string;
-  project: string;
-  system: string | null;
-  policy_version: string | null;
 }
 
 export interface AgreementFilter {

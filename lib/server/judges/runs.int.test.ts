@@ -15,7 +15,8 @@ import { POST as resumeRoute } from "@/app/api/judge-runs/[id]/resume/route";
 import { GET as unitsRoute } from "@/app/api/judge-runs/[id]/units/route";
 import { boss, stopBoss } from "../jobs/boss";
 import { JUDGE_QUEUE } from "./queue";
-import { resumeRun, runStatus, type RunStatus } from "./runs";
+import type { RunStatus } from "@/lib/api/contracts/judges";
+import { resumeRun, runStatus } from "./runs";
 import { startJudgeWorker } from "./worker";
 
 /**

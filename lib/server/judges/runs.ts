@@ -1,4 +1,5 @@
 import "server-only";
+import type { RunStatus } from "@/lib/api/contracts/judges";
 import type { RunInput } from "@/lib/judges/config";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ANCHOR_TYPES } from "@/lib/rewards/families";
@@ -12,23 +13,6 @@ import { judgeBoss, JUDGE_QUEUE } from "./queue";
  * judge_units (the source of truth for progress, cancel and resume) and
  * sent as one pg-boss job per unit.
  */
-export interface RunStatus {
-  id: number;
-  judge_id: number;
-  state: string;
-  total: number;
-  done: number;
-  failed: number;
-  pending: number;
-  tokens_in: number;
-  tokens_out: number;
-  concurrency: number;
-  token_budget: number | null;
-  deadline: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
-
 export interface UnitJob {
   runId: number;
   traceKey: string;

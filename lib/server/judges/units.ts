@@ -1,5 +1,6 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { RunUnit, RunUnitsPage } from "@/lib/api/contracts/judges";
 import { prisma } from "../db/client";
 
 /**
@@ -10,33 +11,6 @@ import { prisma } from "../db/client";
  */
 export const UNIT_STATES = ["failed", "active", "pending", "done"] as const;
 export type UnitState = (typeof UNIT_STATES)[number];
-
-export interface RunUnit {
-  trace_id: string;
-  /** null for a trace-level unit */
-  event_id: string | null;
-  family: string;
-  state: string;
-  value: number | null;
-  reason: string | null;
-  /** the reply as the model sent it, when it could not be read strictly */
-  raw: string | null;
-  error: string | null;
-  model: string | null;
-  latency_ms: number | null;
-  tokens_in: number | null;
-  tokens_out: number | null;
-  answered_at: string | null;
-}
-
-export interface RunUnitsPage {
-  units: RunUnit[];
-  /** units of the run in the asked state (all states when none was asked) */
-  total: number;
-  counts: Record<UnitState, number>;
-  offset: number;
-  limit: number;
-}
 
 /** One page of a run's units: failed first, then active, pending and done; within a state by trace, event and family. */
 export async function runUnits(runId: number, opts: { state?: UnitState; offset: number; limit: number }): Promise<RunUnitsPage> {

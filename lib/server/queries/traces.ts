@@ -1,10 +1,12 @@
 import "server-only";
+import { z } from "zod";
 import { reader } from "@/lib/server/db/read";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { DEMO_SOURCE } from "@/lib/demo/source";
 import { loadTraceById } from "./load-trace";
 import { findTraceRow } from "./trace-row";
 import { apiEvent, type ApiEvent } from "./serialize";
+import { problem } from "@/lib/api/contracts/traces";
 
 export { listTraces, type TraceListItem } from "./trace-list";
 export { findTraceRow, findTraceRowOrNull, traceNotFound } from "./trace-row";
@@ -24,7 +26,8 @@ export async function getTrace(traceId: string, opts: { content: boolean }) {
     ...trace,
     events: events.map(({ extra, ...e }) => ({ ...e, ...extra })),
     created_at: row.createdAt.toISOString(),
-    warnings: row.warnings,
+    // written by ingest as Problem[] (default [])
+    warnings: z.array(problem).parse(row.warnings),
   };
 }
 

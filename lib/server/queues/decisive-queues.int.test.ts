@@ -7,6 +7,7 @@ import { adjudicateDecisiveError, saveDecisiveError } from "@/lib/server/queries
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
 import { POST as ingest } from "@/app/api/traces/route";
 import { POST as postQueue } from "@/app/api/queues/route";
+import { GET as getQueue } from "@/app/api/queues/[id]/route";
 import { GET as exportTrace } from "@/app/api/traces/[id]/export/route";
 import { createQueue } from "./create";
 import { editQueue, previewQueue } from "./edit";
@@ -137,5 +138,17 @@ describe("decisive-error queues", () => {
     await expect(previewQueue("default", filter)).rejects.toMatchObject({ status: 400, details: [{ path: "$.filter.trace_ids[1]", message: 'no trace "nope" in this project' }, { path: "$.filter.trace_ids[3]", message: 'no trace "also nope" in this project' }] });
     await expect(createQueue(await localUser(), queueInput.parse({ name: "typo", families: ["task_success"], assignees: [ann.email], filter }))).rejects.toMatchObject({ status: 400 });
     expect(await prisma().queue.count()).toBe(2);
+  });
+  it("GET /api/queues/{id} answers the filter as stored: with the defaults it was written with, and as written before unit and limit existed", async () => {
+    const ann = await annotator("ann");
+    const q = await createQueue(await localUser(), queueInput.parse({ name: "shown", families: ["decisive_error"], assignees: [ann.email], filter: { unit: "trace", trace_ids: ["dq-1", "dq-2"] } }));
+    const read = async () => {
+      const response = await getQueue(getRequest(`/api/queues/${q.id}`), params({ id: String(q.id) }));
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { filter: unknown }).filter;
+    };
+    expect(await read()).toEqual({ unit: "trace", trace_ids: ["dq-1", "dq-2"], limit: 5000 });
+    await prisma().queue.update({ where: { id: q.id }, data: { filter: { trace_ids: ["dq-1"] } } });
+    expect(await read()).toEqual({ trace_ids: ["dq-1"] });
   });
 });

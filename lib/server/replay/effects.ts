@@ -1,4 +1,5 @@
 import "server-only";
+import type { EffectsResponse } from "@/lib/api/replay";
 import { creditColumns, CREDIT_METHODS, GroupTooSmallError, prepareTrace, type CreditMethod } from "@/lib/credit";
 import { computeE1 } from "@/lib/metrics/e1";
 import { SPEC_VERSION } from "@/lib/metrics/types";
@@ -50,7 +51,7 @@ export interface CallEffect extends Effect {
   interventions: { id: number; intent: string; effect: number | null; low: number | null; high: number | null; samples: number; divergences: number; pending: number }[];
 }
 
-export async function traceEffects(trace: { id: number; traceId: string; project: string }, presetName: string, origin: string) {
+export async function traceEffects(trace: { id: number; traceId: string; project: string }, presetName: string, origin: string): Promise<EffectsResponse> {
   const preset = resolvePreset(presetName, {}, await userPresets());
   if (!preset) throw new ApiError(400, "invalid_parameter", `unknown preset "${presetName}"`, [{ path: "preset", message: `unknown preset "${presetName}"` }]);
   const original = await loadTraceById(trace.id);
@@ -111,7 +112,7 @@ export async function traceEffects(trace: { id: number; traceId: string; project
   const agreementByMethod = Object.fromEntries(CREDIT_METHODS.map((m) => {
     const pairs = measured.filter((c) => c.credit[m] !== null).map((c) => ({ credit: c.credit[m]!, effect: c.signed_effect! }));
     return [m, { spearman: pairs.length < measured.length ? null : agreement(pairs), calls: pairs.length }];
-  }));
+  })) as EffectsResponse["agreement"];
   return {
     version: SPEC_VERSION,
     trace_id: trace.traceId,

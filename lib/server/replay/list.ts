@@ -3,6 +3,7 @@ import type { Divergence, Origin } from "@/lib/replay/plan";
 import { z } from "zod";
 import { interventionEdit, interventionParams, runBaseUrl, runState, type StoredEdit } from "./runs";
 import { storedOrNull } from "../db/stored";
+import type { ForkParams } from "@/lib/replay/edit";
 import { pool } from "../db/client";
 import { traceIdOfRun } from "@/lib/gateway/request";
 import type { RUN_STATES } from "@/lib/api/replay";
@@ -30,7 +31,7 @@ export interface InterventionView {
   edit: StoredEdit["asked"];
   intent: string;
   samples: number;
-  params: Record<string, unknown> | null;
+  params: ForkParams | null;
   created_by: string | null;
   created_at: string;
   runs: RunView[];

@@ -1,4 +1,6 @@
 import { editQueue as editContract, getQueue } from "@/lib/api/contracts/queues";
+import { storedQueueFilter } from "@/lib/api/queues";
+import { stored } from "@/lib/server/db/stored";
 import { endpoint } from "@/lib/server/endpoint";
 import { editQueue } from "@/lib/server/queues/edit";
 import { authorizeQueue } from "@/lib/server/queues/route-helpers";
@@ -20,7 +22,7 @@ export const GET = endpoint(getQueue, {
       blind: queue.blind,
       closed: queue.closedAt !== null,
       order: queue.itemOrder,
-      filter: queue.filter,
+      filter: stored(storedQueueFilter, queue.filter, `queue ${queue.id}: its filter`),
       items: progress.items,
       complete: progress.complete,
       skipped: progress.skipped,
