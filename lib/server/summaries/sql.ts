@@ -49,6 +49,7 @@ function deltaCols(x: string, sign: string, same: string, changed: (key: string)
     `${g.key} AS key`,
     g.cols,
     `${x}.created_at`,
+    `${changed("created_at")} AS c_created`,
     `${x}.e1`,
     `${x}.verdict::text AS verdict`,
     `${same} AS same_cell`,
@@ -65,7 +66,7 @@ function deltas(op: "insert" | "delete" | "update" | "all"): string {
   if (op === "delete") return `SELECT ${deltaCols("o", "-1", "false", () => "true")} FROM old_rows o`;
   const same = `((${grainOf("o")}) IS NOT DISTINCT FROM (${grainOf("n")}))`;
   const changed = (k: string) => `(o.${k} IS DISTINCT FROM n.${k})`;
-  const any = `(NOT ${same} OR o.e1 IS DISTINCT FROM n.e1 OR o.verdict IS DISTINCT FROM n.verdict OR ${METRICS.map((m) => changed(m.key)).join(" OR ")})`;
+  const any = `(NOT ${same} OR o.created_at IS DISTINCT FROM n.created_at OR o.e1 IS DISTINCT FROM n.e1 OR o.verdict IS DISTINCT FROM n.verdict OR ${METRICS.map((m) => changed(m.key)).join(" OR ")})`;
   return `SELECT ${deltaCols("o", "-1", same, changed)} FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE ${any}
     UNION ALL SELECT ${deltaCols("n", "1", same, changed)} FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE ${any}`;
 }
@@ -116,7 +117,7 @@ function repairSql(op: "delete" | "update"): string {
     SELECT c.id FROM rm JOIN summary_cells c ON c.key = rm.key JOIN summary_metrics s ON s.cell_id = c.id AND s.metric = rm.metric
       WHERE s.n > 0 AND (rm.lo <= s.min OR rm.hi >= s.max)
     UNION
-    SELECT c.id FROM d JOIN summary_cells c ON c.key = d.key WHERE d.sign < 0 AND NOT d.same_cell AND c.traces > 0 AND d.created_at <= c.first_at
+    SELECT c.id FROM d JOIN summary_cells c ON c.key = d.key WHERE d.sign < 0 AND (NOT d.same_cell OR d.c_created) AND c.traces > 0 AND d.created_at <= c.first_at
   LOOP
     UPDATE summary_metrics s SET min = r.lo, max = r.hi
     FROM (SELECT mv.metric, min(mv.v) AS lo, max(mv.v) AS hi
@@ -133,8 +134,8 @@ function repairSql(op: "delete" | "update"): string {
   DELETE FROM summary_cells c WHERE c.traces = 0 AND c.key IN (SELECT d.key FROM (${deltas(op)}) d WHERE d.sign < 0);`;
 }
 
-/** Whether an UPDATE statement moved a row to another cell or changed a metric (only then can an extreme or a row become stale). */
-const moved = `SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE (${grainOf("o")}) IS DISTINCT FROM (${grainOf("n")}) OR ${METRICS.map((m) => `o.${m.key} IS DISTINCT FROM n.${m.key}`).join(" OR ")}`;
+/** Whether an UPDATE statement moved a row (to another cell, or in time) or changed a metric: only then can an extreme or a row become stale. */
+const moved = `SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE (${grainOf("o")}) IS DISTINCT FROM (${grainOf("n")}) OR o.created_at IS DISTINCT FROM n.created_at OR ${METRICS.map((m) => `o.${m.key} IS DISTINCT FROM n.${m.key}`).join(" OR ")}`;
 
 /** The trigger functions and triggers (the migration runs this; so does the rebuild, to refresh them). */
 export function triggerSql(): string {

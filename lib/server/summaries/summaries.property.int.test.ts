@@ -52,7 +52,7 @@ const op = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("label" as const), pick: fc.nat(), value: fc.constantFrom(0, 1) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("metric" as const), pick: fc.nat(), metric: fc.constantFrom(...METRIC_CATALOGUE.map((m) => m.key)), value: fc.option(metricValue, { nil: null }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), day: fc.constantFrom(...DAYS) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), day: fc.constantFrom(...DAYS), hour: fc.constantFrom("01", "05", "23") }) },
 );
 
 const filterArb = fc.record(
@@ -111,7 +111,7 @@ async function apply(live: string[], o: Op): Promise<void> {
       return;
     }
     case "move":
-      if (pick) await prisma().$executeRaw`UPDATE traces SET created_at = ${`${o.day}T05:00:00Z`}::timestamptz WHERE trace_id = ${pick}`;
+      if (pick) await prisma().$executeRaw`UPDATE traces SET created_at = ${`${o.day}T${o.hour}:00:00Z`}::timestamptz WHERE trace_id = ${pick}`;
   }
 }
 
