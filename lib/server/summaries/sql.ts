@@ -137,15 +137,24 @@ function repairSql(op: "delete" | "update"): string {
 /** Whether an UPDATE statement moved a row (to another cell, or in time) or changed a metric: only then can an extreme or a row become stale. */
 const moved = `SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE (${grainOf("o")}) IS DISTINCT FROM (${grainOf("n")}) OR o.created_at IS DISTINCT FROM n.created_at OR ${METRICS.map((m) => `o.${m.key} IS DISTINCT FROM n.${m.key}`).join(" OR ")}`;
 
+/**
+ * An UPDATE that moved no row and changed no metric (a label's recompute: E1, the verdict) changes only
+ * the cells' E1 and verdict counts: one small UPDATE of the cells, no metric or bin row touched.
+ */
+const countsOnlySql = `UPDATE summary_cells c SET e1_n = c.e1_n + x.e1_n, e1_successes = c.e1_successes + x.e1_successes, ${VERDICT_COLS.map((v) => `${v} = c.${v} + coalesce(x.${v}, 0)`).join(", ")}
+    FROM (SELECT key, coalesce(sum(sign) FILTER (WHERE e1 IS NOT NULL), 0) AS e1_n, coalesce(sum(sign * e1) FILTER (WHERE e1 IS NOT NULL), 0) AS e1_successes, ${verdictSums}
+          FROM (SELECT -1 AS sign, ${grain("o").key} AS key, o.e1, o.verdict::text AS verdict FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE o.e1 IS DISTINCT FROM n.e1 OR o.verdict IS DISTINCT FROM n.verdict
+                UNION ALL SELECT 1, ${grain("n").key}, n.e1, n.verdict::text FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE o.e1 IS DISTINCT FROM n.e1 OR o.verdict IS DISTINCT FROM n.verdict) d
+          GROUP BY key ORDER BY key) x
+    WHERE c.key = x.key;`;
+
 /** The trigger functions and triggers (the migration runs this; so does the rebuild, to refresh them). */
 export function triggerSql(): string {
   const fn = (op: "insert" | "delete" | "update") => `CREATE OR REPLACE FUNCTION baton_summaries_${op}() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
   cell record;
 BEGIN
-  ${op === "update" ? `IF NOT EXISTS (${deltas("update").split("\n    UNION ALL")[0]}) THEN RETURN NULL; END IF;\n  ` : ""}${applySql(op).replace(/\n/g, "\n  ")};${
-    op === "insert" ? "" : op === "delete" ? repairSql(op) : `\n  IF EXISTS (${moved}) THEN${repairSql(op)}\n  END IF;`
-  }
+  ${op === "update" ? `IF NOT EXISTS (${moved}) THEN\n    ${countsOnlySql}\n    RETURN NULL;\n  END IF;\n  ` : ""}${applySql(op).replace(/\n/g, "\n  ")};${op === "insert" ? "" : repairSql(op)}
   RETURN NULL;
 END
 $fn$;`;
