@@ -12,9 +12,9 @@
  *   as the list page reads them (terms scanned, the page and its total), and both again as the page read
  *   them before (the trigram index alone, the exact total of every match, then the page: the baseline);
  * - GET /api/metrics and GET /api/dashboard from the metric summaries (all traces, and system=sys-3:
- *   a filter on the summaries' grain), with a filter that falls back to the scan (task_id), and the
- *   scan itself on all traces (summaries off); GET /api/decisions (all traces); beside them the
- *   one-pass baseline: one SQL scan reading each of the dashboard's columns once (all traces, sys-3);
+ *   a filter on the summaries' grain), with judges=all (E1 corrected by the traces judges labelled),
+ *   with a filter that falls back to the scan (task_id), and the scan itself on all traces (summaries off); GET /api/decisions (all traces); beside them the
+ *   one-pass baseline: one SQL scan reading each of the dashboard's columns once (all traces, sys-3, task-7);
  * - label writes under load: --clients concurrent writers for --seconds through
  *   POST /api/traces/{id}/annotations, trace-level task_success labels (they change E1 and so the
  *   summaries): with the summaries' triggers disabled (before) and enabled (p50, p99, writes/s);
@@ -119,12 +119,12 @@ const READS: { name: string; goal?: number }[] = [
   { name: "GET /api/metrics (summaries)", goal: 150 },
   { name: "GET /api/metrics?system=sys-3 (summaries)", goal: 150 },
   { name: "GET /api/metrics?task_id=task-7 (falls back: scan)" },
-  { name: "GET /api/metrics?judges=all (falls back: scan of all traces)" },
+  { name: "GET /api/metrics?judges=all (summaries, E1 corrected by the judged traces)" },
   { name: "GET /api/metrics, the scan (summaries off)" },
   { name: "GET /api/dashboard (summaries)", goal: 150 },
   { name: "GET /api/dashboard?system=sys-3 (summaries)", goal: 150 },
   { name: "GET /api/dashboard?task_id=task-7 (falls back: scan)" },
-  { name: "GET /api/dashboard?judges=all (falls back: scan of all traces)" },
+  { name: "GET /api/dashboard?judges=all (summaries, E1 corrected by the judged traces)" },
   { name: "GET /api/dashboard, the scan (summaries off)" },
   { name: "GET /api/decisions" },
   { name: "one pass over the dashboard's columns, in SQL (baseline)" },
@@ -267,12 +267,12 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     ["GET /api/metrics (summaries)", async () => ok(await metricsRoute(getRequest("/api/metrics"), params({})))],
     ["GET /api/metrics?system=sys-3 (summaries)", async () => ok(await metricsRoute(getRequest("/api/metrics?system=sys-3"), params({})))],
     ["GET /api/metrics?task_id=task-7 (falls back: scan)", async () => ok(await metricsRoute(getRequest("/api/metrics?task_id=task-7"), params({})))],
-    ["GET /api/metrics?judges=all (falls back: scan of all traces)", async () => ok(await metricsRoute(getRequest("/api/metrics?judges=all"), params({})))],
+    ["GET /api/metrics?judges=all (summaries, E1 corrected by the judged traces)", async () => ok(await metricsRoute(getRequest("/api/metrics?judges=all"), params({})))],
     ["GET /api/metrics, the scan (summaries off)", () => withoutSummaries(async () => ok(await metricsRoute(getRequest("/api/metrics"), params({}))))],
     ["GET /api/dashboard (summaries)", async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({})))],
     ["GET /api/dashboard?system=sys-3 (summaries)", async () => ok(await dashboardRoute(getRequest("/api/dashboard?system=sys-3"), params({})))],
     ["GET /api/dashboard?task_id=task-7 (falls back: scan)", async () => ok(await dashboardRoute(getRequest("/api/dashboard?task_id=task-7"), params({})))],
-    ["GET /api/dashboard?judges=all (falls back: scan of all traces)", async () => ok(await dashboardRoute(getRequest("/api/dashboard?judges=all"), params({})))],
+    ["GET /api/dashboard?judges=all (summaries, E1 corrected by the judged traces)", async () => ok(await dashboardRoute(getRequest("/api/dashboard?judges=all"), params({})))],
     ["GET /api/dashboard, the scan (summaries off)", () => withoutSummaries(async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({}))))],
     ["GET /api/decisions", async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
     // the cheapest read of the rows the dashboard summarises: each of its columns once, in one scan

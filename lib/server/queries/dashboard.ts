@@ -19,7 +19,7 @@ import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
 import { e1WithJudges } from "../judges/e1";
 import { describeFilter, traceWhere, type TraceFilter } from "./trace-filter";
 import { percentileCont, histogramValue } from "@/lib/metrics/sketch";
-import { KIND, summaryGroups, summaryMetrics, summaryTotals, summaryWhere } from "../summaries/read";
+import { judgedE1, KIND, summaryGroups, summaryMetrics, summaryTotals, summaryWhere } from "../summaries/read";
 
 /**
  * The dashboard's numbers, in the SQL style of metrics.ts: over the stored
@@ -49,8 +49,8 @@ function trendRow(r: Row): TrendRow {
 
 /** `judges`: whose trace-level task_success values decide E1 where no person labelled it (SPEC.md section 5); E1 only. */
 export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection = NO_JUDGES): Promise<DashboardModel> {
-  const cells = summaryWhere(filter, judges);
-  if (cells !== null) return dashboardFromSummaries(filter, cells);
+  const cells = summaryWhere(filter);
+  if (cells !== null) return dashboardFromSummaries(filter, cells, judges);
   const where = traceWhere(filter);
   const { join, e1 } = e1WithJudges(judges);
   const from = Prisma.sql`FROM traces t ${join} ${where}`;
@@ -100,12 +100,25 @@ export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection
 
 /**
  * The dashboard from the metric summaries (lib/server/summaries): counts,
- * E1, verdicts, min, max and the trends' means exactly as the scan gives
- * them; the 2nd and 98th percentiles and the histograms' counts from the
+ * E1 (with judges: corrected by the traces judges labelled), verdicts, min,
+ * max and the trends' means exactly as the scan gives them; the 2nd and 98th percentiles and the histograms' counts from the
  * merged fine bins (lib/metrics/sketch.ts, docs/scale.md "Summaries").
  */
-async function dashboardFromSummaries(filter: TraceFilter, cells: Prisma.Sql): Promise<DashboardModel> {
-  const [totals, metrics, days, policies] = await Promise.all([summaryTotals(cells), summaryMetrics(cells), summaryGroups(cells, "day"), summaryGroups(cells, "policy")]);
+async function dashboardFromSummaries(filter: TraceFilter, cells: Prisma.Sql, judges: JudgeSelection): Promise<DashboardModel> {
+  const [totals, metrics, days, policies, judged] = await Promise.all([
+    summaryTotals(cells),
+    summaryMetrics(cells),
+    summaryGroups(cells, "day"),
+    summaryGroups(cells, "policy"),
+    judgedE1(filter, judges),
+  ]);
+  for (const c of judged) {
+    for (const row of [totals, days.find((d) => d.key === c.day), policies.find((p) => p.key === c.policy)]) {
+      if (!row) continue;
+      row.e1_n += c.n;
+      row.e1_successes += c.successes;
+    }
+  }
   const stats: Record<string, MetricStats> = {};
   const bins: Record<string, Bins> = {};
   const counts: BinCount[] = [];

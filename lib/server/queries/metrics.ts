@@ -12,7 +12,7 @@ import { e1WithJudges } from "../judges/e1";
 import { traceWhere } from "./trace-filter";
 import { findTraceRow } from "./traces";
 import { median } from "@/lib/metrics/sketch";
-import { KIND, summaryMetrics, summaryTotals, summaryWhere } from "../summaries/read";
+import { judgedE1, KIND, summaryMetrics, summaryTotals, summaryWhere } from "../summaries/read";
 
 /** `GET /api/traces/{id}/metrics`: the metrics stored with the trace (computed at ingest, recomputed on change). */
 export async function traceMetrics(traceId: string): Promise<TraceMetrics> {
@@ -71,13 +71,17 @@ type MeanMedian = { mean: number | null; median: number | null };
  * mean and median of every E2-E4 value over non-null values, verdict counts.
  */
 export async function aggregateMetrics(filter: MetricsFilter) {
-  const cells = summaryWhere(filter, filter.judges ?? NO_JUDGES);
-  return cells === null ? aggregateScan(filter) : aggregateSummaries(cells);
+  const cells = summaryWhere(filter);
+  return cells === null ? aggregateScan(filter) : aggregateSummaries(filter, cells);
 }
 
-/** The answer from the metric summaries: counts, E1 and means exact, medians from the fine bins (lib/metrics/sketch.ts). */
-async function aggregateSummaries(cells: Prisma.Sql) {
-  const [totals, metrics] = await Promise.all([summaryTotals(cells), summaryMetrics(cells)]);
+/** The answer from the metric summaries: counts, E1 (with judges: corrected by the traces judges labelled) and means exact, medians from the fine bins (lib/metrics/sketch.ts). */
+async function aggregateSummaries(filter: MetricsFilter, cells: Prisma.Sql) {
+  const [totals, metrics, judged] = await Promise.all([summaryTotals(cells), summaryMetrics(cells), judgedE1(filter, filter.judges ?? NO_JUDGES)]);
+  for (const c of judged) {
+    totals.e1_n += c.n;
+    totals.e1_successes += c.successes;
+  }
   const section = (names: readonly string[]) =>
     Object.fromEntries(
       names.map((c) => {

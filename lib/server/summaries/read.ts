@@ -4,20 +4,23 @@ import { METRIC_CATALOGUE, type MetricKind } from "@/lib/metrics/catalogue";
 import { VERDICTS } from "@/lib/metrics/types";
 import type { Bin } from "@/lib/metrics/sketch";
 import { reader } from "@/lib/server/db/read";
-import type { TraceFilter } from "../queries/trace-filter";
+import type { JudgeSelection } from "@/lib/judges/selection";
+import { e1WithJudges } from "../judges/e1";
+import { traceWhere, type TraceFilter } from "../queries/trace-filter";
 
 /**
  * Reads of the metric summaries (sql.ts): the views' numbers from the
  * summary cells a filter selects. A filter is expressible on the cells when
  * it names only their grain: project (and the projects the caller may read),
  * system, topology, and a created_at range of whole UTC days; no task_id, no
- * group_id, and E1 from people's labels alone (no judges). Otherwise
- * `cellWhere` is null and the views scan the traces.
+ * group_id. Otherwise `cellWhere` is null and the views scan the traces.
+ * With judges (E1 from judges' labels where no person labelled), the stored
+ * E1 of the cells is corrected by the traces judges labelled (`judgedE1`).
  */
 const MIDNIGHT = (d: Date) => d.getTime() % 86_400_000 === 0;
 
-export function cellWhere(f: TraceFilter, judges: "none" | "some"): Prisma.Sql | null {
-  if (judges !== "none" || f.task_id || f.group_id) return null;
+export function cellWhere(f: TraceFilter): Prisma.Sql | null {
+  if (f.task_id || f.group_id) return null;
   if ((f.from && !MIDNIGHT(f.from)) || (f.to && !MIDNIGHT(f.to))) return null;
   const conditions: Prisma.Sql[] = [];
   if (f.project) conditions.push(Prisma.sql`c.project_id = (SELECT id FROM projects WHERE name = ${f.project})`);
@@ -128,6 +131,37 @@ export function setSummaries(on: boolean): void {
   enabled = on;
 }
 /** The cells' WHERE of a view's filter when the summaries answer it, else null (the view scans the traces). */
-export function summaryWhere(f: TraceFilter, judges: { kind: string }): Prisma.Sql | null {
-  return enabled ? cellWhere(f, judges.kind === "none" ? "none" : "some") : null;
+export function summaryWhere(f: TraceFilter): Prisma.Sql | null {
+  return enabled ? cellWhere(f) : null;
+}
+
+export interface E1Change {
+  day: string;
+  policy: string | null;
+  /** what judges change in E1's count and successes: judged minus stored */
+  n: number;
+  successes: number;
+}
+
+/**
+ * E1 with judges on the summaries: only traces with a current trace-level
+ * task_success value of a selected judge can have another E1 than the stored
+ * one, so the cells' E1 is corrected by those traces alone (their judged E1
+ * minus their stored E1, per day and checkpoint: exact, and a read of the
+ * judged traces rather than of all of them). Nothing for no judges.
+ */
+export async function judgedE1(f: TraceFilter, judges: JudgeSelection): Promise<E1Change[]> {
+  if (judges.kind === "none") return [];
+  const { join, e1 } = e1WithJudges(judges);
+  const names = judges.kind === "names" ? Prisma.sql`AND j.name = ANY(${judges.names})` : Prisma.empty;
+  const where = traceWhere(f);
+  const rows = await (await reader()).prisma.$queryRaw<{ day: string; policy: string | null; n: number; successes: number }[]>`
+    SELECT to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, t.metadata->>'policy_version' AS policy,
+      (count(${e1}) - count(t.e1))::int AS n, (coalesce(sum(${e1}), 0) - coalesce(sum(t.e1), 0))::int AS successes
+    FROM traces t ${join}
+    ${where === Prisma.empty ? Prisma.sql`WHERE` : Prisma.sql`${where} AND`} t.trace_id IN (
+      SELECT jl.trace_key FROM judge_labels jl JOIN judges j ON j.id = jl.judge_id
+      WHERE jl.event_id = '' AND jl.family = 'task_success' AND jl.current AND jl.value IS NOT NULL ${names})
+    GROUP BY 1, 2`;
+  return rows.map((r) => ({ day: r.day, policy: r.policy, n: Number(r.n), successes: Number(r.successes) }));
 }

@@ -5,6 +5,7 @@ import { syntheticTrace } from "@/lib/demo/synthetic";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { METRIC_CATALOGUE } from "@/lib/metrics/catalogue";
 import { ALPHA, errorBound } from "@/lib/metrics/sketch";
+import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
 import { prisma } from "@/lib/server/db/client";
 import { ingestRecords } from "@/lib/server/ingest/ingest";
 import { dashboardModel } from "@/lib/server/queries/dashboard";
@@ -17,7 +18,8 @@ import { setSummaries } from "./read";
 
 /*
  * Property, on PostgreSQL: after random writes (ingest, upsert, labels that
- * change E1, deletes, metric values and created_at rewritten by SQL), the
+ * change E1, judges' task_success values, deletes, metric values and
+ * created_at rewritten by SQL), with or without judges deciding E1, the
  * views answered from the summaries equal the scan's answers on every exact
  * field (counts, E1, verdicts, means, min, max, the trends) and stay within
  * lib/metrics/sketch.ts's bound on the approximate ones (medians, the
@@ -52,6 +54,7 @@ const op = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("label" as const), pick: fc.nat(), value: fc.constantFrom(0, 1) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("metric" as const), pick: fc.nat(), metric: fc.constantFrom(...METRIC_CATALOGUE.map((m) => m.key)), value: fc.option(metricValue, { nil: null }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("judge" as const), pick: fc.nat(), judge: fc.constantFrom("pj", "pk"), value: fc.constantFrom(0, 0.2, 1) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), day: fc.constantFrom(...DAYS), hour: fc.constantFrom("01", "05", "23") }) },
 );
 
@@ -62,6 +65,7 @@ const filterArb = fc.record(
     from: fc.constantFrom(...DAYS),
     to: fc.constantFrom(...DAYS),
     readable: fc.constant(true),
+    judges: fc.constantFrom<JudgeSelection>({ kind: "all" }, { kind: "names", names: ["pj"] }),
   },
   { requiredKeys: [] },
 );
@@ -110,14 +114,26 @@ async function apply(live: string[], o: Op): Promise<void> {
       await prisma().$executeRawUnsafe(`UPDATE traces SET "${o.metric}" = $1::${cast} WHERE trace_id = $2`, v, pick);
       return;
     }
+    case "judge": {
+      if (!pick) return;
+      const project = await prisma().project.findUniqueOrThrow({ where: { name: PROJECT } });
+      const judge = await prisma().judge.upsert({
+        where: { projectId_name: { projectId: project.id, name: o.judge } },
+        create: { projectId: project.id, name: o.judge, baseUrl: "http://127.0.0.1:1/v1", model: "m", families: ["task_success"] },
+        update: {},
+      });
+      await prisma().judgeLabel.create({ data: { judgeId: judge.id, traceKey: pick, eventId: "", family: "task_success", value: o.value, reason: "r", current: true, model: "m", promptHash: "h", latencyMs: 1 } });
+      return;
+    }
     case "move":
       if (pick) await prisma().$executeRaw`UPDATE traces SET created_at = ${`${o.day}T${o.hour}:00:00Z`}::timestamptz WHERE trace_id = ${pick}`;
   }
 }
 
-function toFilter(f: { system?: string; topology?: string; from?: string; to?: string; readable?: boolean }): TraceFilter {
+function toFilter(f: { system?: string; topology?: string; from?: string; to?: string; readable?: boolean; judges?: JudgeSelection }): TraceFilter & { judges: JudgeSelection } {
   const [from, to] = f.from && f.to && f.from > f.to ? [f.to, f.from] : [f.from, f.to];
   return {
+    judges: f.judges ?? NO_JUDGES,
     ...(f.readable ? { readable: [PROJECT] } : { project: PROJECT }),
     ...(f.system && { system: f.system }),
     ...(f.topology && { topology: f.topology }),
@@ -135,11 +151,11 @@ async function valuesOf(filter: TraceFilter): Promise<Record<string, number[]>> 
 
 const slack = (x: number) => 1e-9 * Math.abs(x) + 1e-300;
 
-async function compare(filter: TraceFilter): Promise<void> {
+async function compare(filter: TraceFilter & { judges: JudgeSelection }): Promise<void> {
   setSummaries(false);
-  const [scanMetrics, scanDashboard] = [await aggregateMetrics(filter), await dashboardModel(filter)];
+  const [scanMetrics, scanDashboard] = [await aggregateMetrics(filter), await dashboardModel(filter, filter.judges)];
   setSummaries(true);
-  const [sumMetrics, sumDashboard] = [await aggregateMetrics(filter), await dashboardModel(filter)];
+  const [sumMetrics, sumDashboard] = [await aggregateMetrics(filter), await dashboardModel(filter, filter.judges)];
   const values = await valuesOf(filter);
   // exact fields
   expect({ ...sumMetrics, e2: null, e3: null, e4: null }).toEqual({ ...scanMetrics, e2: null, e3: null, e4: null });
@@ -203,6 +219,7 @@ async function snapshot(): Promise<unknown> {
 afterAll(async () => {
   setSummaries(true);
   await prisma().trace.deleteMany({ where: { project: { name: PROJECT } } });
+  await prisma().judge.deleteMany({ where: { project: { name: PROJECT } } });
 });
 
 describe("metric summaries against the scan", () => {
