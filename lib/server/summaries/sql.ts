@@ -15,7 +15,7 @@
  * No "server-only" import: scripts/summaries-sql.ts prints the migration.
  */
 import { METRIC_CATALOGUE, type MetricKind } from "@/lib/metrics/catalogue";
-import { ALPHA, EXACT_INTEGER, GAMMA, UNIT_WIDTH } from "@/lib/metrics/sketch";
+import { EXACT_INTEGER, GAMMA, UNIT_WIDTH } from "@/lib/metrics/sketch";
 import { VERDICTS } from "@/lib/metrics/types";
 
 const METRICS = METRIC_CATALOGUE.map((m) => ({ key: m.key, kind: m.kind }));
@@ -33,7 +33,6 @@ export function binKeySql(v: string, kind: MetricKind): string {
   return `(CASE ${unit}WHEN ${v} = 0 OR abs(${v}) >= 1e300::float8 OR abs(${v}) <= 1e-300::float8 OR (${v} = trunc(${v}) AND abs(${v}) <= ${EXACT_INTEGER}) THEN ${v}
     ELSE sign(${v}) * exp(ceil(ln(abs(${v})) / ${lnGamma.toPrecision(17)}::float8) * ${lnGamma.toPrecision(17)}::float8) * ${scale}::float8 END)`;
 }
-void ALPHA;
 
 /** The grain of a row `x` of traces. */
 const grain = (x: string) => ({
