@@ -11,11 +11,15 @@
  * - content search: a rare phrase (a URL of one template event) and a common one (a topic in ~10% of events),
  *   as the list page reads them (terms scanned, the page and its total), and both again as the page read
  *   them before (the trigram index alone, the exact total of every match, then the page: the baseline);
- * - GET /api/metrics, GET /api/dashboard, GET /api/decisions (all traces), and beside them
- *   the one-pass baseline: one SQL scan reading each of the dashboard's columns once;
+ * - GET /api/metrics and GET /api/dashboard from the metric summaries (all traces, and system=sys-3:
+ *   a filter on the summaries' grain), with judges=all (E1 corrected by the traces judges labelled),
+ *   with a filter that falls back to the scan (task_id), and the scan itself on all traces (summaries off); GET /api/decisions (all traces); beside them the
+ *   one-pass baseline: one SQL scan reading each of the dashboard's columns once (all traces, sys-3, task-7);
  * - label writes under load: --clients concurrent writers for --seconds through
- *   POST /api/traces/{id}/annotations (p50, p99, writes/s);
- * - ingest throughput: --ingest fresh traces through Baton's ingest path into the filled database;
+ *   POST /api/traces/{id}/annotations, trace-level task_success labels (they change E1 and so the
+ *   summaries): with the summaries' triggers disabled (before) and enabled (p50, p99, writes/s);
+ * - ingest throughput: --ingest fresh traces through Baton's ingest path into the filled database,
+ *   triggers disabled and enabled; the time `npm run summaries:rebuild` takes;
  * - disk per event: the database's size over its events.
  * The fill: templates through the real ingest path, then copied with SQL
  * (scripts/bench/scale-fill.ts). Prints a table per size, then each figure's
@@ -42,6 +46,8 @@ import { closeDatabase, prisma } from "@/lib/server/db/client";
 import { countTraces, listPageSql, listTotal, listTraces, MAX_RANKED, scanSearch } from "@/lib/server/queries/trace-list";
 import { setWordPrefilter } from "@/lib/server/queries/trace-search";
 import { applyMigrations } from "@/lib/server/db/migrate";
+import { setSummaries } from "@/lib/server/summaries/read";
+import { rebuildSummaries } from "@/lib/server/summaries/rebuild";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { medianAsyncMs } from "./compute/measure";
 import { benchDatabase, fmt } from "./db";
@@ -93,6 +99,11 @@ interface Figures {
   writeP99: number;
   writesPerS: number;
   ingestPerS: number;
+  /** the same with the summaries' triggers disabled, in the same run (before) */
+  writeP50Before: number;
+  writesPerSBefore: number;
+  ingestPerSBefore: number;
+  rebuildS: number;
   bytesPerEvent: number;
   fillS: number;
 }
@@ -105,10 +116,20 @@ const READS: { name: string; goal?: number }[] = [
   { name: "search, common phrase", goal: 1000 },
   { name: "search, rare phrase, as before: trigram index alone, exact total (baseline)" },
   { name: "search, common phrase, as before: trigram index alone, exact total (baseline)" },
-  { name: "GET /api/metrics" },
-  { name: "GET /api/dashboard" },
+  { name: "GET /api/metrics (summaries)", goal: 150 },
+  { name: "GET /api/metrics?system=sys-3 (summaries)", goal: 150 },
+  { name: "GET /api/metrics?task_id=task-7 (falls back: scan)" },
+  { name: "GET /api/metrics?judges=all (summaries, E1 corrected by the judged traces)" },
+  { name: "GET /api/metrics, the scan (summaries off)" },
+  { name: "GET /api/dashboard (summaries)", goal: 150 },
+  { name: "GET /api/dashboard?system=sys-3 (summaries)", goal: 150 },
+  { name: "GET /api/dashboard?task_id=task-7 (falls back: scan)" },
+  { name: "GET /api/dashboard?judges=all (summaries, E1 corrected by the judged traces)" },
+  { name: "GET /api/dashboard, the scan (summaries off)" },
   { name: "GET /api/decisions" },
   { name: "one pass over the dashboard's columns, in SQL (baseline)" },
+  { name: "one pass, system=sys-3 (baseline)" },
+  { name: "one pass, task_id=task-7 (baseline)" },
 ];
 
 async function ok(response: Response): Promise<unknown> {
@@ -157,7 +178,38 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-async function labelLoad(client: pg.Client): Promise<{ p50: number; p99: number; perS: number }> {
+/** Each of the dashboard's columns once, in one scan of the rows `where` selects. */
+const onePass = (where: string) =>
+  `SELECT count(*), count(e1), sum(e1), ${DASHBOARD_METRICS.map((m) => (m.kind === "boolean" ? `${m.key}::int` : m.key)).map((c) => `min(${c}::float8), max(${c}::float8), avg(${c}::float8)`).join(", ")} FROM traces ${where}`;
+
+/** `run` with the views' summaries off: the scan the views fall back to. */
+async function withoutSummaries(run: () => Promise<unknown>): Promise<void> {
+  setSummaries(false);
+  try {
+    await run();
+  } finally {
+    setSummaries(true);
+  }
+}
+
+async function summaryTriggers(client: pg.Client, on: boolean): Promise<void> {
+  const verb = on ? "ENABLE" : "DISABLE";
+  await client.query(`ALTER TABLE traces ${["insert", "update", "delete"].map((op) => `${verb} TRIGGER summaries_${op}`).join(", ")}`);
+}
+
+let ingestBatch = 0;
+/** --ingest fresh traces through the ingest path; events/s. */
+async function ingestRun(prefix: string): Promise<number> {
+  const started = performance.now();
+  const ingested = await ingestTemplates(0, INGEST, `${prefix}-${ingestBatch++}`, 100);
+  return ingested / ((performance.now() - started) / 1000);
+}
+
+/**
+ * --clients writers for --seconds through POST /api/traces/{id}/annotations:
+ * event-level step_quality labels, or trace-level task_success ones (which change E1, and so the summaries).
+ */
+async function labelLoad(client: pg.Client, family: "step_quality" | "task_success" = "step_quality"): Promise<{ p50: number; p99: number; perS: number }> {
   const { rows } = await client.query<{ trace_id: string; event_id: string }>(
     `SELECT t.trace_id, e.event_id FROM (SELECT id, trace_id FROM traces WHERE id % greatest(1, (SELECT count(*) FROM traces) / 2000) = 0 LIMIT 2000) t
      JOIN events e ON e.trace_id = t.id AND e.seq = 2`,
@@ -168,7 +220,7 @@ async function labelLoad(client: pg.Client): Promise<{ p50: number; p99: number;
   await Promise.all(Array.from({ length: CLIENTS }, async () => {
     while (performance.now() < until) {
       const unit = rows[k++ % rows.length]!;
-      const body = { event_id: unit.event_id, family: "step_quality", value: (k % 3) - 1 };
+      const body = family === "step_quality" ? { event_id: unit.event_id, family, value: (k % 3) - 1 } : { family, value: k % 2 };
       const started = performance.now();
       const response = await annotate(jsonRequest(`/api/traces/${encodeURIComponent(unit.trace_id)}/annotations`, body), params({ id: unit.trace_id }));
       if (response.status !== 201) throw new Error(`label write: ${response.status} ${await response.text()}`);
@@ -212,11 +264,21 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     [READS[4]!.name, () => listPage(searches[1]!)],
     [READS[5]!.name, () => withoutWords(() => listPageExact(searches[0]!))],
     [READS[6]!.name, () => withoutWords(() => listPageExact(searches[1]!))],
-    [READS[7]!.name, async () => ok(await metricsRoute(getRequest("/api/metrics"), params({})))],
-    [READS[8]!.name, async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({})))],
-    [READS[9]!.name, async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
+    ["GET /api/metrics (summaries)", async () => ok(await metricsRoute(getRequest("/api/metrics"), params({})))],
+    ["GET /api/metrics?system=sys-3 (summaries)", async () => ok(await metricsRoute(getRequest("/api/metrics?system=sys-3"), params({})))],
+    ["GET /api/metrics?task_id=task-7 (falls back: scan)", async () => ok(await metricsRoute(getRequest("/api/metrics?task_id=task-7"), params({})))],
+    ["GET /api/metrics?judges=all (summaries, E1 corrected by the judged traces)", async () => ok(await metricsRoute(getRequest("/api/metrics?judges=all"), params({})))],
+    ["GET /api/metrics, the scan (summaries off)", () => withoutSummaries(async () => ok(await metricsRoute(getRequest("/api/metrics"), params({}))))],
+    ["GET /api/dashboard (summaries)", async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({})))],
+    ["GET /api/dashboard?system=sys-3 (summaries)", async () => ok(await dashboardRoute(getRequest("/api/dashboard?system=sys-3"), params({})))],
+    ["GET /api/dashboard?task_id=task-7 (falls back: scan)", async () => ok(await dashboardRoute(getRequest("/api/dashboard?task_id=task-7"), params({})))],
+    ["GET /api/dashboard?judges=all (summaries, E1 corrected by the judged traces)", async () => ok(await dashboardRoute(getRequest("/api/dashboard?judges=all"), params({})))],
+    ["GET /api/dashboard, the scan (summaries off)", () => withoutSummaries(async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({}))))],
+    ["GET /api/decisions", async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
     // the cheapest read of the rows the dashboard summarises: each of its columns once, in one scan
-    [READS[10]!.name, () => client.query(`SELECT count(*), count(e1), sum(e1), ${DASHBOARD_METRICS.map((m) => (m.kind === "boolean" ? `${m.key}::int` : m.key)).map((c) => `min(${c}::float8), max(${c}::float8), avg(${c}::float8)`).join(", ")} FROM traces`)],
+    ["one pass over the dashboard's columns, in SQL (baseline)", () => client.query(onePass(""))],
+    ["one pass, system=sys-3 (baseline)", () => client.query(onePass("WHERE system = 'sys-3'"))],
+    ["one pass, task_id=task-7 (baseline)", () => client.query(onePass("WHERE task_id = 'task-7'"))],
   ];
   for (const [name, run] of runs) {
     ms[name] = await timeMs(run);
@@ -226,13 +288,20 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     const n = await countTraces({ text: `"${text}"` });
     log(`search ${label} "${text}": ${fmt(n)} matching traces`);
   }
-  const load = await labelLoad(client);
-  log(`label writes, ${CLIENTS} clients: p50 ${fmt(load.p50, 1)} ms, p99 ${fmt(load.p99, 1)} ms, ${fmt(load.perS)} writes/s`);
-  const started = performance.now();
-  const ingested = await ingestTemplates(0, INGEST, `ingest-${events}`, 100);
-  const ingestPerS = ingested / ((performance.now() - started) / 1000);
-  log(`ingest: ${fmt(ingested)} events of ${fmt(INGEST)} traces, ${fmt(ingestPerS)} events/s`);
-  return { events, traces, ms, writeP50: load.p50, writeP99: load.p99, writesPerS: load.perS, ingestPerS, bytesPerEvent, fillS };
+  // writes before (the summaries' triggers disabled) and after (enabled), in the same run; then the summaries rebuilt
+  await summaryTriggers(client, false);
+  const before = await labelLoad(client, "task_success");
+  log(`label writes (task_success, E1), ${CLIENTS} clients, triggers off: p50 ${fmt(before.p50, 1)} ms, p99 ${fmt(before.p99, 1)} ms, ${fmt(before.perS)} writes/s`);
+  const ingestPerSBefore = await ingestRun(`ingest-off-${events}`);
+  log(`ingest, triggers off: ${fmt(ingestPerSBefore)} events/s`);
+  await summaryTriggers(client, true);
+  const rebuildS = (await rebuildSummaries()).seconds;
+  log(`summaries rebuilt in ${fmt(rebuildS, 1)} s`);
+  const load = await labelLoad(client, "task_success");
+  log(`label writes (task_success, E1), ${CLIENTS} clients: p50 ${fmt(load.p50, 1)} ms, p99 ${fmt(load.p99, 1)} ms, ${fmt(load.perS)} writes/s`);
+  const ingestPerS = await ingestRun(`ingest-${events}`);
+  log(`ingest: ${fmt(ingestPerS)} events/s`);
+  return { events, traces, ms, writeP50: load.p50, writeP99: load.p99, writesPerS: load.perS, ingestPerS, writeP50Before: before.p50, writesPerSBefore: before.perS, ingestPerSBefore, rebuildS, bytesPerEvent, fillS };
 }
 
 /** Grows the database to about `target` events: copies of the templates, secondary indexes dropped while copying and rebuilt. */
@@ -341,10 +410,14 @@ async function explain(client: pg.Client): Promise<void> {
 function rowsOf(f: Figures): [string, number, string][] {
   return [
     ...READS.map(({ name }): [string, number, string] => [name, f.ms[name]!, "ms"]),
-    ["label write p50 (under load)", f.writeP50, "ms"],
-    ["label write p99 (under load)", f.writeP99, "ms"],
+    ["label write p50 (task_success, under load), summaries' triggers off", f.writeP50Before, "ms"],
+    ["label write p50 (task_success, under load)", f.writeP50, "ms"],
+    ["label write p99 (task_success, under load)", f.writeP99, "ms"],
+    ["label writes/s, triggers off", f.writesPerSBefore, "/s"],
     ["label writes/s", f.writesPerS, "/s"],
+    ["ingest throughput, triggers off", f.ingestPerSBefore, "events/s"],
     ["ingest throughput", f.ingestPerS, "events/s"],
+    ["summaries rebuilt from the rows (npm run summaries:rebuild)", f.rebuildS * 1000, "ms"],
     ["disk per event", f.bytesPerEvent, "bytes"],
   ];
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { reader } from "@/lib/server/db/read";
-import { safeMean } from "./metrics";
+import { INTEGER_COLUMNS, safeMean } from "./metrics";
 import {
   binEdges,
   binRange,
@@ -18,6 +18,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
 import { e1WithJudges } from "../judges/e1";
 import { describeFilter, traceWhere, type TraceFilter } from "./trace-filter";
+import { percentileCont, histogramValue } from "@/lib/metrics/sketch";
+import { judgedE1, KIND, summaryGroups, summaryMetrics, summaryTotals, summaryWhere } from "../summaries/read";
 
 /**
  * The dashboard's numbers, in the SQL style of metrics.ts: over the stored
@@ -33,7 +35,7 @@ const num = (v: Row[string] | undefined): number | null => (v === null || v === 
 
 /** Per-group counts and means for the trend rows (`e1`: the stored column, or with judges' values, lib/server/judges/e1.ts). */
 const trendSelect = (e1: Prisma.Sql) => Prisma.sql`count(*)::int AS traces, count(${e1})::int AS e1_n, coalesce(sum(${e1}), 0)::int AS e1_successes,
-  ${Prisma.join(DASHBOARD_METRICS.map((m) => Prisma.sql`${safeMean(column(m.key))} AS ${alias(`mean_${m.key}`)}`))}`;
+  ${Prisma.join(DASHBOARD_METRICS.map((m) => Prisma.sql`${safeMean(column(m.key), INTEGER_COLUMNS.has(m.key))} AS ${alias(`mean_${m.key}`)}`))}`;
 
 function trendRow(r: Row): TrendRow {
   return {
@@ -47,6 +49,8 @@ function trendRow(r: Row): TrendRow {
 
 /** `judges`: whose trace-level task_success values decide E1 where no person labelled it (SPEC.md section 5); E1 only. */
 export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection = NO_JUDGES): Promise<DashboardModel> {
+  const cells = summaryWhere(filter);
+  if (cells !== null) return dashboardFromSummaries(filter, cells, judges);
   const where = traceWhere(filter);
   const { join, e1 } = e1WithJudges(judges);
   const from = Prisma.sql`FROM traces t ${join} ${where}`;
@@ -92,6 +96,72 @@ export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection
     days: days.map(trendRow),
     policies: policies.map(trendRow),
   });
+}
+
+/**
+ * The dashboard from the metric summaries (lib/server/summaries): counts,
+ * E1 (with judges: corrected by the traces judges labelled), verdicts, min,
+ * max and the trends' means exactly as the scan gives them; the 2nd and 98th percentiles and the histograms' counts from the
+ * merged fine bins (lib/metrics/sketch.ts, docs/scale.md "Summaries").
+ */
+async function dashboardFromSummaries(filter: TraceFilter, cells: Prisma.Sql, judges: JudgeSelection): Promise<DashboardModel> {
+  const [totals, metrics, days, policies, judged] = await Promise.all([
+    summaryTotals(cells),
+    summaryMetrics(cells),
+    summaryGroups(cells, "day"),
+    summaryGroups(cells, "policy"),
+    judgedE1(filter, judges),
+  ]);
+  for (const c of judged) {
+    for (const row of [totals, days.find((d) => d.key === c.day), policies.find((p) => p.key === c.policy)]) {
+      if (!row) continue;
+      row.e1_n += c.n;
+      row.e1_successes += c.successes;
+    }
+  }
+  const stats: Record<string, MetricStats> = {};
+  const bins: Record<string, Bins> = {};
+  const counts: BinCount[] = [];
+  for (const m of DASHBOARD_METRICS) {
+    const s = metrics.get(m.key)!;
+    const kind = KIND.get(m.key)!;
+    stats[m.key] = { min: s.min, max: s.max, values: s.n, nulls: totals.traces - s.n };
+    if (s.min === null || s.max === null) {
+      bins[m.key] = binEdges(m.kind, null);
+      continue;
+    }
+    const full = { min: s.min, max: s.max };
+    const { range, clipped } = binRange(full, percentileCont(kind, s.bins, s.n, 0.02, full), percentileCont(kind, s.bins, s.n, 0.98, full));
+    const b = { ...binEdges(m.kind, range), ...(clipped && { clipped: true }) };
+    bins[m.key] = b;
+    if (b.edges.length <= 1) continue;
+    const byBucket = new Map<number, number>();
+    for (const bin of s.bins) {
+      const bucket = bucketIndex(histogramValue(kind, bin.key, full), b);
+      byBucket.set(bucket, (byBucket.get(bucket) ?? 0) + bin.n);
+    }
+    for (const [bin, n] of byBucket) counts.push({ metric: m.key, bin, n });
+  }
+  return buildDashboard({
+    scope: describeFilter(filter),
+    traces: totals.traces,
+    e1_n: totals.e1_n,
+    e1_successes: totals.e1_successes,
+    stats,
+    bins,
+    counts,
+    verdicts: totals.verdicts,
+    days,
+    policies,
+  });
+}
+
+/** bucketOf below, in JavaScript: the lower edges at most v (width_bucket), or past the last edge of a clipped range. */
+function bucketIndex(v: number, bins: Bins): number {
+  if (bins.clipped && v > bins.edges.at(-1)!) return bins.edges.length;
+  let n = 0;
+  for (let i = 0; i < bins.edges.length - 1; i++) if (bins.edges[i]! <= v) n++;
+  return n;
 }
 
 /**

@@ -11,6 +11,8 @@ import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
 import { e1WithJudges } from "../judges/e1";
 import { traceWhere } from "./trace-filter";
 import { findTraceRow } from "./traces";
+import { median } from "@/lib/metrics/sketch";
+import { judgedE1, KIND, summaryMetrics, summaryTotals, summaryWhere } from "../summaries/read";
 
 /** `GET /api/traces/{id}/metrics`: the metrics stored with the trace (computed at ingest, recomputed on change). */
 export async function traceMetrics(traceId: string): Promise<TraceMetrics> {
@@ -58,6 +60,8 @@ export interface MetricsFilter {
 const AGGREGATED = { e2: metricsOf("e2").map((m) => m.key), e3: metricsOf("e3").map((m) => m.key), e4: metricsOf("e4").map((m) => m.key) };
 /** A metric's column as a number (a boolean one as 0/1). */
 const BOOLEAN_COLUMNS = new Set<string>(METRIC_CATALOGUE.filter((m) => m.kind === "boolean").map((m) => m.key));
+/** Columns of whole numbers (int4, booleans as 0/1): summed as int8, exact without numeric per row. */
+export const INTEGER_COLUMNS = new Set<string>(METRIC_CATALOGUE.filter((m) => m.kind === "boolean" || m.kind === "count").map((m) => m.key));
 
 type MeanMedian = { mean: number | null; median: number | null };
 
@@ -67,29 +71,61 @@ type MeanMedian = { mean: number | null; median: number | null };
  * mean and median of every E2-E4 value over non-null values, verdict counts.
  */
 export async function aggregateMetrics(filter: MetricsFilter) {
+  const cells = summaryWhere(filter);
+  return cells === null ? aggregateScan(filter) : aggregateSummaries(filter, cells);
+}
+
+/** The answer from the metric summaries: counts, E1 (with judges: corrected by the traces judges labelled) and means exact, medians from the fine bins (lib/metrics/sketch.ts). */
+async function aggregateSummaries(filter: MetricsFilter, cells: Prisma.Sql) {
+  const [totals, metrics, judged] = await Promise.all([summaryTotals(cells), summaryMetrics(cells), judgedE1(filter, filter.judges ?? NO_JUDGES)]);
+  for (const c of judged) {
+    totals.e1_n += c.n;
+    totals.e1_successes += c.successes;
+  }
+  const section = (names: readonly string[]) =>
+    Object.fromEntries(
+      names.map((c) => {
+        const s = metrics.get(c)!;
+        const m = s.min === null || s.max === null ? null : median(KIND.get(c)!, s.bins, s.n, { min: s.min, max: s.max });
+        return [c, { mean: s.mean === null ? null : Number(s.mean), median: m } satisfies MeanMedian];
+      }),
+    );
+  const verdicts: Record<string, number> = { premature: 0, late: 0, unknown: 0, ok: 0 };
+  for (const v of totals.verdicts) if (v.verdict !== null) verdicts[v.verdict] = v.n;
+  return answer(totals.traces, totals.e1_successes, totals.e1_n, section, verdicts);
+}
+
+/**
+ * The scan: one pass over the filtered traces (every mean, both middle values of every median from one
+ * sort per column, the verdict counts), in numeric where float8 arithmetic could overflow or round.
+ */
+async function aggregateScan(filter: MetricsFilter) {
   const where = traceWhere(filter);
   const columns = Object.values(AGGREGATED).flat();
   const value = (c: string) => (BOOLEAN_COLUMNS.has(c) ? Prisma.raw(`(t.${c})::int`) : Prisma.raw(`t.${c}`));
   const selects = columns.flatMap((c) => [
-    Prisma.sql`${safeMean(value(c))} AS ${Prisma.raw(`"${c}_mean"`)}`,
+    Prisma.sql`${safeMean(value(c), INTEGER_COLUMNS.has(c))} AS ${Prisma.raw(`"${c}_mean"`)}`,
     Prisma.sql`${safeMedian(value(c))} AS ${Prisma.raw(`"${c}_median"`)}`,
   ]);
+  const verdictCounts = Prisma.raw(["premature", "late", "unknown", "ok"].map((v) => `count(*) FILTER (WHERE t.verdict = '${v}')::int AS "v_${v}"`).join(", "));
   const judged = e1WithJudges(filter.judges ?? NO_JUDGES);
   const [row] = await (await reader()).prisma.$queryRaw<Record<string, number | bigint | string | null>[]>`
-    SELECT count(*)::int AS traces, count(${judged.e1})::int AS e1_n, coalesce(sum(${judged.e1}), 0)::int AS e1_successes, ${Prisma.join(selects)}
+    SELECT count(*)::int AS traces, count(${judged.e1})::int AS e1_n, coalesce(sum(${judged.e1}), 0)::int AS e1_successes, ${verdictCounts}, ${Prisma.join(selects)}
     FROM traces t ${judged.join} ${where}`;
-  const verdictRows = await (await reader()).prisma.$queryRaw<{ verdict: string | null; n: number }[]>`
-    SELECT t.verdict::text AS verdict, count(*)::int AS n FROM traces t ${where} GROUP BY t.verdict`;
   const r = row!;
   const section = (names: readonly string[]) =>
     Object.fromEntries(names.map((c) => [c, { mean: num(r[`${c}_mean`]), median: num(r[`${c}_median`]) } satisfies MeanMedian]));
-  const wilson = wilsonInterval(Number(r.e1_successes), Number(r.e1_n));
   const verdicts: Record<string, number> = { premature: 0, late: 0, unknown: 0, ok: 0 };
-  for (const v of verdictRows) if (v.verdict !== null) verdicts[v.verdict] = v.n;
+  for (const v of Object.keys(verdicts)) verdicts[v] = Number(r[`v_${v}`]);
+  return answer(Number(r.traces), Number(r.e1_successes), Number(r.e1_n), section, verdicts);
+}
+
+function answer(traces: number, successes: number, n: number, section: (names: readonly string[]) => Record<string, MeanMedian>, verdicts: Record<string, number>) {
+  const wilson = wilsonInterval(successes, n);
   return {
     version: SPEC_VERSION,
-    traces: Number(r.traces),
-    e1: { rate: wilson?.rate ?? null, low: wilson?.low ?? null, high: wilson?.high ?? null, n: Number(r.e1_n) },
+    traces,
+    e1: { rate: wilson?.rate ?? null, low: wilson?.low ?? null, high: wilson?.high ?? null, n },
     e2: section(AGGREGATED.e2),
     e3: section(AGGREGATED.e3),
     e4: section(AGGREGATED.e4),
@@ -107,7 +143,8 @@ export async function aggregateMetrics(filter: MetricsFilter) {
  * ("out of range") instead of rounding, and its float8 arithmetic raises
  * "underflow" where a product or quotient of non-zero values rounds to 0.
  */
-export const safeMean = (v: Prisma.Sql) => Prisma.sql`avg((${v})::numeric)::text`;
+export const safeMean = (v: Prisma.Sql, integer = false) =>
+  integer ? Prisma.sql`(trim_scale(sum(${v})::numeric) / nullif(count(${v}), 0))::text` : Prisma.sql`(trim_scale(sum((${v})::numeric)) / nullif(count(${v}), 0))::text`;
 
 /**
  * The median of SPEC.md (percentile_cont(0.5): the middle value, or the
@@ -117,8 +154,8 @@ export const safeMean = (v: Prisma.Sql) => Prisma.sql`avg((${v})::numeric)::text
  * halved subnormal underflows.
  */
 export const safeMedian = (v: Prisma.Sql) =>
-  Prisma.sql`(((percentile_disc(0.5) WITHIN GROUP (ORDER BY (${v})::float8))::numeric
-    + (percentile_disc(0.5) WITHIN GROUP (ORDER BY (${v})::float8 DESC))::numeric) / 2)::text`;
+  Prisma.sql`((((percentile_disc(ARRAY[0.5, 0.5 + 1e-12]) WITHIN GROUP (ORDER BY (${v})::float8))[1])::numeric
+    + ((percentile_disc(ARRAY[0.5, 0.5 + 1e-12]) WITHIN GROUP (ORDER BY (${v})::float8))[2])::numeric) / 2)::text`;
 
 function num(v: number | bigint | string | null | undefined): number | null {
   return v === null || v === undefined ? null : Number(v);
