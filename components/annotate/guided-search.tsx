@@ -4,7 +4,8 @@ import { useEffect, useState } from "react";
 import { answerQuestion, nextQuestion, startGuided, type GuidedState, type GuidedStep } from "@/lib/blame/guided";
 import type { BlameRanking } from "@/lib/blame/types";
 import { askedEvents, stepNumber } from "@/lib/trace/steps";
-import { describeFailure, requestJson } from "@/lib/api/client";
+import { call, describeFailure } from "@/lib/api/client";
+import { traceBlame } from "@/lib/api/contracts/analysis";
 import { useLabeling, useLabelingStore } from "./store";
 import { useLabelKeys } from "./use-label-keys";
 
@@ -31,14 +32,14 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
 
   const start = async () => {
     setError(null);
-    const r = await requestJson<Partial<BlameRanking> & { method: string; chosen?: { by: string }; reason?: string }>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=best`);
+    const r = await call(traceBlame, { params: { id: traceId }, query: { method: "best" } });
     const rows = store.getState().rows;
     const walked = askedEvents(rows.map((row) => row!.step));
     const ids = walked.map((i) => rows[i]!.id);
     // 202: the ranking is being made in the background; the search goes on without it
-    const ranking = r.ok && r.data.events && r.data.agents ? { method: r.data.method, events: r.data.events, agents: r.data.agents } : null;
+    const ranking: BlameRanking | null = r.ok && !("state" in r.data) ? { method: r.data.method, events: r.data.events, agents: r.data.agents } : null;
     if (!r.ok) setError(`no prior ranking (${describeFailure(r)}): plain bisection`);
-    else if (!ranking) setError(`no prior ranking yet (${r.data.reason ?? "being computed"}): plain bisection`);
+    else if ("state" in r.data) setError(`no prior ranking yet (${r.data.reason}): plain bisection`);
     setPrior(r.ok && ranking ? { method: r.data.method, note: r.data.chosen?.by ?? "" } : null);
     setAsked(walked);
     setState(startGuided(ids, ranking));

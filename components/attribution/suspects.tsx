@@ -6,12 +6,15 @@ import { suspectReasons } from "@/lib/blame/reasons";
 import type { RankedAgent, RankedEvent } from "@/lib/blame/types";
 import { formatPercent } from "@/lib/format";
 import type { SystemAccuracy as KeptAccuracy } from "@/lib/blame/scores";
-import { describeFailure, requestJson } from "@/lib/api/client";
+import { call, describeFailure } from "@/lib/api/client";
+import type { Output } from "@/lib/api/contract";
+import { traceBlame } from "@/lib/api/contracts/analysis";
 import { ConfirmedBadge, ConfirmedSuspects } from "@/components/replay/confirmed-suspects";
 import type { ConfirmedSuspect } from "@/lib/api/replay";
 import { whenGraphDrawn } from "@/components/trace-graph/drawn-signal";
 import { usePublishSuspects } from "./suspect-ids";
 
+/** What the panel shows of an answer of `GET /api/traces/{id}/blame` (a ranking, or 202 while it is made). */
 interface Blame {
   method: string;
   /** 202: being trained or ranked in the background */
@@ -24,6 +27,12 @@ interface Blame {
   agents?: RankedAgent[];
   /** calls whose correction turned the failed run into a success, with their events */
   confirmed_by_replay?: ConfirmedSuspect[];
+}
+
+function shown(data: Output<typeof traceBlame>): Blame {
+  const chosen = data.chosen && { by: data.chosen.by, reason: "reason" in data.chosen ? data.chosen.reason : undefined };
+  if ("state" in data) return { method: data.method, state: data.state, reason: data.reason, retry_after_s: data.retry_after_s, chosen };
+  return { method: data.method, chosen, trained: data.trained, events: data.events, agents: data.agents, confirmed_by_replay: data.confirmed_by_replay };
 }
 
 /** The events asked for: the suspects and enough of the rest for their reasons (what sets a suspect apart is read against these); the API pages the ranking. */
@@ -65,14 +74,15 @@ export function Suspects({
     const ready = afterGraph ? whenGraphDrawn(traceId) : Promise.resolve();
     void ready.then(() => {
       if (cancelled) return null;
-      return requestJson<Blame>("GET", `/api/traces/${encodeURIComponent(traceId)}/blame?method=${encodeURIComponent(method)}&limit=${SUSPECTS_PAGE}`);
+      return call(traceBlame, { params: { id: traceId }, query: { method, limit: SUSPECTS_PAGE } });
     }).then((r) => {
       if (!r || cancelled) return;
       if (r.ok) {
-        setAnswer({ key, blame: r.data });
+        const blame = shown(r.data);
+        setAnswer({ key, blame });
         setError(null);
-        publish(topSuspects(r.data.events ?? []).map((e) => e.id));
-        if (r.data.state) retry = setTimeout(() => setAttempt((a) => a + 1), (r.data.retry_after_s ?? 5) * 1000);
+        publish(topSuspects(blame.events ?? []).map((e) => e.id));
+        if (blame.state) retry = setTimeout(() => setAttempt((a) => a + 1), (blame.retry_after_s ?? 5) * 1000);
       } else setError(describeFailure(r));
     });
     return () => {

@@ -9,6 +9,7 @@ import type { CollusionRow } from "@/lib/hacking/collusion";
 import { DIAGNOSTICS_VERSION } from "@/lib/hacking/types";
 import { MAX_ID_LENGTH } from "@/lib/trace/limits";
 import { FAMILIES, TOPOLOGIES } from "@/lib/trace/types";
+import { blameEvaluationAnswer } from "../blame-evaluation";
 import { defineEndpoint, sameType } from "../contract";
 import { decimalInt, filterText } from "../params";
 import { specVersion, successRate } from "../shapes";
@@ -163,7 +164,7 @@ export const blameEvaluation = defineEndpoint({
   path: "/api/blame/evaluation",
   query: z.strictObject({ project: text, system: text }),
   /** 200 with the scores and `scoring`, or 202 `{scoring, previous}` while they are computed */
-  output: z.object({ scoring: z.object({ state: z.string() }) }),
+  output: blameEvaluationAnswer,
   errors: [],
 });
 

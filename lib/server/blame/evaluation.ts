@@ -4,7 +4,11 @@ import { availableParallelism } from "node:os";
 import { estimatedSeconds, type LeadingEstimate, type SystemReport } from "@/lib/blame/report";
 import { setting } from "../config";
 import type { SPEC_VERSION } from "@/lib/metrics";
+import { blameEvaluationSchema, type scoringStatusSchema } from "@/lib/api/blame-evaluation";
+import { sameType } from "@/lib/api/contract";
+import type { z } from "zod";
 import { pool } from "../db/client";
+import { storedOrNull } from "../db/stored";
 import { labelledRows, type LabelledFilter } from "./labelled";
 import { cancelScoring, enqueueScoring, ensureScoringWorker } from "./scoring";
 import { scoreLabelled, scoringKey } from "./score-labelled";
@@ -72,6 +76,9 @@ export interface ScoringStatus {
   error?: string;
 }
 
+sameType<z.output<typeof blameEvaluationSchema>, BlameEvaluationResponse>();
+sameType<z.output<typeof scoringStatusSchema>, ScoringStatus>();
+
 /** What a caller reads: the state of the scoring of the labelled set it asked about, its scores once done, else the last scores of the filter it may read. */
 export interface BlameEvaluationAnswer {
   scoring: ScoringStatus;
@@ -86,7 +93,8 @@ interface ScoringRow {
   state: ScoringStatus["state"];
   progress: number;
   error: string | null;
-  result: BlameEvaluationResponse | null;
+  /** as stored: read through storedScores */
+  result: unknown;
   queued_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
@@ -129,6 +137,18 @@ function statusOf(row: ScoringRow, now = Date.now()): ScoringStatus {
 
 const COLUMNS = "key, trace_keys, state, progress, error, result, queued_at, started_at, finished_at";
 
+/** A finished scoring's stored scores (blame_scorings.result), or null when there are none or they do not parse (logged). */
+export function storedScores(value: unknown, key: string): BlameEvaluationResponse | null {
+  return value === null ? null : storedOrNull(blameEvaluationSchema, value, () => `the stored scores of blame scoring ${key.slice(0, 12)}`);
+}
+
+/** A finished scoring whose scores do not parse is failed, with the reason: the next ask after ten minutes scores the set again. */
+async function failUnreadable(row: ScoringRow): Promise<ScoringRow> {
+  const error = "its stored scores do not parse (see the log)";
+  await pool().query("UPDATE blame_scorings SET state = 'failed', error = $2 WHERE key = $1 AND state = 'done'", [row.key, error]);
+  return { ...row, state: "failed", error };
+}
+
 /**
  * The scores of every method on the labelled traces of a filter, never waiting for them: the scoring of the labelled
  * set as it is now (one per distinct input, shared by every caller and process, computed by a background job that
@@ -155,12 +175,14 @@ export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluatio
      RETURNING ${COLUMNS}, (xmax = 0 OR state = 'queued' AND queued_at = now()) AS requeue`,
     [key, filter.project, filter.system, traceKeys],
   );
-  const row: ScoringRow = upserted[0]!;
+  let row: ScoringRow = upserted[0]!;
+  const scores = row.state === "done" ? storedScores(row.result, key) : null;
+  if (row.state === "done" && scores === null) row = await failUnreadable(row);
   if (upserted[0]!.requeue) await enqueueScoring({ key, filter: f });
   // a process that asks works the queue too (the one that queued the job may be gone)
   else if (row.state === "queued" || row.state === "running") ensureScoringWorker();
   const scoring = statusOf(row);
-  if (row.state === "done" && (await mayReadAll(row.trace_keys, f.readable))) return { scoring, result: { ...row.result!, filter }, fresh: true };
+  if (scores !== null && (await mayReadAll(row.trace_keys, f.readable))) return { scoring, result: { ...scores, filter }, fresh: true };
   return { scoring, result: await previousScores(f, key), fresh: false };
 }
 
@@ -177,7 +199,10 @@ async function previousScores(f: LabelledFilter, key: string): Promise<BlameEval
      ORDER BY finished_at DESC LIMIT 5`,
     [key, f.project ?? null, f.system ?? null],
   );
-  for (const r of rows) if (await mayReadAll(r.trace_keys, f.readable)) return { ...r.result!, filter: { project: f.project ?? null, system: f.system ?? null } };
+  for (const r of rows) {
+    const scores = storedScores(r.result, r.key);
+    if (scores !== null && (await mayReadAll(r.trace_keys, f.readable))) return { ...scores, filter: { project: f.project ?? null, system: f.system ?? null } };
+  }
   return null;
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Score, SystemAccuracy } from "@/lib/blame/scores";
 import { pool } from "../db/client";
-import { mayReadAll, type BlameEvaluationResponse } from "./evaluation";
+import { mayReadAll, storedScores } from "./evaluation";
 
 export type KeptAccuracy = SystemAccuracy;
 
@@ -11,15 +11,16 @@ export type KeptAccuracy = SystemAccuracy;
  */
 export async function keptAccuracy(system: string | null, readable: readonly string[] | null): Promise<KeptAccuracy | null> {
   if (system === null) return null;
-  const { rows } = await pool().query<{ trace_keys: string[]; result: BlameEvaluationResponse | null }>(
-    "SELECT trace_keys, result FROM blame_scorings WHERE state = 'done' AND system = $1 ORDER BY finished_at DESC LIMIT 5",
+  const { rows } = await pool().query<{ key: string; trace_keys: string[]; result: unknown }>(
+    "SELECT key, trace_keys, result FROM blame_scorings WHERE state = 'done' AND system = $1 ORDER BY finished_at DESC LIMIT 5",
     [system],
   );
   for (const row of rows) {
-    if (!row.result || row.result.traces === 0 || !(await mayReadAll(row.trace_keys, readable ?? undefined))) continue;
+    const result = storedScores(row.result, row.key);
+    if (!result || result.traces === 0 || !(await mayReadAll(row.trace_keys, readable ?? undefined))) continue;
     const step_top1: Record<string, Score> = {};
-    for (const m of row.result.methods) if (m.scores) step_top1[m.method] = m.scores.step.top1;
-    return { system, best: row.result.best, step_top1 };
+    for (const m of result.methods) if (m.scores) step_top1[m.method] = m.scores.step.top1;
+    return { system, best: result.best, step_top1 };
   }
   return null;
 }

@@ -19,7 +19,7 @@ export const GET = endpoint(evaluationContract, {
   handle: async ({ request, query: q }) => {
     const readable = await readableProjects(request);
     const { scoring, result, fresh } = await blameEvaluation({ ...q, ...(readable !== null && { readable }) });
-    if (fresh) return { ...result, scoring };
+    if (fresh && result) return { ...result, scoring };
     return reply({ scoring, previous: result }, { status: 202, headers: { "retry-after": String(scoring.state === "failed" ? 60 : 5) } });
   },
 });
