@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as evaluation from "@/app/api/blame/evaluation/route";
 import { pool, prisma } from "@/lib/server/db/client";
 import { ingestFormatted } from "@/lib/server/ingest/format-ingest";
@@ -117,6 +117,23 @@ describe("GET /api/blame/evaluation: one scoring per labelled set, as a backgrou
     }
     expect(await queuedJobs()).toHaveLength(0);
   }, 120_000);
+
+  it("stored scores that do not parse are never shown: the scoring is failed with the reason, and the log says which", async () => {
+    const [row] = (await pool().query<{ key: string; result: unknown }>("SELECT key, result FROM blame_scorings WHERE state = 'done'")).rows;
+    await pool().query("UPDATE blame_scorings SET result = '{\"traces\": \"many\"}'::jsonb WHERE key = $1", [row!.key]);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    try {
+      const answer = await ask(viewerA, "project=pa");
+      expect(answer.status).toBe(202);
+      expect(answer.body).toMatchObject({ scoring: { state: "failed", error: "its stored scores do not parse (see the log)" }, previous: null });
+    } finally {
+      spy.mockRestore();
+      // as it was, for the tests after this one
+      await pool().query("UPDATE blame_scorings SET state = 'done', error = NULL, result = $2::jsonb WHERE key = $1", [row!.key, JSON.stringify(row!.result)]);
+    }
+    expect(logged.some((l) => l.includes(`the stored scores of blame scoring ${row!.key.slice(0, 12)} does not parse ($.`))).toBe(true);
+  });
 
   it("scores at most BATON_BLAME_SCORERS labelled sets at once; a scoring stops, its child killed, when its labelled set changes or a project admin cancels it", async () => {
     // pa's labels change (its earlier scores stay readable meanwhile), pb is asked for: two new scorings
