@@ -5,6 +5,7 @@ import type { FamilyValues } from "@/lib/judges/unit-values";
 import { FAMILIES } from "@/lib/trace/types";
 import { annotationInput, apiAnnotation } from "../annotations";
 import { defineEndpoint, idParams, sameType } from "../contract";
+import { eventHead } from "../shapes";
 
 /** Labels of a trace and what the labeling views read beside them (SPEC.md sections 5 and 7). */
 
@@ -36,17 +37,7 @@ export const deleteAnnotation = defineEndpoint({
 });
 
 const unitEvent = z.strictObject({
-  id: z.string(),
-  seq: z.number(),
-  t: z.number(),
-  type: z.string(),
-  agent: z.string(),
-  role: z.string().nullable(),
-  from: z.string().nullable(),
-  to: z.string().nullable(),
-  tool: z.string().nullable(),
-  decision: z.string().nullable(),
-  status: z.string().nullable(),
+  ...eventHead,
   tokens: z.number().nullable(),
   content: z.string().nullable(),
   content_length: z.number().nullable(),

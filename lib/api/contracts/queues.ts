@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "../contract";
+import { eventHead } from "../shapes";
 import { decimalNumber } from "../params";
 import { queuePatchInput, queuePreviewInput, skipInput } from "../queue-edit";
 import { adjudicationInput, queueInput, storedQueueFilter, submitInput } from "../queues";
@@ -26,17 +27,7 @@ export const queueItem = z.object({
   event_count: z.number(),
   event: z
     .object({
-      id: z.string(),
-      seq: z.number(),
-      t: z.number(),
-      type: z.string(),
-      agent: z.string(),
-      role: z.string().nullable(),
-      from: z.string().nullable(),
-      to: z.string().nullable(),
-      tool: z.string().nullable(),
-      decision: z.string().nullable(),
-      status: z.string().nullable(),
+      ...eventHead,
       content: z.string().nullable(),
     })
     .nullable(),
