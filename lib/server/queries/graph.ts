@@ -13,7 +13,9 @@ import { loadGraphTrace, withMessageContent } from "./graph-load";
 import { loadGroup } from "./load-trace";
 import { userPresets } from "./presets";
 import { findTraceRow } from "./traces";
+import { graphMeta as graphMetaSchema } from "@/lib/api/contracts/traces";
 import { pool } from "../db/client";
+import { stored as storedValue } from "../db/stored";
 
 /**
  * Server side of the graph view (`GET /api/traces/{id}/graph`): the trace's
@@ -180,7 +182,8 @@ export async function graphMeta(traceId: string): Promise<GraphMeta> {
   const row = await findTraceRow(traceId);
   if (!models.has(keyOf(row))) {
     const stored = await storedOrWaited(row, META_FROM, 0);
-    if (stored !== null) return JSON.parse(stored) as GraphMeta; // written by storePages from this very type, for this version of the trace
+    // written by storePages for this version of the trace; read back through the answer's schema all the same
+    if (stored !== null) return storedValue(graphMetaSchema, JSON.parse(stored), () => `stored graph meta of trace row ${row.id}`);
   }
   return (await entryFor(traceId, row)).model.meta;
 }
