@@ -79,15 +79,16 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
 }
 
 /**
- * CPU seconds of the report per labelled run on a 2-core machine, when some runs share a task (a second nested CV,
- * by task; it grows about linearly: as many trainings whatever the count, each over the runs): 244 s of CPU in two
- * threads (221 s in one) for 100 Who&When runs of both systems (`npm run bench:blame -- --report --runs 100`).
+ * Seconds of the report per labelled run on an idle 2-core machine, when some runs share a task (a second nested CV,
+ * by task; it grows about linearly: as many trainings whatever the count, each over the runs), as `estimatedSeconds`
+ * spreads them over the threads: 100 Who&When runs of both systems took 108 s of wall time in two threads (205 s of
+ * CPU) and 178 s in one (`npm run bench:blame -- --report --runs 100 --threads 2|1`), which 1.9 gives as 104 and 190 s.
  * What the Attribution page promises before a scoring has progressed enough to tell; a busy machine takes longer,
  * which the progress then shows.
  */
-export const SECONDS_PER_RUN_BY_TASK = 2.4;
+export const SECONDS_PER_RUN_BY_TASK = 1.9;
 /** The same without the nested CV by task (every run of its own task): the second nested CV adds about 60 %. */
-export const SECONDS_PER_RUN = 1.5;
+export const SECONDS_PER_RUN = 1.2;
 
 /**
  * Wall seconds of a scoring of `runs` labelled runs computed in `threads` threads (BATON_BLAME_THREADS, at most the
