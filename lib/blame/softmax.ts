@@ -51,29 +51,8 @@ export function trainLogit(sets: readonly ChoiceSet[], dim: number, options: Log
   const iterations = options.iterations ?? 300;
   const rate = options.rate ?? 0.05;
   // the candidates flattened once (rows of all sets, their non-zeros): the same sums in the same order, without allocations per step
-  const setStart: number[] = [0];
-  const rowStart: number[] = [0];
-  const idx: number[] = [];
-  const val: number[] = [];
-  const chosen: number[] = [];
-  for (const set of sets) {
-    for (const row of set.rows) {
-      for (let i = 0; i < row.idx.length; i++) {
-        idx.push(row.idx[i]!);
-        val.push(row.val[i]!);
-      }
-      rowStart.push(idx.length);
-    }
-    chosen.push(setStart[setStart.length - 1]! + set.chosen);
-    setStart.push(rowStart.length - 1);
-  }
-  const fIdx = Int32Array.from(idx);
-  const fVal = Float64Array.from(val);
-  const rows = rowStart.length - 1;
-  // typed offsets: the hot loops below read them billions of times over a nested CV
-  const setAt = Int32Array.from(setStart);
-  const rowAt = Int32Array.from(rowStart);
-  const chosenAt = Int32Array.from(chosen);
+  // (typed offsets: the hot loops below read them billions of times over a nested CV)
+  const { fIdx, fVal, rows, setAt, rowAt, chosenAt } = packSets(sets);
   const score = new Float64Array(rows);
   const w = new Float64Array(dim);
   const m = new Float64Array(dim);
@@ -187,31 +166,7 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
   const K = passes * L;
   const lane = new Int32Array(models.length);
   order.forEach((m, k) => (lane[m] = k));
-  const setStart: number[] = [0];
-  const rowStart: number[] = [0];
-  const tailStart: number[] = [];
-  const idx: number[] = [];
-  const val: number[] = [];
-  const chosen: number[] = [];
-  for (const set of sets) {
-    for (const row of set.rows) {
-      tailStart.push(idx.length + row.tail);
-      for (let i = 0; i < row.idx.length; i++) {
-        idx.push(row.idx[i]!);
-        val.push(row.val[i]!);
-      }
-      rowStart.push(idx.length);
-    }
-    chosen.push(setStart[setStart.length - 1]! + set.chosen);
-    setStart.push(rowStart.length - 1);
-  }
-  const fIdx = Int32Array.from(idx);
-  const fVal = Float64Array.from(val);
-  const rows = rowStart.length - 1;
-  const setAt = Int32Array.from(setStart);
-  const rowAt = Int32Array.from(rowStart);
-  const tailAt = Int32Array.from(tailStart);
-  const chosenAt = Int32Array.from(chosen);
+  const { fIdx, fVal, rows, setAt, rowAt, tailAt, chosenAt } = packSets(sets);
   // lane k's value of column j at j * K + k
   const used = new Uint8Array(dim * K);
   const inSet = new Uint8Array(sets.length * K);
@@ -316,4 +271,39 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
     }
   }
   return models.map((_, i) => Float64Array.from({ length: dim }, (_, j) => w[j * K + lane[i]!]!));
+}
+
+/**
+ * Choice sets flattened once: every row's non-zeros one after another (`fIdx`, `fVal`), each row's start (`rowAt`, one
+ * past the end last), each set's first row (`setAt`), its chosen row's index (`chosenAt`) and, for rows with a tail,
+ * where the tail's non-zeros start (`tailAt`).
+ */
+function packSets(sets: readonly { rows: readonly (SparseRow & { tail?: number })[]; chosen: number }[]) {
+  const setStart: number[] = [0];
+  const rowStart: number[] = [0];
+  const tailStart: number[] = [];
+  const idx: number[] = [];
+  const val: number[] = [];
+  const chosen: number[] = [];
+  for (const set of sets) {
+    for (const row of set.rows) {
+      tailStart.push(idx.length + (row.tail ?? row.idx.length));
+      for (let i = 0; i < row.idx.length; i++) {
+        idx.push(row.idx[i]!);
+        val.push(row.val[i]!);
+      }
+      rowStart.push(idx.length);
+    }
+    chosen.push(setStart[setStart.length - 1]! + set.chosen);
+    setStart.push(rowStart.length - 1);
+  }
+  return {
+    fIdx: Int32Array.from(idx),
+    fVal: Float64Array.from(val),
+    rows: rowStart.length - 1,
+    setAt: Int32Array.from(setStart),
+    rowAt: Int32Array.from(rowStart),
+    tailAt: Int32Array.from(tailStart),
+    chosenAt: Int32Array.from(chosen),
+  };
 }
