@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { binEdges, binRange, binIndex, niceStep } from "./bins";
+import { binEdges, binRange, binIndex, niceStep, percentileOf } from "./bins";
 import type { MetricKind } from "./metrics";
 
 describe("binEdges", () => {
@@ -100,5 +100,33 @@ describe("binEdges for every finite range (subnormals included)", () => {
   it("bins a range of a few subnormals (min 0, max 5e-323) into steps of the smallest double", () => {
     expect(niceStep(5e-324)).toBe(5e-324);
     expect(binEdges("real", { min: 0, max: 5e-323 }).edges).toEqual(Array.from({ length: 11 }, (_, i) => i * 5e-324));
+  });
+});
+
+describe("percentileOf (PostgreSQL's percentile_cont over distinct values and their counts)", () => {
+  it("interpolates between the two rows around p·(n − 1)", () => {
+    // 1, 2, 3, 4: p = 0.5 → row 1.5, between 2 and 3
+    expect(percentileOf([1, 2, 3, 4], [1, 1, 1, 1], 4, 0.5)).toBe(2.5);
+    // 10, 10, 10, 20: p = 0.5 → rows 1 and 2, both 10; p = 0.98 → row 2.94, 10 + 0.94 · 10
+    expect(percentileOf([10, 20], [3, 1], 4, 0.5)).toBe(10);
+    expect(percentileOf([10, 20], [3, 1], 4, 0.98)).toBeCloseTo(19.4, 12);
+    // one value: itself; none: null
+    expect(percentileOf([7], [1], 1, 0.02)).toBe(7);
+    expect(percentileOf([], [], 0, 0.5)).toBeNull();
+  });
+
+  it("equals the same rule over the values written out one by one", () => {
+    const distinct = fc.uniqueArray(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(distinct, fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 30, maxLength: 30 }), fc.double({ min: 0, max: 1, noNaN: true }), (values, counts, p) => {
+        const vs = [...values].sort((a, b) => a - b);
+        const ns = vs.map((_, k) => counts[k]!);
+        const all = vs.flatMap((v, k) => Array.from({ length: ns[k]! }, () => v));
+        const at = p * (all.length - 1);
+        const [lo, hi] = [all[Math.floor(at)]!, all[Math.ceil(at)]!];
+        const expected = Math.floor(at) === Math.ceil(at) ? lo : lo + (at - Math.floor(at)) * (hi - lo);
+        expect(percentileOf(vs, ns, all.length, p)).toBe(expected);
+      }),
+    );
   });
 });

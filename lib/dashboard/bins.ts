@@ -103,3 +103,27 @@ export function binRange(full: Range, p02: number | null, p98: number | null): {
   if (full.max - full.min <= 4 * (p98 - p02)) return { range: full, clipped: false };
   return { range: { min: p02, max: p98 }, clipped: true };
 }
+
+/**
+ * PostgreSQL's percentile_cont(p) over the values `vs` (ascending, each
+ * `ns[k]` times, `n` in all), in the same float8 arithmetic: the rows
+ * floor and ceil of p·(n − 1) (0-based), interpolated as lo + (p·(n − 1) −
+ * floor)·(hi − lo). Null without values.
+ */
+export function percentileOf(vs: readonly number[], ns: readonly number[], n: number, p: number): number | null {
+  if (n === 0) return null;
+  const at = p * (n - 1);
+  const first = Math.floor(at);
+  const second = Math.ceil(at);
+  const nth = (row: number) => {
+    let seen = 0;
+    for (let k = 0; k < vs.length; k++) {
+      seen += ns[k]!;
+      if (row < seen) return vs[k]!;
+    }
+    return vs.at(-1)!;
+  };
+  const lo = nth(first);
+  if (second === first) return lo;
+  return lo + (at - first) * (nth(second) - lo);
+}

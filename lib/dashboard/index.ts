@@ -7,6 +7,6 @@
  */
 export * from "./types";
 export * from "./metrics";
-export { binEdges, binIndex, binRange, niceStep, type Bins } from "./bins";
+export { binEdges, binIndex, binRange, niceStep, percentileOf, type Bins } from "./bins";
 export { buildDashboard, buildHistogram, dayTrend, policyTrend, rateOf, type DashboardRaw, type MetricStats, type BinCount, type TrendRow } from "./build";
 export { parseBar, describeBar, type BarSelection } from "./bars";

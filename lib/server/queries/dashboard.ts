@@ -1,9 +1,11 @@
 import "server-only";
 import { reader } from "@/lib/server/db/read";
-import { INTEGER_COLUMNS, safeMean } from "./metrics";
+import { readPrepared } from "@/lib/server/db/prepared";
+import { INTEGER_COLUMNS } from "./metrics";
 import {
   binEdges,
   binRange,
+  percentileOf,
   buildDashboard,
   DASHBOARD_METRICS,
   metricOf,
@@ -24,79 +26,146 @@ import { judgedE1, KIND, summaryGroups, summaryMetrics, summaryTotals, summaryWh
 /**
  * The dashboard's numbers, in the SQL style of metrics.ts: over the stored
  * per-trace metric columns, every value a bound parameter, column names from
- * the fixed list of lib/dashboard. Two rounds: ranges (and everything that
- * needs no bins), then the counts per bin of lib/dashboard's bin edges.
+ * the fixed list of lib/dashboard. From the summaries where the filter is on
+ * their grain, else one scan (dashboardScan).
  */
-type Row = Record<string, number | bigint | string | null | (number | null)[]>;
-
 const column = (key: string) => (metricOf(key)?.kind === "boolean" ? Prisma.raw(`(t.${key})::int`) : Prisma.raw(`t.${key}`));
-const alias = (name: string) => Prisma.raw(`"${name}"`);
-const num = (v: Row[string] | undefined): number | null => (v === null || v === undefined || Array.isArray(v) ? null : Number(v));
-
-/** Per-group counts and means for the trend rows (`e1`: the stored column, or with judges' values, lib/server/judges/e1.ts). */
-const trendSelect = (e1: Prisma.Sql) => Prisma.sql`count(*)::int AS traces, count(${e1})::int AS e1_n, coalesce(sum(${e1}), 0)::int AS e1_successes,
-  ${Prisma.join(DASHBOARD_METRICS.map((m) => Prisma.sql`${safeMean(column(m.key), INTEGER_COLUMNS.has(m.key))} AS ${alias(`mean_${m.key}`)}`))}`;
-
-function trendRow(r: Row): TrendRow {
-  return {
-    key: r.key === null ? null : String(r.key),
-    traces: Number(r.traces),
-    e1_n: Number(r.e1_n),
-    e1_successes: Number(r.e1_successes),
-    means: Object.fromEntries(DASHBOARD_METRICS.map((m) => [m.key, num(r[`mean_${m.key}`])])),
-  };
-}
 
 /** `judges`: whose trace-level task_success values decide E1 where no person labelled it (SPEC.md section 5); E1 only. */
 export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection = NO_JUDGES): Promise<DashboardModel> {
   const cells = summaryWhere(filter);
   if (cells !== null) return dashboardFromSummaries(filter, cells, judges);
+  return dashboardScan(filter, judges);
+}
+
+/** A metric's column in the scan's rows (`f`, below): `m<i>` in DASHBOARD_METRICS order. */
+const SCAN_COLUMNS = DASHBOARD_METRICS.map((m, i) => ({ ...m, name: `m${i}`, integer: INTEGER_COLUMNS.has(m.key) }));
+
+/**
+ * The scan of the traces a filter selects, as one statement that reads each
+ * row once: the rows' columns (materialised once), then from them (1) the
+ * counts, E1 and each metric's count and exact numeric sum per (day,
+ * checkpoint, verdict), rolled up into the day and checkpoint trends (the
+ * exact means, as safeMean gives them) and the verdict counts, and (2) each
+ * metric's distinct values with their counts, ascending. From (2) this module
+ * takes min, max, the 2nd and 98th percentiles (percentile_cont's rule, in the
+ * same float arithmetic) and, once the bins are known, each histogram's counts
+ * (width_bucket's rule, bucketIndex): one round trip, one sort per metric.
+ */
+export function dashboardScanSql(filter: TraceFilter, judges: JudgeSelection): Prisma.Sql {
   const where = traceWhere(filter);
   const { join, e1 } = e1WithJudges(judges);
-  const from = Prisma.sql`FROM traces t ${join} ${where}`;
-  const db = (await reader()).prisma;
-  const ranges = DASHBOARD_METRICS.flatMap((m) => [
-    Prisma.sql`min(${column(m.key)})::float8 AS ${alias(`${m.key}_min`)}`,
-    Prisma.sql`max(${column(m.key)})::float8 AS ${alias(`${m.key}_max`)}`,
-    Prisma.sql`count(${column(m.key)})::int AS ${alias(`${m.key}_n`)}`,
-    // both percentiles from one sort of the column
-    Prisma.sql`percentile_cont(ARRAY[0.02, 0.98]) WITHIN GROUP (ORDER BY ${column(m.key)})::float8[] AS ${alias(`${m.key}_p`)}`,
-  ]);
-  const [[summary], verdicts, days, policies] = await Promise.all([
-    db.$queryRaw<Row[]>`SELECT count(*)::int AS traces, count(${e1})::int AS e1_n, coalesce(sum(${e1}), 0)::int AS e1_successes, ${Prisma.join(ranges)} ${from}`,
-    db.$queryRaw<{ verdict: string | null; n: number }[]>`SELECT t.verdict::text AS verdict, count(*)::int AS n FROM traces t ${where} GROUP BY t.verdict`,
-    db.$queryRaw<Row[]>`SELECT to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS key, ${trendSelect(e1)} ${from} GROUP BY 1 ORDER BY 1`,
-    // checkpoints in the order their first trace arrived; traces without one last
-    db.$queryRaw<Row[]>`SELECT t.metadata->>'policy_version' AS key, ${trendSelect(e1)} ${from}
-      GROUP BY 1 ORDER BY (t.metadata->>'policy_version') IS NULL, min(t.created_at), 1`,
-  ]);
-  const s = summary!;
-  const traces = Number(s.traces);
+  const cols = Prisma.raw(SCAN_COLUMNS.map((m) => `${m.kind === "boolean" ? `(t.${m.key})::int` : `t.${m.key}`} AS ${m.name}`).join(", "));
+  const sums = Prisma.raw(SCAN_COLUMNS.map((m) => `${m.integer ? `sum(${m.name})` : `sum(${m.name}::numeric)`} AS s${m.name}, count(${m.name}) AS n${m.name}`).join(", "));
+  const means = Prisma.raw(`ARRAY[${SCAN_COLUMNS.map((m) => `(trim_scale(sum(s${m.name})::numeric) / nullif(sum(n${m.name}), 0))::text`).join(", ")}]`);
+  // each metric's distinct values with their counts, ascending: one small hash aggregate of the rows per metric
+  const values = Prisma.raw(SCAN_COLUMNS.map((m, i) => `
+    UNION ALL
+    SELECT 3, NULL, 0, 0, 0, NULL, ${i}, array_agg(v ORDER BY v), array_agg(n ORDER BY v)
+    FROM (SELECT ${m.name}::float8 AS v, count(*) AS n FROM f WHERE ${m.name} IS NOT NULL GROUP BY 1) AS d`).join(""));
+  return Prisma.sql`
+    WITH f AS MATERIALIZED (
+      SELECT to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, t.metadata->>'policy_version' AS policy, t.verdict::text AS verdict,
+        t.created_at, ${e1} AS e1, ${cols}
+      FROM traces t ${join} ${where}),
+    g AS (SELECT day, policy, verdict, count(*) AS traces, count(e1) AS e1_n, sum(e1) AS e1_s, min(created_at) AS first_at, ${sums}
+      FROM f GROUP BY 1, 2, 3)
+    SELECT 0 AS part, day AS key, sum(traces)::int AS traces, sum(e1_n)::int AS e1_n, coalesce(sum(e1_s), 0)::int AS e1_successes, ${means} AS means,
+      row_number() OVER (ORDER BY day)::int AS ord, NULL::float8[] AS vs, NULL::int8[] AS ns
+    FROM g GROUP BY day
+    UNION ALL
+    SELECT 1, policy, sum(traces)::int, sum(e1_n)::int, coalesce(sum(e1_s), 0)::int, ${means},
+      row_number() OVER (ORDER BY policy IS NULL, min(first_at), policy)::int, NULL, NULL
+    FROM g GROUP BY policy
+    UNION ALL
+    SELECT 2, verdict, sum(traces)::int, 0, 0, NULL, 0, NULL, NULL FROM g GROUP BY verdict${values}`;
+}
+
+async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promise<DashboardModel> {
+  const rows = await readPrepared<ScanRow>(dashboardScanSql(filter, judges));
+  const days: { ord: number; row: TrendRow }[] = [];
+  const policies: { ord: number; row: TrendRow }[] = [];
+  const verdicts: { verdict: string | null; n: number }[] = [];
+  const values = new Map<number, { vs: number[]; ns: number[] }>();
+  let traces = 0;
+  let e1n = 0;
+  let e1successes = 0;
+  for (const r of rows) {
+    if (r.part === 3) {
+      if (r.vs !== null) values.set(r.ord, { vs: r.vs.map(Number), ns: r.ns!.map(Number) });
+      continue;
+    }
+    if (r.part === 2) {
+      verdicts.push({ verdict: r.key, n: r.traces });
+      continue;
+    }
+    const row: TrendRow = {
+      key: r.key,
+      traces: r.traces,
+      e1_n: r.e1_n,
+      e1_successes: r.e1_successes,
+      means: Object.fromEntries(SCAN_COLUMNS.map((m, i) => [m.key, r.means![i] === null || r.means![i] === undefined ? null : Number(r.means![i])])),
+    };
+    if (r.part === 1) policies.push({ ord: r.ord, row });
+    else {
+      days.push({ ord: r.ord, row });
+      traces += r.traces;
+      e1n += r.e1_n;
+      e1successes += r.e1_successes;
+    }
+  }
+  days.sort((a, b) => a.ord - b.ord);
+  policies.sort((a, b) => a.ord - b.ord);
   const stats: Record<string, MetricStats> = {};
   const bins: Record<string, Bins> = {};
-  for (const m of DASHBOARD_METRICS) {
-    const values = Number(s[`${m.key}_n`]);
-    const min = num(s[`${m.key}_min`]);
-    const max = num(s[`${m.key}_max`]);
-    stats[m.key] = { min, max, values, nulls: traces - values };
-    const percentiles = s[`${m.key}_p`];
-    const [p02, p98] = Array.isArray(percentiles) ? percentiles : [null, null];
-    const { range, clipped } = min === null || max === null ? { range: null, clipped: false } : binRange({ min, max }, num(p02), num(p98));
-    bins[m.key] = { ...binEdges(m.kind, range), ...(clipped && { clipped: true }) };
-  }
+  const counts: BinCount[] = [];
+  SCAN_COLUMNS.forEach((m, i) => {
+    const { vs, ns } = values.get(i) ?? { vs: [], ns: [] };
+    const n = ns.reduce((a, b) => a + b, 0);
+    const min = vs.length > 0 ? vs[0]! : null;
+    const max = vs.length > 0 ? vs.at(-1)! : null;
+    stats[m.key] = { min, max, values: n, nulls: traces - n };
+    if (min === null || max === null) {
+      bins[m.key] = binEdges(m.kind, null);
+      return;
+    }
+    const { range, clipped } = binRange({ min, max }, percentileOf(vs, ns, n, 0.02), percentileOf(vs, ns, n, 0.98));
+    const b = { ...binEdges(m.kind, range), ...(clipped && { clipped: true }) };
+    bins[m.key] = b;
+    if (b.edges.length <= 1) return;
+    const byBucket = new Map<number, number>();
+    vs.forEach((v, k) => {
+      const bucket = bucketIndex(v, b);
+      byBucket.set(bucket, (byBucket.get(bucket) ?? 0) + ns[k]!);
+    });
+    for (const [bin, c] of byBucket) counts.push({ metric: m.key, bin, n: c });
+  });
   return buildDashboard({
     scope: describeFilter(filter),
     traces,
-    e1_n: Number(s.e1_n),
-    e1_successes: Number(s.e1_successes),
+    e1_n: e1n,
+    e1_successes: e1successes,
     stats,
     bins,
-    counts: await binCounts(where, bins),
+    counts,
     verdicts,
-    days: days.map(trendRow),
-    policies: policies.map(trendRow),
+    days: days.map((d) => d.row),
+    policies: policies.map((p) => p.row),
   });
 }
+
+interface ScanRow {
+  part: number;
+  key: string | null;
+  traces: number;
+  e1_n: number;
+  e1_successes: number;
+  means: (string | null)[] | null;
+  ord: number;
+  vs: (number | string)[] | null;
+  ns: (number | bigint | string)[] | null;
+}
+
 
 /**
  * The dashboard from the metric summaries (lib/server/summaries): counts,
@@ -172,24 +241,6 @@ function bucketOf(key: string, bins: Bins): Prisma.Sql {
   const bucket = Prisma.sql`width_bucket(${column(key)}::float8, ${bins.edges.slice(0, -1)}::float8[])`;
   if (!bins.clipped) return bucket;
   return Prisma.sql`CASE WHEN ${column(key)}::float8 > ${bins.edges.at(-1)!}::float8 THEN ${bins.edges.length}::int ELSE ${bucket} END`;
-}
-
-/**
- * Every histogram's counts in one pass over the filtered rows: each row
- * gives one (metric, bin) pair per metric it has a value for (a LATERAL
- * VALUES list), counted by one GROUP BY. A NULL value has no bucket
- * (width_bucket of NULL is NULL) and is left out, as the histograms want.
- */
-async function binCounts(where: Prisma.Sql, bins: Record<string, Bins>): Promise<BinCount[]> {
-  const binned = DASHBOARD_METRICS.filter((m) => bins[m.key]!.edges.length > 1);
-  if (binned.length === 0) return [];
-  const pairs = binned.map((m) => Prisma.sql`(${m.key}::text, ${bucketOf(m.key, bins[m.key]!)})`);
-  const rows = await (await reader()).prisma.$queryRaw<{ metric: string; bin: number; n: number }[]>`
-    SELECT v.metric, v.bin, count(*)::int AS n
-    FROM (SELECT t.* FROM traces t ${where}) t CROSS JOIN LATERAL (VALUES ${Prisma.join(pairs)}) AS v(metric, bin)
-    WHERE v.bin IS NOT NULL
-    GROUP BY 1, 2`;
-  return rows.map((r) => ({ metric: r.metric, bin: Number(r.bin), n: Number(r.n) }));
 }
 
 export interface BarTrace {

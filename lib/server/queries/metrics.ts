@@ -1,5 +1,5 @@
 import "server-only";
-import { reader } from "@/lib/server/db/read";
+import { readPrepared } from "@/lib/server/db/prepared";
 import type { Trace as TraceRow } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { METRIC_CATALOGUE, metricsOf, SPEC_VERSION, type TraceMetrics } from "@/lib/metrics";
@@ -97,7 +97,8 @@ async function aggregateSummaries(filter: MetricsFilter, cells: Prisma.Sql) {
 
 /**
  * The scan: one pass over the filtered traces (every mean, both middle values of every median from one
- * sort per column, the verdict counts), in numeric where float8 arithmetic could overflow or round.
+ * sort per column, the verdict counts), in numeric where float8 arithmetic could overflow or round; a
+ * prepared statement (lib/server/db/prepared.ts): on a task or a group, planning was most of its time.
  */
 async function aggregateScan(filter: MetricsFilter) {
   const where = traceWhere(filter);
@@ -109,9 +110,9 @@ async function aggregateScan(filter: MetricsFilter) {
   ]);
   const verdictCounts = Prisma.raw(["premature", "late", "unknown", "ok"].map((v) => `count(*) FILTER (WHERE t.verdict = '${v}')::int AS "v_${v}"`).join(", "));
   const judged = e1WithJudges(filter.judges ?? NO_JUDGES);
-  const [row] = await (await reader()).prisma.$queryRaw<Record<string, number | bigint | string | null>[]>`
+  const [row] = await readPrepared<Record<string, number | bigint | string | null>>(Prisma.sql`
     SELECT count(*)::int AS traces, count(${judged.e1})::int AS e1_n, coalesce(sum(${judged.e1}), 0)::int AS e1_successes, ${verdictCounts}, ${Prisma.join(selects)}
-    FROM traces t ${judged.join} ${where}`;
+    FROM traces t ${judged.join} ${where}`);
   const r = row!;
   const section = (names: readonly string[]) =>
     Object.fromEntries(names.map((c) => [c, { mean: num(r[`${c}_mean`]), median: num(r[`${c}_median`]) } satisfies MeanMedian]));

@@ -1,0 +1,21 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { reader } from "./read";
+
+/**
+ * A read-only statement through the reader's pool as a named prepared
+ * statement: parsed once per connection, and once PostgreSQL settles on its
+ * generic plan (after five executions, when it costs no more than the
+ * custom ones), planned once too. The name is a digest of the text, so a
+ * shape of query (which filters, which judges) is one statement whatever
+ * its values. For the aggregate scans (metrics, dashboard, decisions), whose
+ * statements are long and whose filters on an index (a task, a group) read
+ * a few rows: there the planning is most of the time.
+ */
+export async function readPrepared<R extends object>(sql: Prisma.Sql): Promise<R[]> {
+  const text = sql.text;
+  const name = `baton_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+  const { rows } = await (await reader()).pool.query<R>({ name, text, values: sql.values });
+  return rows;
+}
