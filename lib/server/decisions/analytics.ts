@@ -1,16 +1,18 @@
 import "server-only";
-import { reader } from "@/lib/server/db/read";
+import { readPrepared } from "@/lib/server/db/prepared";
 import { createdRange } from "@/lib/dashboard/query";
 import { DECISIONS, decisionReport, emptyTallies, emptyTally, NO_STOP, NO_VERDICT, type DecisionFilter, type DecisionKey, type DecisionReport, type DecisionTallies, type Tally } from "@/lib/decisions";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { traceWhere } from "../queries/trace-filter";
 
 /**
- * Decision analytics in SQL over the stored columns (traces + trace_decisions):
- * one scan with GROUPING SETS adds up every tally (one set per dimension;
- * delegate roles are grouped by the stored role list and spread over its
- * roles here), a second the per-group sums of the within-group difference
- * (one row per group, then summed). lib/decisions turns the tallies into the report.
+ * Decision analytics in SQL over the stored columns (traces + trace_decisions),
+ * one statement that reads each selected row once (`r`, materialised): from
+ * it GROUPING SETS add up every tally (one set per dimension; delegate roles
+ * are grouped by the stored role list and spread over its roles here), and
+ * the per-group sums of the within-group difference (one row per group, then
+ * summed) ride along as the columns of the one row they make. A prepared
+ * statement (lib/server/db/prepared.ts). lib/decisions turns the tallies into the report.
  */
 
 const TAKEN = DECISIONS.map((d) => d.key);
@@ -36,20 +38,24 @@ function whereSql(f: DecisionFilter, readable: string[] | null): Prisma.Sql {
 
 const FROM = Prisma.raw("FROM traces t JOIN trace_decisions d ON d.trace_id = t.id");
 
-const tallySql = (where: Prisma.Sql) => {
-  const columns = DIMENSIONS.map(([, c]) => c).join(", ");
-  const values = DIMENSIONS.map(([, c], i) => `${c}${c.startsWith("t.") ? "::text" : ""} AS c${i}`).join(", ");
-  const sets = ["()", ...DIMENSIONS.map(([, c]) => `(${c})`)].join(", ");
-  const taken = TAKEN.map((k) => `count(*) FILTER (WHERE d.${k}_taken)::int AS "taken_${k}"`).join(", ");
-  return Prisma.sql`SELECT GROUPING(${Prisma.raw(columns)})::int AS g, ${Prisma.raw(values)},
-      count(*)::int AS traces, count(t.e1)::int AS n, coalesce(sum(t.e1), 0)::int AS successes, coalesce(sum(d.r_total), 0)::float8 AS r_sum, ${Prisma.raw(taken)}
-    ${FROM} ${where}
-    GROUP BY GROUPING SETS (${Prisma.raw(sets)})`;
-};
+/** The selected rows' columns the statement reads (their names in `r` are the columns' own: traces' and trace_decisions' used here do not clash). */
+const ROW_COLUMNS = [...new Set([...DIMENSIONS.map(([, c]) => c), ...TAKEN.map((k) => `d.${k}_taken`), "t.e1", "d.r_total", "t.group_id"])];
+/** A column of `t` or `d` as the materialised rows `r` name it. */
+const inR = (c: string) => c.replace(/^[td]\./, "r.");
 
-const withinSql = (where: Prisma.Sql) => {
-  const perGroup = TAKEN.map((k) => `count(*) FILTER (WHERE d.${k}_taken)::float8 AS n1_${k}, coalesce(sum(t.e1) FILTER (WHERE d.${k}_taken), 0)::float8 AS a_${k},
-      count(*) FILTER (WHERE NOT d.${k}_taken)::float8 AS n0_${k}, coalesce(sum(t.e1) FILTER (WHERE NOT d.${k}_taken), 0)::float8 AS c_${k}`).join(", ");
+function tallySelect(): string {
+  const columns = DIMENSIONS.map(([, c]) => inR(c)).join(", ");
+  const values = DIMENSIONS.map(([, c], i) => `${inR(c)}${c.startsWith("t.") ? "::text" : ""} AS c${i}`).join(", ");
+  const sets = ["()", ...DIMENSIONS.map(([, c]) => `(${inR(c)})`)].join(", ");
+  const taken = TAKEN.map((k) => `count(*) FILTER (WHERE r.${k}_taken)::int AS "taken_${k}"`).join(", ");
+  return `SELECT GROUPING(${columns})::int AS g, ${values},
+      count(*)::int AS traces, count(r.e1)::int AS n, coalesce(sum(r.e1), 0)::int AS successes, coalesce(sum(r.r_total), 0)::float8 AS r_sum, ${taken}
+    FROM r GROUP BY GROUPING SETS (${sets})`;
+}
+
+function withinSelect(): string {
+  const perGroup = TAKEN.map((k) => `count(*) FILTER (WHERE r.${k}_taken)::float8 AS n1_${k}, coalesce(sum(r.e1) FILTER (WHERE r.${k}_taken), 0)::float8 AS a_${k},
+      count(*) FILTER (WHERE NOT r.${k}_taken)::float8 AS n0_${k}, coalesce(sum(r.e1) FILTER (WHERE NOT r.${k}_taken), 0)::float8 AS c_${k}`).join(", ");
   const sums = TAKEN.map((k) => {
     const [n1, a, n0, c] = [`n1_${k}`, `a_${k}`, `n0_${k}`, `c_${k}`];
     const mixed = `${n1} > 0 AND ${n0} > 0`;
@@ -58,9 +64,16 @@ const withinSql = (where: Prisma.Sql) => {
       coalesce(sum(${n1} * ${n0} / (${n1} + ${n0})) FILTER (WHERE ${mixed}), 0) AS "${k}_weight",
       coalesce(sum((${a} * (${n1} - ${a}) * ${n0} ^ 3 + ${c} * (${n0} - ${c}) * ${n1} ^ 3) / (${n1} * ${n0} * (${n1} + ${n0}) ^ 2)) FILTER (WHERE ${mixed}), 0) AS "${k}_variance"`;
   }).join(",\n");
-  const groupFilter = Prisma.sql`${where === Prisma.empty ? Prisma.sql`WHERE` : Prisma.sql`${where} AND`} t.group_id IS NOT NULL AND t.e1 IS NOT NULL`;
-  return Prisma.sql`SELECT ${Prisma.raw(sums)} FROM (SELECT ${Prisma.raw(perGroup)} ${FROM} ${groupFilter} GROUP BY t.group_id) AS g`;
-};
+  return `SELECT ${sums} FROM (SELECT ${perGroup} FROM r WHERE r.group_id IS NOT NULL AND r.e1 IS NOT NULL GROUP BY r.group_id) AS g`;
+}
+
+const TALLY = tallySelect();
+const WITHIN = withinSelect();
+
+/** The report's statement: the tallies' rows, each with the within-group sums (one row) beside it. */
+export const decisionsSql = (where: Prisma.Sql) => Prisma.sql`
+  WITH r AS MATERIALIZED (SELECT ${Prisma.raw(ROW_COLUMNS.join(", "))} ${FROM} ${where})
+  SELECT tally.*, within.* FROM (${Prisma.raw(TALLY)}) AS tally CROSS JOIN (${Prisma.raw(WITHIN)}) AS within`;
 
 type TallyRow = { g: number; traces: number; n: number; successes: number; r_sum: number } & Record<`c${number}`, string | string[] | boolean | null> & Record<`taken_${DecisionKey}`, number>;
 
@@ -101,7 +114,7 @@ export function talliesFromRows(rows: readonly TallyRow[], within: Record<string
 
 /** `GET /api/decisions`: the report over the filter, limited to the projects the caller may read (null: all). */
 export async function decisionAnalytics(f: DecisionFilter, readable: string[] | null): Promise<DecisionReport> {
-  const where = whereSql(f, readable);
-  const [rows, within] = await Promise.all([(await reader()).prisma.$queryRaw<TallyRow[]>(tallySql(where)), (await reader()).prisma.$queryRaw<Record<string, number>[]>(withinSql(where))]);
-  return decisionReport(talliesFromRows(rows, within[0]!));
+  const rows = await readPrepared<TallyRow & Record<string, number>>(decisionsSql(whereSql(f, readable)));
+  // no rows selected: the () set still makes one row, with the within-group sums beside it
+  return decisionReport(talliesFromRows(rows, rows[0]!));
 }
