@@ -13,8 +13,11 @@
  *   them before (the trigram index alone, the exact total of every match, then the page: the baseline);
  * - GET /api/metrics and GET /api/dashboard from the metric summaries (all traces, and system=sys-3:
  *   a filter on the summaries' grain), with judges=all (E1 corrected by the traces judges labelled),
- *   with a filter that falls back to the scan (task_id), and the scan itself on all traces (summaries off); GET /api/decisions (all traces); beside them the
+ *   with a filter that falls back to the scan (task_id), and the scan itself on all traces (summaries off); beside them the
  *   one-pass baseline: one SQL scan reading each of the dashboard's columns once (all traces, sys-3, task-7);
+ * - GET /api/decisions (all traces, system=sys-3, task_id=task-7) beside the one pass over the decision
+ *   columns it reads (the same three filters), and GET /api/heatmap?kind=role-family (task-7, and sys-3 with
+ *   max_traces=50) beside one pass over those traces' events;
  * - label writes under load: --clients concurrent writers for --seconds through
  *   POST /api/traces/{id}/annotations, trace-level task_success labels (they change E1 and so the
  *   summaries): with the summaries' triggers disabled (before) and enabled (p50, p99, writes/s);
@@ -26,6 +29,7 @@
  * growth exponent (log-log slope between consecutive sizes) and its projection
  * to 100 M and 1 B events from the last slope. Before each fill it checks the
  * disk: it stops at the last size whose projected database leaves --spare-gb free.
+ * `--reads-only` measures the reads and stops (no writes, no rebuild: a kept database stays as it is).
  * The data directory is deleted at the end unless --keep; `--grow` grows a kept
  * database to the sizes above its own (e.g. 10 M kept, then 30 M); `--reuse` measures
  * a kept database again at its current size (e.g. after adding an index).
@@ -39,6 +43,7 @@ import { GET as listRoute } from "@/app/api/traces/route";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { GET as dashboardRoute } from "@/app/api/dashboard/route";
 import { GET as decisionsRoute } from "@/app/api/decisions/route";
+import { GET as heatmapRoute } from "@/app/api/heatmap/route";
 import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
 import { traceListQuery } from "@/lib/api/filters";
 import { DASHBOARD_METRICS } from "@/lib/dashboard";
@@ -66,6 +71,7 @@ const { values } = parseArgs({
     reuse: { type: "boolean", default: false },
     grow: { type: "boolean", default: false },
     explain: { type: "boolean", default: false },
+    "reads-only": { type: "boolean", default: false },
   },
 });
 const SIZES = values.sizes.split(",").map(Number).sort((a, b) => a - b);
@@ -126,10 +132,19 @@ const READS: { name: string; goal?: number }[] = [
   { name: "GET /api/dashboard?task_id=task-7 (falls back: scan)" },
   { name: "GET /api/dashboard?judges=all (summaries, E1 corrected by the judged traces)" },
   { name: "GET /api/dashboard, the scan (summaries off)" },
-  { name: "GET /api/decisions" },
   { name: "one pass over the dashboard's columns, in SQL (baseline)" },
   { name: "one pass, system=sys-3 (baseline)" },
   { name: "one pass, task_id=task-7 (baseline)" },
+  { name: "GET /api/decisions" },
+  { name: "GET /api/decisions?system=sys-3" },
+  { name: "GET /api/decisions?task_id=task-7" },
+  { name: "one pass over the decisions' columns, in SQL (baseline)" },
+  { name: "one pass over the decisions' columns, system=sys-3 (baseline)" },
+  { name: "one pass over the decisions' columns, task_id=task-7 (baseline)" },
+  { name: "GET /api/heatmap?kind=role-family&task_id=task-7" },
+  { name: "GET /api/heatmap?kind=role-family&system=sys-3&max_traces=50" },
+  { name: "one pass over the heatmap's traces' events, task_id=task-7 (baseline)" },
+  { name: "one pass over the heatmap's traces' events, system=sys-3, 50 traces (baseline)" },
 ];
 
 async function ok(response: Response): Promise<unknown> {
@@ -181,6 +196,16 @@ function percentile(sorted: number[], p: number): number {
 /** Each of the dashboard's columns once, in one scan of the rows `where` selects. */
 const onePass = (where: string) =>
   `SELECT count(*), count(e1), sum(e1), ${DASHBOARD_METRICS.map((m) => (m.kind === "boolean" ? `${m.key}::int` : m.key)).map((c) => `min(${c}::float8), max(${c}::float8), avg(${c}::float8)`).join(", ")} FROM traces ${where}`;
+
+/** Each column GET /api/decisions reads, once, in one scan of the rows `where` selects (traces with their decision row). */
+const onePassDecisions = (where: string) =>
+  `SELECT count(*), count(t.e1), sum(t.e1), sum(d.r_total), ${["spawn", "delegate", "communicate", "aggregate", "stop"].map((k) => `count(*) FILTER (WHERE d.${k}_taken)`).join(", ")},
+     max(t.group_id), max(d.agents_spawned_bucket), max(d.messages_per_agent_bucket), max(d.aggregate_fan_in_bucket), max(d.delegate_role_buckets), max(t.stop_reason), max(t.verdict::text), max(d.policy_version)
+   FROM traces t JOIN trace_decisions d ON d.trace_id = t.id ${where}`;
+
+/** The events of the traces a role-family heatmap reads (the oldest `limit` of `where`), each once. */
+const onePassHeatmap = (where: string, limit: number) =>
+  `SELECT count(*), sum(e.tokens), count(DISTINCT e.agent) FROM events e WHERE e.trace_id IN (SELECT id FROM traces ${where} ORDER BY created_at, id LIMIT ${limit})`;
 
 /** `run` with the views' summaries off: the scan the views fall back to. */
 async function withoutSummaries(run: () => Promise<unknown>): Promise<void> {
@@ -274,11 +299,20 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     ["GET /api/dashboard?task_id=task-7 (falls back: scan)", async () => ok(await dashboardRoute(getRequest("/api/dashboard?task_id=task-7"), params({})))],
     ["GET /api/dashboard?judges=all (summaries, E1 corrected by the judged traces)", async () => ok(await dashboardRoute(getRequest("/api/dashboard?judges=all"), params({})))],
     ["GET /api/dashboard, the scan (summaries off)", () => withoutSummaries(async () => ok(await dashboardRoute(getRequest("/api/dashboard"), params({}))))],
-    ["GET /api/decisions", async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
     // the cheapest read of the rows the dashboard summarises: each of its columns once, in one scan
     ["one pass over the dashboard's columns, in SQL (baseline)", () => client.query(onePass(""))],
     ["one pass, system=sys-3 (baseline)", () => client.query(onePass("WHERE system = 'sys-3'"))],
     ["one pass, task_id=task-7 (baseline)", () => client.query(onePass("WHERE task_id = 'task-7'"))],
+    ["GET /api/decisions", async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
+    ["GET /api/decisions?system=sys-3", async () => ok(await decisionsRoute(getRequest("/api/decisions?system=sys-3"), params({})))],
+    ["GET /api/decisions?task_id=task-7", async () => ok(await decisionsRoute(getRequest("/api/decisions?task_id=task-7"), params({})))],
+    ["one pass over the decisions' columns, in SQL (baseline)", () => client.query(onePassDecisions(""))],
+    ["one pass over the decisions' columns, system=sys-3 (baseline)", () => client.query(onePassDecisions("WHERE t.system = 'sys-3'"))],
+    ["one pass over the decisions' columns, task_id=task-7 (baseline)", () => client.query(onePassDecisions("WHERE t.task_id = 'task-7'"))],
+    ["GET /api/heatmap?kind=role-family&task_id=task-7", async () => ok(await heatmapRoute(getRequest("/api/heatmap?kind=role-family&task_id=task-7"), params({})))],
+    ["GET /api/heatmap?kind=role-family&system=sys-3&max_traces=50", async () => ok(await heatmapRoute(getRequest("/api/heatmap?kind=role-family&system=sys-3&max_traces=50"), params({})))],
+    ["one pass over the heatmap's traces' events, task_id=task-7 (baseline)", () => client.query(onePassHeatmap("WHERE task_id = 'task-7'", 200))],
+    ["one pass over the heatmap's traces' events, system=sys-3, 50 traces (baseline)", () => client.query(onePassHeatmap("WHERE system = 'sys-3'", 50))],
   ];
   for (const [name, run] of runs) {
     ms[name] = await timeMs(run);
@@ -288,6 +322,7 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     const n = await countTraces({ text: `"${text}"` });
     log(`search ${label} "${text}": ${fmt(n)} matching traces`);
   }
+  if (values["reads-only"]) return { events, traces, ms, writeP50: NaN, writeP99: NaN, writesPerS: NaN, ingestPerS: NaN, writeP50Before: NaN, writesPerSBefore: NaN, ingestPerSBefore: NaN, rebuildS: NaN, bytesPerEvent, fillS };
   // writes before (the summaries' triggers disabled) and after (enabled), in the same run; then the summaries rebuilt
   await summaryTriggers(client, false);
   const before = await labelLoad(client, "task_success");

@@ -1,5 +1,6 @@
 import "server-only";
-import { reader } from "@/lib/server/db/read";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { readPrepared } from "@/lib/server/db/prepared";
 import { computeCredit, GroupTooSmallError, type CreditResponse } from "@/lib/credit";
 import {
   buildAgentTimeHeatmap,
@@ -14,7 +15,7 @@ import { resolvePreset, type WeightPreset } from "@/lib/rewards";
 import type { Trace } from "@/lib/trace/types";
 import { ApiError } from "../errors";
 import { humanLabels } from "../queries/annotations";
-import { loadGroup, loadTrace, loadTraceById } from "../queries/load-trace";
+import { loadGroup, loadTrace, loadTracesById } from "../queries/load-trace";
 import { userPresets } from "../queries/presets";
 import { describeFilter, traceWhere, type TraceFilter } from "../queries/trace-filter";
 import type { CreditQuery } from "./credit";
@@ -30,10 +31,12 @@ async function presetOf(query: CreditQuery): Promise<WeightPreset> {
   return preset;
 }
 
-async function creditOf(trace: Trace, query: CreditQuery, preset: WeightPreset, groups: Map<string, Promise<Trace[]>>): Promise<CreditResponse> {
-  const { labels } = await humanLabels(trace.trace_id, query.judges);
+type Labels = Awaited<ReturnType<typeof humanLabels>>["labels"];
+
+async function creditOf(trace: Trace, query: CreditQuery, preset: WeightPreset, groups: Map<string, Promise<Trace[]>>, known?: Labels): Promise<CreditResponse> {
+  const labels = known ?? (await humanLabels(trace.trace_id, query.judges)).labels;
   const needsGroup = (query.method === "grpo" || query.method === "gigpo") && trace.group_id !== undefined;
-  let group: { trace: Trace; labels: Awaited<ReturnType<typeof humanLabels>>["labels"] }[] = [];
+  let group: { trace: Trace; labels: Labels }[] = [];
   if (needsGroup) {
     const key = trace.group_id!;
     if (!groups.has(key)) groups.set(key, loadGroup(key));
@@ -79,24 +82,28 @@ export async function traceHeatmap(traceId: string, heatmap: TraceHeatmapQuery, 
 export async function roleFamilyHeatmap(filter: TraceFilter, heatmap: RoleHeatmapQuery, query: CreditQuery): Promise<HeatmapModel> {
   const preset = await presetOf(query);
   const where = traceWhere(filter);
-  const [ids, [count]] = await Promise.all([
-    (await reader()).prisma.$queryRaw<{ id: number }[]>`SELECT t.id FROM traces t ${where} ORDER BY t.created_at, t.id LIMIT ${heatmap.max_traces}`,
-    (await reader()).prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM traces t ${where}`,
-  ]);
+  // the oldest max_traces and how many matched, in one statement; then the traces in one batch
+  // (three queries for all of them) and their labels side by side
+  const rows = await readPrepared<{ id: number; matched: number }>(
+    Prisma.sql`SELECT t.id, count(*) OVER ()::int AS matched FROM traces t ${where} ORDER BY t.created_at, t.id LIMIT ${heatmap.max_traces}`,
+  );
+  const ids = rows.map((r) => r.id);
+  const loaded = await loadTracesById(ids);
+  const ordered = ids.map((id) => loaded.get(id)!);
+  const labels = await Promise.all(ordered.map(async (trace) => (await humanLabels(trace.trace_id, query.judges)).labels));
   const groups = new Map<string, Promise<Trace[]>>();
   const traces: CreditedTrace[] = [];
   const skipped: string[] = [];
-  for (const { id } of ids) {
-    const trace = await loadTraceById(id);
+  for (const [i, trace] of ordered.entries()) {
     try {
-      traces.push(creditedTrace(trace, await creditOf(trace, query, preset, groups)));
+      traces.push(creditedTrace(trace, await creditOf(trace, query, preset, groups, labels[i])));
     } catch (error) {
       if (!(error instanceof GroupTooSmallError)) throw error;
       skipped.push(trace.trace_id);
     }
   }
   const notes: string[] = [];
-  const matched = count?.n ?? 0;
+  const matched = rows[0]?.matched ?? 0;
   if (matched > ids.length) notes.push(`The ${ids.length} oldest of ${matched} matching traces (max_traces=${heatmap.max_traces}).`);
   if (skipped.length > 0) notes.push(`${skipped.length} trace(s) skipped: ${query.method} needs a group of at least 2 (${skipped.join(", ")}).`);
   const model = buildRoleFamilyHeatmap({
