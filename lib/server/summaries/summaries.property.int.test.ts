@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { POST as annotate } from "@/app/api/traces/[id]/annotations/route";
 import { syntheticTrace } from "@/lib/demo/synthetic";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { binEdges, binRange, type DashboardModel } from "@/lib/dashboard";
 import { METRIC_CATALOGUE } from "@/lib/metrics/catalogue";
 import { ALPHA, errorBound } from "@/lib/metrics/sketch";
 import { NO_JUDGES, type JudgeSelection } from "@/lib/judges/selection";
@@ -23,7 +24,10 @@ import { setSummaries } from "./read";
  * views answered from the summaries equal the scan's answers on every exact
  * field (counts, E1, verdicts, means, min, max, the trends) and stay within
  * lib/metrics/sketch.ts's bound on the approximate ones (medians, the
- * histograms); and the summaries kept by the triggers equal a rebuild.
+ * histograms); and the summaries kept by the triggers equal a rebuild. The
+ * scan's histograms (ranges, percentiles and counts taken from each metric's
+ * distinct values in one statement) equal PostgreSQL's own min, max,
+ * percentile_cont and width_bucket over the same rows.
  */
 const PROJECT = `summ-prop-${process.pid}`;
 const SYSTEMS = ["s1", "s2", null] as const;
@@ -151,11 +155,40 @@ async function valuesOf(filter: TraceFilter): Promise<Record<string, number[]>> 
 
 const slack = (x: number) => 1e-9 * Math.abs(x) + 1e-300;
 
+/** The scan's histograms as PostgreSQL's aggregates give them: range and percentiles, then the bins' counts by width_bucket. */
+async function expectScanHistograms(filter: TraceFilter, scan: DashboardModel): Promise<void> {
+  const where = traceWhere(filter);
+  for (const h of scan.histograms) {
+    const kind = METRIC_CATALOGUE.find((m) => m.key === h.metric)!.kind;
+    const v = Prisma.raw(kind === "boolean" ? `(t.${h.metric})::int::float8` : `(t.${h.metric})::float8`);
+    const [r] = await prisma().$queryRaw<{ min: number | null; max: number | null; p: number[] | null }[]>`
+      SELECT min(${v}) AS min, max(${v}) AS max, percentile_cont(ARRAY[0.02, 0.98]) WITHIN GROUP (ORDER BY ${v}) AS p FROM traces t ${where}`;
+    const { min, max, p } = r!;
+    if (min === null || max === null) {
+      expect(h.edges, h.metric).toEqual(binEdges(kind, null).edges);
+      continue;
+    }
+    const { range, clipped } = binRange({ min, max }, p![0]!, p![1]!);
+    const bins = binEdges(kind, range);
+    expect([h.edges, h.clipped === true], h.metric).toEqual([bins.edges, clipped]);
+    if (bins.edges.length <= 1) continue;
+    const lower = bins.edges.slice(0, -1);
+    const rows = await prisma().$queryRaw<{ b: number; n: number }[]>`
+      SELECT CASE WHEN ${clipped} AND ${v} > ${bins.edges.at(-1)!}::float8 THEN ${bins.edges.length}::int ELSE width_bucket(${v}, ${lower}::float8[]) END AS b, count(*)::int AS n
+      FROM traces t ${where} ${where === Prisma.empty ? Prisma.sql`WHERE` : Prisma.sql`AND`} ${v} IS NOT NULL GROUP BY 1`;
+    const counts = new Map(rows.map((x) => [Number(x.b), Number(x.n)]));
+    const drawn = h.bars.filter((bar) => !bar.null).map((bar) => bar.count);
+    expect(drawn, h.metric).toEqual(bins.labels.map((_, i) => counts.get(i + 1) ?? 0));
+    expect([h.clipped_below, h.clipped_above], h.metric).toEqual([counts.get(0) ?? 0, counts.get(bins.edges.length) ?? 0]);
+  }
+}
+
 async function compare(filter: TraceFilter & { judges: JudgeSelection }): Promise<void> {
   setSummaries(false);
   const [scanMetrics, scanDashboard] = [await aggregateMetrics(filter), await dashboardModel(filter, filter.judges)];
   setSummaries(true);
   const [sumMetrics, sumDashboard] = [await aggregateMetrics(filter), await dashboardModel(filter, filter.judges)];
+  await expectScanHistograms(filter, scanDashboard);
   const values = await valuesOf(filter);
   // exact fields
   expect({ ...sumMetrics, e2: null, e3: null, e4: null }).toEqual({ ...scanMetrics, e2: null, e3: null, e4: null });
