@@ -40,6 +40,8 @@ export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection
 
 /** A metric's column in the scan's rows (`f`, below): `m<i>` in DASHBOARD_METRICS order. */
 const SCAN_COLUMNS = DASHBOARD_METRICS.map((m, i) => ({ ...m, name: `m${i}`, integer: INTEGER_COLUMNS.has(m.key) }));
+/** GROUPING(m0, ..., m<k>) of the set that groups by metric i alone: every bit set but i's (the first column is the highest bit). */
+const METRIC_OF_MASK = new Map(SCAN_COLUMNS.map((_, i) => [(2 ** SCAN_COLUMNS.length - 1) ^ (2 ** (SCAN_COLUMNS.length - 1 - i)), i]));
 
 /**
  * The scan of the traces a filter selects, as one statement that reads each
@@ -47,10 +49,11 @@ const SCAN_COLUMNS = DASHBOARD_METRICS.map((m, i) => ({ ...m, name: `m${i}`, int
  * counts, E1 and each metric's count and exact numeric sum per (day,
  * checkpoint, verdict), rolled up into the day and checkpoint trends (the
  * exact means, as safeMean gives them) and the verdict counts, and (2) each
- * metric's distinct values with their counts, ascending. From (2) this module
- * takes min, max, the 2nd and 98th percentiles (percentile_cont's rule, in the
- * same float arithmetic) and, once the bins are known, each histogram's counts
- * (width_bucket's rule, bucketIndex): one round trip, one sort per metric.
+ * metric's distinct values with their counts (one grouping set per metric,
+ * one aggregate). From (2) this module takes min, max, the 2nd and 98th
+ * percentiles (percentile_cont's rule, in the same float arithmetic) and,
+ * once the bins are known, each histogram's counts (width_bucket's rule,
+ * bucketIndex): one round trip, a prepared statement.
  */
 export function dashboardScanSql(filter: TraceFilter, judges: JudgeSelection): Prisma.Sql {
   const where = traceWhere(filter);
@@ -58,11 +61,12 @@ export function dashboardScanSql(filter: TraceFilter, judges: JudgeSelection): P
   const cols = Prisma.raw(SCAN_COLUMNS.map((m) => `${m.kind === "boolean" ? `(t.${m.key})::int` : `t.${m.key}`} AS ${m.name}`).join(", "));
   const sums = Prisma.raw(SCAN_COLUMNS.map((m) => `${m.integer ? `sum(${m.name})` : `sum(${m.name}::numeric)`} AS s${m.name}, count(${m.name}) AS n${m.name}`).join(", "));
   const means = Prisma.raw(`ARRAY[${SCAN_COLUMNS.map((m) => `(trim_scale(sum(s${m.name})::numeric) / nullif(sum(n${m.name}), 0))::text`).join(", ")}]`);
-  // each metric's distinct values with their counts, ascending: one small hash aggregate of the rows per metric
-  const values = Prisma.raw(SCAN_COLUMNS.map((m, i) => `
+  // each metric's distinct values with their counts: one grouping set per metric, one aggregate over the rows
+  const names = SCAN_COLUMNS.map((m) => m.name).join(", ");
+  const values = Prisma.raw(`
     UNION ALL
-    SELECT 3, NULL, 0, 0, 0, NULL, ${i}, array_agg(v ORDER BY v), array_agg(n ORDER BY v)
-    FROM (SELECT ${m.name}::float8 AS v, count(*) AS n FROM f WHERE ${m.name} IS NOT NULL GROUP BY 1) AS d`).join(""));
+    SELECT 3, NULL, count(*)::int, 0, 0, NULL, GROUPING(${names})::int, coalesce(${SCAN_COLUMNS.map((m) => `${m.name}::float8`).join(", ")})
+    FROM f GROUP BY GROUPING SETS (${SCAN_COLUMNS.map((m) => `(${m.name})`).join(", ")})`);
   return Prisma.sql`
     WITH f AS MATERIALIZED (
       SELECT to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, t.metadata->>'policy_version' AS policy, t.verdict::text AS verdict,
@@ -71,14 +75,14 @@ export function dashboardScanSql(filter: TraceFilter, judges: JudgeSelection): P
     g AS (SELECT day, policy, verdict, count(*) AS traces, count(e1) AS e1_n, sum(e1) AS e1_s, min(created_at) AS first_at, ${sums}
       FROM f GROUP BY 1, 2, 3)
     SELECT 0 AS part, day AS key, sum(traces)::int AS traces, sum(e1_n)::int AS e1_n, coalesce(sum(e1_s), 0)::int AS e1_successes, ${means} AS means,
-      row_number() OVER (ORDER BY day)::int AS ord, NULL::float8[] AS vs, NULL::int8[] AS ns
+      row_number() OVER (ORDER BY day)::int AS ord, NULL::float8 AS v
     FROM g GROUP BY day
     UNION ALL
     SELECT 1, policy, sum(traces)::int, sum(e1_n)::int, coalesce(sum(e1_s), 0)::int, ${means},
-      row_number() OVER (ORDER BY policy IS NULL, min(first_at), policy)::int, NULL, NULL
+      row_number() OVER (ORDER BY policy IS NULL, min(first_at), policy)::int, NULL
     FROM g GROUP BY policy
     UNION ALL
-    SELECT 2, verdict, sum(traces)::int, 0, 0, NULL, 0, NULL, NULL FROM g GROUP BY verdict${values}`;
+    SELECT 2, verdict, sum(traces)::int, 0, 0, NULL, 0, NULL FROM g GROUP BY verdict${values}`;
 }
 
 async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promise<DashboardModel> {
@@ -86,13 +90,16 @@ async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promi
   const days: { ord: number; row: TrendRow }[] = [];
   const policies: { ord: number; row: TrendRow }[] = [];
   const verdicts: { verdict: string | null; n: number }[] = [];
-  const values = new Map<number, { vs: number[]; ns: number[] }>();
+  const values = new Map<number, { v: number; n: number }[]>();
   let traces = 0;
   let e1n = 0;
   let e1successes = 0;
   for (const r of rows) {
     if (r.part === 3) {
-      if (r.vs !== null) values.set(r.ord, { vs: r.vs.map(Number), ns: r.ns!.map(Number) });
+      // ord: the GROUPING() mask of the set, every metric's bit set but its own; a null value is the metric's nulls
+      if (r.v === null) continue;
+      const i = METRIC_OF_MASK.get(r.ord)!;
+      values.set(i, [...(values.get(i) ?? []), { v: r.v, n: r.traces }]);
       continue;
     }
     if (r.part === 2) {
@@ -120,7 +127,9 @@ async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promi
   const bins: Record<string, Bins> = {};
   const counts: BinCount[] = [];
   SCAN_COLUMNS.forEach((m, i) => {
-    const { vs, ns } = values.get(i) ?? { vs: [], ns: [] };
+    const distinct = (values.get(i) ?? []).sort((a, b) => a.v - b.v);
+    const vs = distinct.map((d) => d.v);
+    const ns = distinct.map((d) => d.n);
     const n = ns.reduce((a, b) => a + b, 0);
     const min = vs.length > 0 ? vs[0]! : null;
     const max = vs.length > 0 ? vs.at(-1)! : null;
@@ -162,8 +171,7 @@ interface ScanRow {
   e1_successes: number;
   means: (string | null)[] | null;
   ord: number;
-  vs: (number | string)[] | null;
-  ns: (number | bigint | string)[] | null;
+  v: number | null;
 }
 
 
