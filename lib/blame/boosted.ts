@@ -101,7 +101,15 @@ function boost(examples: readonly LabelledTrace[], o: typeof STUMPS & { features
     for (const e of f) rows.push(e.named);
   }
   const names = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter(keep).sort();
-  const columns = names.map((n) => Float64Array.from(rows, (r) => value(r, n)));
+  // each feature's value per row (an absent one 0), filled in one read of the rows
+  const columnOf = new Map(names.map((n, f) => [n, f]));
+  const columns = names.map(() => new Float64Array(rows.length));
+  rows.forEach((r, i) => {
+    for (const n of Object.keys(r)) {
+      const f = columnOf.get(n);
+      if (f !== undefined) columns[f]![i] = value(r, n);
+    }
+  });
   const splits = columns.map((c) => thresholdsOf(c, o.thresholds));
   // each feature's rows by ascending value, and for each threshold how many of them lie at or below it
   const orders = columns.map(ascendingOrder);
