@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeTrace } from "../graph/fixtures";
-import { learnedStumps, stumpScore, trainStumps } from "./boosted";
+import { ascendingOrder, learnedStumps, stumpScore, trainStumps } from "./boosted";
 import { crossValidatedRankings } from "./cv";
 import { FAILED_TOOL } from "./fixtures";
 import { blameInput } from "./input";
@@ -68,5 +69,22 @@ describe("the boosted stumps", () => {
     ];
     expect(stumpScore(stumps, { a: 1 })).toBe(2 - 0.75);
     expect(stumpScore(stumps, { a: 0.5, b: -1 })).toBe(-1 + 0.25);
+  });
+});
+
+describe("ascendingOrder", () => {
+  it("is the order of a comparator sort by value, ties by row (few distinct values, signed zeros, infinities; fast-check)", () => {
+    const value = fc.oneof(fc.constantFrom(0, -0, 1, 0.5, -2, Infinity, -Infinity), fc.double({ noNaN: true }));
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 60 }), (values) => {
+        const c = Float64Array.from(values);
+        const expected = Int32Array.from(c.keys()).sort((a, b) => c[a]! - c[b]! || a - b);
+        expect([...ascendingOrder(c)]).toEqual([...expected]);
+      }),
+    );
+  });
+
+  it("sorts by hand: [0.5, 0, 1, 0, -1] is rows 4, 1, 3, 0, 2", () => {
+    expect([...ascendingOrder(Float64Array.from([0.5, 0, 1, 0, -1]))]).toEqual([4, 1, 3, 0, 2]);
   });
 });

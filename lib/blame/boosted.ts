@@ -59,6 +59,26 @@ function thresholdsOf(values: Float64Array, count: number): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
+/**
+ * The rows of `c` by ascending value, ties by row: what sorting the rows by `c[a] - c[b] || a - b` gives, as a stable
+ * counting sort over the distinct values (a feature takes few), without a comparator call per pair.
+ */
+export function ascendingOrder(c: Float64Array): Int32Array {
+  const n = c.length;
+  // the distinct values (+0 and -0 as one, as the comparator ties them), ascending
+  const distinct = Float64Array.from(new Set(c)).sort();
+  if (distinct.some((v) => Number.isNaN(v))) return Int32Array.from(c.keys()).sort((a, b) => c[a]! - c[b]! || a - b);
+  const rankOf = new Map<number, number>();
+  distinct.forEach((v, i) => rankOf.set(v, i));
+  const rank = new Int32Array(n);
+  const start = new Int32Array(distinct.length + 1);
+  for (let i = 0; i < n; i++) start[(rank[i] = rankOf.get(c[i]!)!) + 1]!++;
+  for (let r = 0; r < distinct.length; r++) start[r + 1]! += start[r]!;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[start[rank[i]!]!++] = i;
+  return order;
+}
+
 export type StumpOptions = Partial<typeof STUMPS> & { features?: FeatureSet };
 
 export function trainStumps(examples: readonly LabelledTrace[], method = "learned_stumps", options: StumpOptions = {}): StumpModel {
@@ -81,10 +101,18 @@ function boost(examples: readonly LabelledTrace[], o: typeof STUMPS & { features
     for (const e of f) rows.push(e.named);
   }
   const names = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter(keep).sort();
-  const columns = names.map((n) => Float64Array.from(rows, (r) => value(r, n)));
+  // each feature's value per row (an absent one 0), filled in one read of the rows
+  const columnOf = new Map(names.map((n, f) => [n, f]));
+  const columns = names.map(() => new Float64Array(rows.length));
+  rows.forEach((r, i) => {
+    for (const n of Object.keys(r)) {
+      const f = columnOf.get(n);
+      if (f !== undefined) columns[f]![i] = value(r, n);
+    }
+  });
   const splits = columns.map((c) => thresholdsOf(c, o.thresholds));
   // each feature's rows by ascending value, and for each threshold how many of them lie at or below it
-  const orders = columns.map((c) => Int32Array.from(c.keys()).sort((a, b) => c[a]! - c[b]! || a - b));
+  const orders = columns.map(ascendingOrder);
   const cutsOf = columns.map((c, f) => {
     const order = orders[f]!;
     let at = 0;

@@ -21,10 +21,16 @@ export interface CombinedModel extends LearnedModel {
 /** Inner folds for the agent logit's event mass. */
 const INNER_FOLDS = 3;
 
+/** The examples of each inner fold's event model. */
+function innerParts(examples: readonly LabelledTrace[]): LabelledTrace[][] {
+  const fold = kFolds(examples.length, INNER_FOLDS, 7);
+  return [...new Set(fold)].map((f) => examples.filter((_, i) => fold[i] !== f));
+}
+
 export function trainCombined(examples: readonly LabelledTrace[]): CombinedModel {
   const events = trainEventModel(examples, "learned");
   const fold = kFolds(examples.length, INNER_FOLDS, 7);
-  const inner = [...new Set(fold)].map((f) => trainEventModel(examples.filter((_, i) => fold[i] !== f), "learned"));
+  const inner = innerParts(examples).map((part) => trainEventModel(part, "learned"));
   const index = new Map(examples.map((t, i) => [t, i]));
   const agents = trainAgentModel(examples, (t) => (examples.length >= 2 * INNER_FOLDS ? inner[fold[index.get(t)!]!]! : events));
   return { method: "learned", trained_on: events.trained_on, version: 1, events, agents };
@@ -52,4 +58,4 @@ export const learnedCombined: LearnedMethod<CombinedModel> = withEventTrainings(
   description: "learned_events for the steps; agents by the mean of its mass and an agent logit (share of steps, first appearance, role, error and text-marker rates, the event model's mass)",
   train: trainCombined,
   rank: rankCombined,
-}, [eventSettings()]);
+}, [eventSettings()], (examples) => innerParts(examples).map((part) => ({ examples: part, settings: eventSettings() })));

@@ -94,69 +94,132 @@ export function trainEventModel(examples: readonly LabelledTrace[], method = "le
   return { ...model, method };
 }
 
+/** An event model to train: its settings, on these examples. */
+export interface EventTraining {
+  readonly examples: readonly LabelledTrace[];
+  readonly settings: EventSettings;
+}
+
 /**
  * Trains ahead, inside a shared-training scope (train-cache.ts), the event models of `settings` on `examples` that it
  * does not hold yet: those sharing their Adam steps and hash value in one batch (trainLogitBatch), each the very model
  * trainEventModel would train alone. Outside such a scope nothing (nothing would keep them).
  */
 export function prepareEventModels(examples: readonly LabelledTrace[], settings: readonly EventSettings[]): void {
+  prepareTrainings(examples, [{ over: examples, trainings: settings.map((s) => ({ examples, settings: s })) }]);
+}
+
+/**
+ * Trains ahead the event models of `hosts` (each a list of trainings on examples drawn, in order, from its `over`, itself
+ * drawn from `universe`): a host's models without words in batches over its `over` (each model on its own examples: a set mask),
+ * the models with words of every host in batches over `universe`. Each model is the very model trainEventModel would
+ * train alone on its examples; a model left alone in its batch is left to trainEventModel.
+ */
+export function prepareTrainings(universe: readonly LabelledTrace[], hosts: readonly { over: readonly LabelledTrace[]; trainings: readonly EventTraining[] }[]): void {
   if (!sharingTrainings()) return;
-  const missing = [...new Map(settings.map((s) => [cacheKey(s), s])).entries()].filter(([key]) => sharedModel(key, examples) === undefined);
-  const batches = new Map<string, [string, EventSettings][]>();
-  for (const entry of missing) {
-    const { logit, hashValue, words } = entry[1];
-    // a model with words reads long rows the others skip: it gains nothing from a batch
-    const key = JSON.stringify([logit.iterations, logit.rate, hashValue, words]);
-    batches.set(key, [...(batches.get(key) ?? []), entry]);
-  }
-  for (const batch of batches.values()) {
-    if (batch.length < 2 || batch[0]![1].words) continue;
-    const models = trainEventWeightsBatch(
-      examples,
-      batch.map(([, s]) => ({ settings: s })),
-    );
-    batch.forEach(([key], k) => shareModel(key, examples, models[k]!));
+  const seen = new Set<string>();
+  // batch key -> [host examples, trainings]
+  const batches = new Map<string, { over: readonly LabelledTrace[]; trainings: EventTraining[] }>();
+  hosts.forEach((host, h) => {
+    for (const training of host.trainings) {
+      const key = cacheKey(training.settings);
+      const id = `${key}|${trainingKey(training.examples)}`;
+      if (seen.has(id) || sharedModel(key, training.examples) !== undefined) continue;
+      seen.add(id);
+      const { logit, hashValue, words } = training.settings;
+      // a model with words reads long rows the others skip: it is batched with the other models with words, over the universe
+      const over = words ? universe : host.over;
+      const batch = JSON.stringify([logit.iterations, logit.rate, hashValue, words, words ? -1 : h]);
+      const entry = batches.get(batch) ?? { over, trainings: [] };
+      entry.trainings.push(training);
+      batches.set(batch, entry);
+    }
+  });
+  for (const { over, trainings } of batches.values()) {
+    if (new Set(over).size < over.length) continue;
+    const fits = trainings.filter((t) => t.examples.length > 0 && subsequence(t.examples, over));
+    if (fits.length < 2) continue;
+    const models = trainEventWeightsBatch(over, fits);
+    fits.forEach((t, k) => shareModel(cacheKey(t.settings), t.examples, models[k]!));
   }
 }
 
-const trainingsOf = new WeakMap<BlameMethod, readonly EventSettings[]>();
+const trainingIds = new WeakMap<LabelledTrace, number>();
+let nextTrainingId = 0;
+const trainingKey = (examples: readonly LabelledTrace[]) =>
+  examples
+    .map((t) => {
+      let id = trainingIds.get(t);
+      if (id === undefined) trainingIds.set(t, (id = nextTrainingId++));
+      return id;
+    })
+    .join(",");
 
-/** Marks `method` as training event models of `settings` (what prepareCandidates trains ahead for it). */
-export function withEventTrainings<M extends BlameMethod>(method: M, settings: readonly EventSettings[]): M {
-  trainingsOf.set(method, settings);
+/** Whether `part` is `whole` with some traces left out (the same order). */
+function subsequence(part: readonly LabelledTrace[], whole: readonly LabelledTrace[]): boolean {
+  let at = 0;
+  for (const t of part) {
+    while (at < whole.length && whole[at] !== t) at++;
+    if (at === whole.length) return false;
+    at++;
+  }
+  return true;
+}
+
+/** What a method trains on a set of examples, besides nothing (prepareCandidates trains it ahead). */
+type TrainingsOf = (examples: readonly LabelledTrace[]) => EventTraining[];
+const trainingsOf = new WeakMap<BlameMethod, TrainingsOf>();
+
+/**
+ * Marks `method` as training event models of `settings` on the examples it is given, and those `more` gives (e.g. on
+ * some of them): what prepareCandidates trains ahead for it.
+ */
+export function withEventTrainings<M extends BlameMethod>(method: M, settings: readonly EventSettings[], more?: TrainingsOf): M {
+  trainingsOf.set(method, (examples) => [...settings.map((s) => ({ examples, settings: s })), ...(more ? more(examples) : [])]);
   return method;
 }
 
 /**
  * Before every one of `methods` is trained under CV (`cv`) on `labelled`: the event models they will train on each
- * fold's training part, trained ahead in batches (prepareEventModels). Changes no model, only when it is trained.
+ * fold's training part, trained ahead in batches (prepareTrainings). Changes no model, only when it is trained.
  */
 export function prepareCandidates(methods: readonly BlameMethod[], labelled: readonly LabelledTrace[], cv: CvOptions | null): void {
   if (!sharingTrainings()) return;
-  const settings = methods.flatMap((m) => trainingsOf.get(m) ?? []);
-  if (settings.length < 2) return;
-  if (!cv) return prepareEventModels(labelled, settings);
-  const fold = foldsOf(labelled.length, cv);
-  for (const f of new Set(fold)) prepareEventModels(labelled.filter((_, i) => fold[i] !== f), settings);
+  const wanted = methods.flatMap((m) => trainingsOf.get(m) ?? []);
+  if (wanted.length === 0) return;
+  const parts = cv === null ? [labelled] : (() => {
+    const fold = foldsOf(labelled.length, cv);
+    return [...new Set(fold)].map((f) => labelled.filter((_, i) => fold[i] !== f));
+  })();
+  prepareTrainings(labelled, parts.map((part) => ({ over: part, trainings: wanted.flatMap((w) => w(part)) })));
 }
 
 /**
- * Event models trained together on `examples` (see trainLogitBatch), all of them sharing Adam steps, rate and hash
- * value: exactly the models trainEventWeights gives one by one.
+ * Event models trained together over `examples` (see trainLogitBatch), all of them sharing Adam steps, rate and hash
+ * value, each on its own examples (some of `examples`, in order): exactly the models trainEventWeights gives one by one.
  */
-function trainEventWeightsBatch(examples: readonly LabelledTrace[], models: readonly { settings: EventSettings }[]): EventModel[] {
+function trainEventWeightsBatch(examples: readonly LabelledTrace[], models: readonly EventTraining[]): EventModel[] {
   const { logit, hashValue } = models[0]!.settings;
   const names = columns(examples, "all");
   const column = new Map(names.map((n, i) => [n, i]));
   const sets: { rows: TailedRow[]; chosen: number }[] = [];
+  const setOf: LabelledTrace[] = [];
   examples.forEach((t) => {
     const chosen = contextOf(t.input).ordered.findIndex((e) => e.id === t.decisive_event_id);
     if (chosen < 0) return;
     sets.push({ rows: cachedFeatures(t.input).map((f) => tailedRow(f, column, hashValue)), chosen });
+    setOf.push(t);
   });
-  const batch = models.map(({ settings }) => {
-    const keep = featureFilter(settings.features);
-    return { l2: settings.logit.l2, tail: settings.words, columns: settings.features === "all" ? undefined : Uint8Array.from(names, (n) => (keep(n) ? 1 : 0)) };
+  const batch = models.map(({ settings, examples: own }) => {
+    // its columns: those it would have alone (the named features of its examples, of its feature set)
+    const mine = own === examples && settings.features === "all" ? null : new Set(columns(own, settings.features));
+    const members = own === examples ? null : new Set(own);
+    return {
+      l2: settings.logit.l2,
+      tail: settings.words,
+      columns: mine ? Uint8Array.from(names, (n) => (mine.has(n) ? 1 : 0)) : undefined,
+      sets: members ? Uint8Array.from(setOf, (t) => (members.has(t) ? 1 : 0)) : undefined,
+    };
   });
   const weights = trainLogitBatch(sets, names.length, names.length + HASH_BUCKETS, batch, { iterations: logit.iterations, rate: logit.rate });
   return models.map(({ settings }, k) => {
@@ -166,7 +229,8 @@ function trainEventWeightsBatch(examples: readonly LabelledTrace[], models: read
     names.forEach((n, i) => {
       if (!own.columns || own.columns[i]) named[n] = w[i]!;
     });
-    return { method: "", trained_on: sets.length, version: 1, named, hashed: settings.words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: hashValue, l2: settings.logit.l2 } satisfies EventModel;
+    const trained = own.sets ? own.sets.reduce((a, b) => a + b, 0) : sets.length;
+    return { method: "", trained_on: trained, version: 1, named, hashed: settings.words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: hashValue, l2: settings.logit.l2 } satisfies EventModel;
   });
 }
 
@@ -192,8 +256,21 @@ function trainEventWeights(examples: readonly LabelledTrace[], o: EventSettings)
   return { method: "", trained_on: sets.length, version: 1, named, hashed: o.words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: o.hashValue, l2: o.logit.l2 };
 }
 
+// a model's probabilities of an input, kept while both live: one trained model ranks the same runs for several methods
+// (learned_events, its grid twin, the halves of learned_mix and learned) and feeds the agent logit
+const probabilitiesOf = new WeakMap<Record<string, number>, { hashed: readonly number[]; hashValue: number; byInput: WeakMap<BlameInput, { p: number[]; signals: Record<string, number>[] }> }>();
+
 /** Each event's probability of being the decisive one, with the contributions that made its score. */
 export function eventProbabilities(model: EventModel, input: BlameInput): { p: number[]; signals: Record<string, number>[] } {
+  let kept = probabilitiesOf.get(model.named);
+  if (!kept || kept.hashed !== model.hashed || kept.hashValue !== model.hash_value) probabilitiesOf.set(model.named, (kept = { hashed: model.hashed, hashValue: model.hash_value, byInput: new WeakMap() }));
+  let out = kept.byInput.get(input);
+  if (!out) kept.byInput.set(input, (out = computeProbabilities(model, input)));
+  // fresh arrays and signal records for every caller (a ranking holds its signals)
+  return { p: [...out.p], signals: out.signals.map((s) => ({ ...s })) };
+}
+
+function computeProbabilities(model: EventModel, input: BlameInput): { p: number[]; signals: Record<string, number>[] } {
   const features = cachedFeatures(input);
   const names = Object.keys(model.named);
   const column = new Map(names.map((n, i) => [n, i]));

@@ -82,13 +82,15 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
  * Seconds of the report per labelled run on an idle 2-core machine, when some runs share a task (a second nested CV,
  * by task; it grows about linearly: as many trainings whatever the count, each over the runs), as `estimatedSeconds`
  * spreads them over the threads: 100 Who&When runs of both systems took 108 s of wall time in two threads (205 s of
- * CPU) and 178 s in one (`npm run bench:blame -- --report --runs 100 --threads 2|1`), which 1.9 gives as 104 and 190 s.
+ * CPU) and 178 s in one (`npm run bench:blame -- --report --runs 100 --threads 2|1`), which 1.9 gave as 104 and 190 s;
+ * the word models batched across folds (and the rest in docs/metrics.md) then took 14 % less CPU than that code, the
+ * two run side by side on a busy machine (155 s against 181 s): 1.9 x 0.86, which gives 88 and 160 s.
  * What the Attribution page promises before a scoring has progressed enough to tell; a busy machine takes longer,
  * which the progress then shows.
  */
-export const SECONDS_PER_RUN_BY_TASK = 1.9;
+export const SECONDS_PER_RUN_BY_TASK = 1.6;
 /** The same without the nested CV by task (every run of its own task): the second nested CV adds about 60 %. */
-export const SECONDS_PER_RUN = 1.2;
+export const SECONDS_PER_RUN = 1.0;
 
 /**
  * Wall seconds of a scoring of `runs` labelled runs computed in `threads` threads (BATON_BLAME_THREADS, at most the

@@ -167,7 +167,23 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
   const lane = new Int32Array(models.length);
   order.forEach((m, k) => (lane[m] = k));
   const { fIdx, fVal, rows, setAt, rowAt, tailAt, chosenAt } = packSets(sets);
-  // lane k's value of column j at j * K + k
+  // lane k's value of column j at j * K + k; each non-zero's j * K, once
+  const fAt = Int32Array.from(fIdx, (j) => j * K);
+  // when every tail non-zero has one value (the hashed words' value), a tail term w * value is read from wv, where each
+  // step keeps w * value (the same product), and a gradient term is the row's coefficient * value (again the same)
+  let tailValue = NaN;
+  let oneTailValue = true;
+  for (let r = 0; r < rows && oneTailValue; r++) {
+    for (let i = tailAt[r]!; i < rowAt[r + 1]!; i++) {
+      if (Number.isNaN(tailValue)) tailValue = fVal[i]!;
+      else if (!Object.is(fVal[i]!, tailValue)) {
+        oneTailValue = false;
+        break;
+      }
+    }
+  }
+  const tailFrom = named * K;
+  const wv = new Float64Array(dim * K);
   const used = new Uint8Array(dim * K);
   const inSet = new Uint8Array(sets.length * K);
   const l2 = new Float64Array(K);
@@ -207,14 +223,24 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
           let x1 = 0;
           let x2 = 0;
           let x3 = 0;
-          const end = tails ? rowAt[r + 1]! : tailAt[r]!;
+          const end = tails && !oneTailValue ? rowAt[r + 1]! : tailAt[r]!;
           for (let i = rowAt[r]!; i < end; i++) {
-            const c = fIdx[i]! * K + o;
+            const c = fAt[i]! + o;
             const value = fVal[i]!;
             x0 += w[c]! * value;
             x1 += w[c + 1]! * value;
             x2 += w[c + 2]! * value;
             x3 += w[c + 3]! * value;
+          }
+          if (tails && oneTailValue) {
+            const last = rowAt[r + 1]!;
+            for (let i = end; i < last; i++) {
+              const c = fAt[i]! + o;
+              x0 += wv[c]!;
+              x1 += wv[c + 1]!;
+              x2 += wv[c + 2]!;
+              x3 += wv[c + 3]!;
+            }
           }
           const at = r * K + o;
           score[at] = x0;
@@ -231,12 +257,17 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
         max[o + 2] = m2;
         max[o + 3] = m3;
       }
-      sum.fill(0);
-      for (let r = a; r < b; r++) {
-        for (let k = 0; k < K; k++) {
-          score[r * K + k] = Math.exp(score[r * K + k]! - max[k]!);
-          sum[k]! += score[r * K + k]!;
+      // the exponentials of the lanes trained on this set (a spare lane, or a model not trained on it, has coefficient 0)
+      for (let k = 0; k < K; k++) {
+        if (inSet[s * K + k] === 0) continue;
+        const top = max[k]!;
+        let total = 0;
+        for (let at = a * K + k; at < b * K; at += K) {
+          const e = Math.exp(score[at]! - top);
+          score[at] = e;
+          total += e;
         }
+        sum[k] = total;
       }
       const picked = chosenAt[s]!;
       for (let r = a; r < b; r++) {
@@ -249,14 +280,29 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
           const c2 = inSet[s * K + o + 2] ? (score[at + 2]! / sum[o + 2]! - hit) * scale[o + 2]! : 0;
           const c3 = inSet[s * K + o + 3] ? (score[at + 3]! / sum[o + 3]! - hit) * scale[o + 3]! : 0;
           if (c0 === 0 && c1 === 0 && c2 === 0 && c3 === 0) continue;
-          const end = withTail[p] === 1 ? rowAt[r + 1]! : tailAt[r]!;
+          const tails = withTail[p] === 1;
+          const end = tails && !oneTailValue ? rowAt[r + 1]! : tailAt[r]!;
           for (let i = rowAt[r]!; i < end; i++) {
-            const c = fIdx[i]! * K + o;
+            const c = fAt[i]! + o;
             const value = fVal[i]!;
             grad[c]! += c0 * value;
             grad[c + 1]! += c1 * value;
             grad[c + 2]! += c2 * value;
             grad[c + 3]! += c3 * value;
+          }
+          if (tails && oneTailValue) {
+            const last = rowAt[r + 1]!;
+            const d0 = c0 * tailValue;
+            const d1 = c1 * tailValue;
+            const d2 = c2 * tailValue;
+            const d3 = c3 * tailValue;
+            for (let i = end; i < last; i++) {
+              const c = fAt[i]! + o;
+              grad[c]! += d0;
+              grad[c + 1]! += d1;
+              grad[c + 2]! += d2;
+              grad[c + 3]! += d3;
+            }
           }
         }
       }
@@ -268,6 +314,7 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
       mo[j] = b1 * mo[j]! + (1 - b1) * grad[j]!;
       v[j] = b2 * v[j]! + (1 - b2) * grad[j]! * grad[j]!;
       w[j]! -= (rate * (mo[j]! / c1)) / (Math.sqrt(v[j]! / c2) + eps);
+      if (j >= tailFrom) wv[j] = w[j]! * tailValue;
     }
   }
   return models.map((_, i) => Float64Array.from({ length: dim }, (_, j) => w[j * K + lane[i]!]!));

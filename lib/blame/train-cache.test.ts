@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { learnedStumps } from "./boosted";
 import { learnedMix } from "./ensemble";
 import { codeFailureRun } from "./fixtures";
-import { eventSettings, learnedEvents, prepareEventModels, trainEventModel } from "./learned";
+import { learnedCombined } from "./combined";
+import { kFolds } from "./cv";
+import { eventSettings, learnedEvents, learnedWords, prepareCandidates, prepareEventModels, trainEventModel } from "./learned";
 import { attributionReport } from "./report";
 import { eventsCandidate, stumpsCandidate } from "./tuned";
-import { withTrainingCache } from "./train-cache";
+import { sharedModel, withTrainingCache } from "./train-cache";
 
 const runs = Array.from({ length: 8 }, (_, i) => codeFailureRun(i, i % 3 === 0 ? "end" : "bad"));
 
@@ -42,6 +44,21 @@ describe("trainings shared within one report", () => {
     expect(JSON.stringify(batched)).toBe(JSON.stringify(alone));
     expect(Object.keys(batched[3]!.named)).toEqual(Object.keys(alone[3]!.named));
     expect(Object.keys(batched[3]!.named).some((n) => n.startsWith("role_"))).toBe(false);
+  });
+
+  it("the models of every fold trained ahead (words across the folds, learned's inner folds in each) are, bit for bit, those trained alone", () => {
+    const fold = kFolds(runs.length, 3, 1);
+    const parts = [...new Set(fold)].map((f) => runs.filter((_, i) => fold[i] !== f));
+    const alone = parts.map((part) => [learnedWords.train(part), learnedCombined.train(part)]);
+    const words = `events ${JSON.stringify(eventSettings({ words: true, logit: { l2: 0.02 } }))}`;
+    const [batched, ahead] = withTrainingCache(() => {
+      prepareCandidates([learnedWords, learnedCombined], runs, { k: 3, seed: 1 });
+      // trained ahead, before any method asked
+      const ahead = parts.map((part) => sharedModel(words, part) !== undefined);
+      return [parts.map((part) => [learnedWords.train(part), learnedCombined.train(part)]), ahead];
+    });
+    expect(ahead).toEqual([true, true, true]);
+    expect(JSON.stringify(batched)).toBe(JSON.stringify(alone));
   });
 
   it("outside a report nothing is kept, and the models are the same", () => {
