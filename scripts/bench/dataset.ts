@@ -25,7 +25,7 @@
  *    the small requests alone; time, peak heap and RSS, small-request p50/p99.
  */
 import { spawnSync } from "node:child_process";
-import { createWriteStream, mkdirSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -62,6 +62,7 @@ async function child(kind: string, traces: number, calls: number): Promise<void>
   const file = path.join(OUT, `transitions-${kind}-${traces}`);
   const started = performance.now();
   let rows = 0;
+  let shardBytes = 0;
   if (kind === "baseline") for (const _ of allTransitions(traces, calls)) rows++;
   else if (kind === "jsonl") {
     await writeAll(file, (function* () {
@@ -70,6 +71,24 @@ async function child(kind: string, traces: number, calls: number): Promise<void>
         yield `${JSON.stringify(r)}\n`;
       }
     })());
+  } else if (kind === "shards") {
+    // what a snapshot build does with its rows, without the database: shards of SHARD_ROWS rows, each row's hash, DuckDB's Parquet
+    const { ShardFile } = await import("@/lib/server/datasets/shard-file");
+    const { SHARD_ROWS } = await import("@/lib/datasets/layout");
+    let shard = new ShardFile("parquet", "transitions", "bench-0");
+    let total = 0;
+    const flush = async () => {
+      const bytes = await shard.bytes();
+      total += bytes.length;
+      shard = new ShardFile("parquet", "transitions", `bench-${rows}`);
+    };
+    for (const r of allTransitions(traces, calls)) {
+      shard.add(r as unknown as Record<string, unknown>);
+      if (++rows % SHARD_ROWS === 0) await flush();
+    }
+    if (rows % SHARD_ROWS !== 0) await flush();
+    writeFileSync(file, Buffer.alloc(0));
+    shardBytes = total;
   } else {
     const counted = (function* () {
       for (const r of allTransitions(traces, calls)) {
@@ -80,7 +99,7 @@ async function child(kind: string, traces: number, calls: number): Promise<void>
     await writeAll(file, parquetChunks(counted, (first) => formColumns("transitions", first)));
   }
   const seconds = (performance.now() - started) / 1000;
-  const bytes = kind === "baseline" ? 0 : statSync(file).size;
+  const bytes = kind === "baseline" ? 0 : kind === "shards" ? shardBytes : statSync(file).size;
   rmSync(file, { force: true });
   console.log(JSON.stringify({ kind, traces, rows, seconds, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }));
 }
@@ -97,6 +116,19 @@ async function snapshotChild(datasetId: number, how: string): Promise<void> {
   const { buildSnapshotElsewhere } = await import("@/lib/server/datasets/build-process");
   const { pool } = await import("@/lib/server/db/client");
   const started = performance.now();
+  if (how === "rows") {
+    // the rows read from PostgreSQL and computed, shard by shard, nothing encoded or stored
+    const { buildContext, planShards, shardRecords } = await import("@/lib/server/datasets/build");
+    const ctx = (await buildContext(datasetId))!;
+    const counts = { traces: 0, rows: 0, traces_without_calls: 0, traces_skipped_no_group: 0 };
+    let rows = 0;
+    for (const plan of await planShards(ctx)) for await (const _ of shardRecords(ctx, plan, counts)) rows++;
+    const seconds = (performance.now() - started) / 1000;
+    await pool().end();
+    const usage = process.resourceUsage();
+    console.log(JSON.stringify({ seconds, rows, rssMB: usage.maxRSS / 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }));
+    return;
+  }
   if (how.startsWith("elsewhere:")) await buildSnapshotElsewhere(datasetId, { child: true, processes: Number(how.slice("elsewhere:".length)) || undefined });
   else await buildSnapshot(datasetId);
   const seconds = (performance.now() - started) / 1000;
@@ -132,15 +164,20 @@ async function main(): Promise<void> {
   if (values.child === "snapshot") return snapshotChild(Number(values.dataset), values.how ?? "here");
   if (values.child) return child(values.child, traces, calls);
   const skip = new Set(values.skip.split(",").filter(Boolean));
+  // the rows computed in section 1 (the snapshot's baseline in section 2 when it holds as many transitions)
+  let rowsComputed: { rows: number; seconds: number } | null = null;
   console.log(`bench:dataset on ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}, Node ${process.version}`);
 
   if (!skip.has("pipeline")) {
     console.log(`\n1. ${fmt(traces * calls)} transitions (${fmt(traces)} traces x ${calls} calls), the transitions form to a file`);
-    const rows = [runChild("baseline", traces, calls), runChild("jsonl", traces, calls), runChild("parquet", traces, calls), runChild("parquet", Math.max(1, Math.round(traces / 10)), calls)];
+    const rows = [runChild("baseline", traces, calls), runChild("jsonl", traces, calls), runChild("parquet", traces, calls), runChild("parquet", Math.max(1, Math.round(traces / 10)), calls), runChild("shards", traces, calls)];
     const [base, jsonl, parquet] = rows as [typeof rows[0], typeof rows[0], typeof rows[0]];
     console.log("| run | rows | time | rows/s | file | peak RSS |\n|---|---|---|---|---|---|");
-    for (const r of rows) console.log(`| ${r.kind === "baseline" ? "rows computed, nothing written" : r.kind} | ${fmt(r.rows)} | ${fmt(r.seconds, 1)} s | ${fmt(r.rows / r.seconds)} | ${r.bytes ? `${fmt(r.bytes / 1e6, 1)} MB` : "-"} | ${fmt(r.rssMB)} MB |`);
+    rowsComputed = { rows: base.rows, seconds: base.seconds };
+    const label = (kind: string) => (kind === "baseline" ? "rows computed, nothing written" : kind === "shards" ? "snapshot shards without the database (hashes, DuckDB Parquet)" : kind === "parquet" ? "parquet (hyparquet-writer, the export's)" : kind);
+    for (const r of rows) console.log(`| ${label(r.kind)} | ${fmt(r.rows)} | ${fmt(r.seconds, 1)} s | ${fmt(r.rows / r.seconds)} | ${r.bytes ? `${fmt(r.bytes / 1e6, 1)} MB` : "-"} | ${fmt(r.rssMB)} MB |`);
     console.log(`Parquet / JSONL: time ${fmt(parquet.seconds / jsonl.seconds, 2)}x, size ${fmt(parquet.bytes / jsonl.bytes, 2)}x; encoding cost over computing the rows: Parquet +${fmt(parquet.seconds - base.seconds, 1)} s, JSONL +${fmt(jsonl.seconds - base.seconds, 1)} s`);
+    console.log(`snapshot shards without the database / rows computed: time ${fmt(rows[4]!.seconds / base.seconds, 2)}x`);
     console.log(`peak RSS at ${fmt(rows[3]!.traces)} traces ${fmt(rows[3]!.rssMB)} MB vs ${fmt(parquet.traces)} traces ${fmt(parquet.rssMB)} MB (targets: < 60 s, < 512 MB)`);
   }
 
@@ -168,8 +205,9 @@ async function main(): Promise<void> {
       console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s`);
       console.log("| build | transitions | time | transitions/s | files | peak RSS | CPU |\n|---|---|---|---|---|---|---|");
       const measured: Record<string, number> = {};
+      const peaks: Record<string, number> = {};
       const { buildProcesses } = await import("@/lib/server/datasets/build-process");
-      const builds: [string, string][] = [["here", "in one process, heap uncapped (baseline)"], ["elsewhere:1", "the job's way, 1 child process (heap sized to the largest trace)"]];
+      const builds: [string, string][] = [["rows", "rows read from PostgreSQL and computed, nothing encoded or stored"], ["here", "in one process, heap uncapped"], ["elsewhere:1", "the job's way, 1 child process (heap sized to the largest trace)"]];
       if (buildProcesses() > 1) builds.push(["elsewhere:0", `the job's way, ${buildProcesses()} child processes (the default here)`]);
       for (const [how, label] of builds) {
         const row = await prisma().dataset.create({ data: { name: "bench", filterKey: `bench-${how}`, request } });
@@ -181,19 +219,29 @@ async function main(): Promise<void> {
         let { rssMB, cpuSeconds } = own;
         // the job's own child reports itself on its log line
         const line = /built in ([\d.]+) s by \d+ processes, \d+ shards, peak RSS (\d+) MB \(each\), CPU ([\d.]+) s/.exec(result.stdout);
-        if (how !== "here") {
+        if (how.startsWith("elsewhere:")) {
           if (!line) throw new Error(`the build processes did not report themselves: ${result.stdout}`);
           rssMB = Math.max(Number(line[2]), rssMB);
           cpuSeconds += Number(line[3]);
         }
-        const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
-        const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number; sha256: string }[] };
         measured[how] = seconds;
-        console.log(`| ${label} | ${fmt(manifest.counts.rows)} | ${fmt(seconds, 1)} s | ${fmt(manifest.counts.rows / seconds)} | ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB (${manifest.files[0]!.sha256.slice(0, 12)}) | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
+        if (how === "rows") {
+          const { rows } = own as typeof own & { rows: number };
+          console.log(`| ${label} | ${fmt(rows)} | ${fmt(seconds, 1)} s | ${fmt(rows / seconds)} | - | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
+        } else {
+          const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
+          const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number; sha256: string }[] };
+          console.log(`| ${label} | ${fmt(manifest.counts.rows)} | ${fmt(seconds, 1)} s | ${fmt(manifest.counts.rows / seconds)} | ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB (${manifest.files[0]!.sha256.slice(0, 12)}) | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
+          peaks[how] = rssMB;
+        }
         await prisma().dataset.delete({ where: { id: row.id } });
       }
-      for (const [how, label] of builds.slice(1)) console.log(`${label} / baseline: time ${fmt(measured[how]! / measured.here!, 2)}x`);
-      console.log("(targets: < 60 s, < 512 MB)");
+      const baseline = rowsComputed !== null && rowsComputed.rows === dbTraces * calls ? rowsComputed : null;
+      console.log(baseline === null ? "(no rows-computed baseline of as many transitions in this run: section 1 skipped or of another size)" : `rows computed, nothing written (section 1, this run): ${fmt(baseline.seconds, 1)} s`);
+      for (const [how, label] of builds.slice(1)) {
+        const vs = baseline === null ? "" : `; ${fmt(measured[how]! / baseline.seconds, 2)}x the rows computed (target < 2x)`;
+        console.log(`${label}: ${fmt(measured[how]!, 1)} s, ${fmt(measured[how]! / measured.rows!, 2)}x the rows read from PostgreSQL${vs}; peak RSS ${fmt(peaks[how]!)} MB (target < 512 MB)`);
+      }
     }
     if (!skip.has("exports")) {
       const events = Number(values["big-events"]);

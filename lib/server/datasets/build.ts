@@ -4,8 +4,7 @@ import type { TraceListQuery } from "@/lib/api/filters";
 import { GroupTooSmallError } from "@/lib/credit";
 import { datasetCard, rowKey, sha256, shardPath, SHARD_ROWS, type Manifest, type ManifestFile } from "@/lib/datasets/layout";
 import type { DatasetRequest } from "@/lib/datasets/request";
-import { ROW_GROUP_ROWS } from "@/lib/export/parquet";
-import { formColumns, type TabularForm } from "@/lib/export/parquet-forms";
+import type { TabularForm } from "@/lib/export/parquet-forms";
 import { isTrainerForm, PER_TRACE_FORMS } from "@/lib/export/trainers";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SPEC_VERSION } from "@/lib/metrics/types";
@@ -18,8 +17,8 @@ import { loadTracesById } from "../queries/load-trace";
 import { pool, prisma, transaction } from "../db/client";
 import { countTraces } from "../queries/trace-list";
 import { listConditions, whereOf } from "../queries/trace-search";
-import { encodeStage, parquetStage, type ParquetStage } from "./duck-parquet";
 import { pageFlags, pageLabels } from "./page-labels";
+import { ShardFile } from "./shard-file";
 import { checkDatasetRequest } from "./request";
 import { storedRequest } from "./stored-request";
 
@@ -258,7 +257,7 @@ async function loadPage(ctx: BuildContext, page: readonly TraceRef[]): Promise<(
  * to the next shard's. A trace is counted by the shard that holds its
  * first row.
  */
-async function* shardRecords(ctx: BuildContext, plan: ShardPlan, counts: Counts): AsyncGenerator<Record<string, unknown>> {
+export async function* shardRecords(ctx: BuildContext, plan: ShardPlan, counts: Counts): AsyncGenerator<Record<string, unknown>> {
   let page = await shardPage(ctx, plan, plan.from.id - 1);
   let loads = settleAll(loadPage(ctx, page));
   while (page.length > 0) {
@@ -293,67 +292,22 @@ async function* shardRecords(ctx: BuildContext, plan: ShardPlan, counts: Counts)
   }
 }
 
-/**
- * Exports one shard and writes it under its provisional path, with its rows'
- * keys and hashes. Each value of a row is made JSON once: the pieces make
- * the row's JSONL line and the text its hash is taken of, and a Parquet
- * shard stages them for DuckDB (duck-parquet.ts), which encodes the file.
- */
+/** Exports one shard and writes it under its provisional path, with its rows' keys and hashes (shard-file.ts). */
 export async function buildShard(ctx: BuildContext, plan: ShardPlan): Promise<ShardResult> {
   const counts = zeroCounts();
   let annotationsAsOf: string | null = null;
-  // the shard's row keys and hashes (rows themselves are not kept: a JSONL shard's text, or a Parquet shard's staging file)
   const taken: (readonly [string, string])[] = [];
-  const parquet = ctx.request.format === "parquet";
-  let stage: ParquetStage | null = null;
-  const lines: string[] = [];
-  const pieces = new Map<string, string>();
+  const shard = new ShardFile(ctx.request.format, ctx.form, `${ctx.datasetId}-${plan.index}`);
   for await (const row of shardRecords(ctx, plan, counts)) {
-    pieces.clear();
-    let line = "";
-    let hashed = "";
-    for (const key of Object.keys(row)) {
-      const piece = JSON.stringify(row[key]) as string | undefined;
-      if (piece === undefined) continue;
-      pieces.set(key, piece);
-      const part = `${keyJson(key)}:${piece}`;
-      if (!parquet) line += line === "" ? part : `,${part}`;
-      // what a diff compares: the row without `annotations_as_of` (bookkeeping: every row of a relabelled trace would differ by it)
-      if (key !== "annotations_as_of") hashed += hashed === "" ? part : `,${part}`;
-    }
-    taken.push([rowKey(ctx.request.form, row), sha256(`{${hashed}}`)]);
+    taken.push([rowKey(ctx.request.form, row), shard.add(row)]);
     const asOf = typeof row.annotations_as_of === "string" ? row.annotations_as_of : null;
     if (asOf !== null && (annotationsAsOf === null || asOf > annotationsAsOf)) annotationsAsOf = asOf;
-    if (parquet) {
-      stage ??= parquetStage(formColumns(ctx.form, row), `${ctx.datasetId}-${plan.index}`);
-      stage.add(row, pieces);
-    } else lines.push(`{${line}}\n`);
   }
-  let bytes: Buffer;
-  if (parquet) {
-    // an empty shard is still a valid file, its schema from the form's columns
-    const s = stage ?? parquetStage(formColumns(ctx.form), `${ctx.datasetId}-${plan.index}`);
-    s.close();
-    bytes = await encodeStage(s, { rowGroupRows: oneRowPerTrace(ctx.form) ? 16 : ROW_GROUP_ROWS });
-  } else bytes = Buffer.from(lines.join(""), "utf8");
+  const bytes = await shard.bytes();
   counts.rows = taken.length;
   const file = { path: `partial/${String(plan.index).padStart(5, "0")}`, sha256: sha256(bytes), bytes: bytes.length, rows: taken.length };
   await writeShard(ctx.datasetId, plan.index, file, bytes, taken);
   return { index: plan.index, file, counts, annotationsAsOf };
-}
-
-/** A row per trace: small row groups (a big trace is a big row), as the export's Parquet has them. */
-const oneRowPerTrace = (form: TabularForm) => form === "traces" || (isTrainerForm(form) && PER_TRACE_FORMS.includes(form));
-
-const keyTexts = new Map<string, string>();
-/** A key as JSON.stringify writes it in an object. */
-function keyJson(key: string): string {
-  let text = keyTexts.get(key);
-  if (text === undefined) {
-    text = JSON.stringify(key);
-    if (keyTexts.size < 10_000) keyTexts.set(key, text);
-  }
-  return text;
 }
 
 /** The built shards, in plan order, become the snapshot (shards the plan counted rows for but that came out empty are dropped). */
