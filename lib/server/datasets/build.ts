@@ -151,16 +151,28 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}, 
   if (ctx === null) return;
   await startBuild(ctx);
   const alive = heartbeat(datasetId);
+  let inFlight: Promise<ShardResult> | null = null;
   try {
     const plans = await planShards(ctx, opts.shardRows);
     const results: ShardResult[] = [];
     for (const plan of plans) {
-      results.push(await buildShard(ctx, plan));
+      // this shard's rows are computed while the one before is encoded (DuckDB's thread) and written
+      const staged = await stageShard(ctx, plan);
+      const previous = inFlight;
+      inFlight = staged.done;
+      if (previous !== null) await record(await previous);
+    }
+    if (inFlight !== null) await record(await inFlight);
+    await finishBuild(ctx, results);
+
+    async function record(result: ShardResult): Promise<void> {
+      results.push(result);
       await recordProgress(datasetId, results);
       if (opts.failAfterShards !== undefined && results.length >= opts.failAfterShards) throw new Error("stopped by the test after a shard");
     }
-    await finishBuild(ctx, results);
   } catch (error) {
+    // nothing is written after the cleanup: the shard being encoded is waited for
+    await inFlight?.catch(() => {});
     await failBuild(datasetId, error);
     throw error;
   } finally {
@@ -292,8 +304,22 @@ export async function* shardRecords(ctx: BuildContext, plan: ShardPlan, counts: 
   }
 }
 
-/** Exports one shard and writes it under its provisional path, with its rows' keys and hashes (shard-file.ts). */
+/** Exports one shard and writes it under its provisional path, with its rows' keys and hashes. */
 export async function buildShard(ctx: BuildContext, plan: ShardPlan): Promise<ShardResult> {
+  return (await stageShard(ctx, plan)).done;
+}
+
+/** A shard whose rows are computed and staged; `done` once its file is encoded and written (it never rejects unhandled). */
+export interface StagedShard {
+  done: Promise<ShardResult>;
+}
+
+/**
+ * Computes a shard's rows into its file (shard-file.ts), with their keys and
+ * hashes; the file is then encoded (DuckDB's thread, for Parquet) and written
+ * under its provisional path while the caller goes on.
+ */
+export async function stageShard(ctx: BuildContext, plan: ShardPlan): Promise<StagedShard> {
   const counts = zeroCounts();
   let annotationsAsOf: string | null = null;
   const taken: (readonly [string, string])[] = [];
@@ -303,11 +329,15 @@ export async function buildShard(ctx: BuildContext, plan: ShardPlan): Promise<Sh
     const asOf = typeof row.annotations_as_of === "string" ? row.annotations_as_of : null;
     if (asOf !== null && (annotationsAsOf === null || asOf > annotationsAsOf)) annotationsAsOf = asOf;
   }
-  const bytes = await shard.bytes();
-  counts.rows = taken.length;
-  const file = { path: `partial/${String(plan.index).padStart(5, "0")}`, sha256: sha256(bytes), bytes: bytes.length, rows: taken.length };
-  await writeShard(ctx.datasetId, plan.index, file, bytes, taken);
-  return { index: plan.index, file, counts, annotationsAsOf };
+  const done = (async () => {
+    const bytes = await shard.bytes();
+    counts.rows = taken.length;
+    const file = { path: `partial/${String(plan.index).padStart(5, "0")}`, sha256: sha256(bytes), bytes: bytes.length, rows: taken.length };
+    await writeShard(ctx.datasetId, plan.index, file, bytes, taken);
+    return { index: plan.index, file, counts, annotationsAsOf };
+  })();
+  done.catch(() => {});
+  return { done };
 }
 
 /** The built shards, in plan order, become the snapshot (shards the plan counted rows for but that came out empty are dropped). */
