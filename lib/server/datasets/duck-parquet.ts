@@ -62,13 +62,27 @@ function stageNested(value: unknown, t: NestedType): unknown {
   return Object.fromEntries(t.struct.map(([name, ft]) => [name, stageNested(v[name], ft)]));
 }
 
+/** The staging column holding the exact JSON text of a JSON column, for the rows whose text DuckDB would not keep. */
+const exactName = (name: string) => `baton_exact:${name}`;
+
 /**
- * Writes rows into a staging file: `add` takes a row and the JSON text of
- * each of its keys (already made for the row's JSONL, so the JSON columns
- * are not made again).
+ * Writes rows into a staging file. Where no column is nested with JSON
+ * leaves (event rows, transitions, traces), a row is staged as its JSONL
+ * line itself: DuckDB reads each JSON column's value as JSON and writes it
+ * back as the same text, but for a number with a positive exponent (1e+21,
+ * which it writes 1e21) and a lone surrogate (\ud800, which it refuses). A
+ * line that may hold either (a digit, "e+", a digit; a backslash and "ud8"
+ * to "udf": text that only looks so costs the slower way) is staged with
+ * its JSON columns as their text in a column of their own (`baton_exact:`)
+ * and its strings made well-formed: a lone surrogate (not text: a UTF-8
+ * encoder writes U+FFFD for it) is U+FFFD in the Parquet file, JSON cells
+ * included, where the JSONL keeps JSON.stringify's escape. The trainer
+ * forms' nested JSON leaves are always staged as text.
  */
 export class ParquetStage {
   readonly columns: readonly ParquetColumn[];
+  /** rows are staged as their JSONL line (no column nested with JSON leaves) */
+  readonly asLine: boolean;
   private readonly fd: number;
   private readonly parts: string[] = [];
   private pending = 0;
@@ -81,19 +95,21 @@ export class ParquetStage {
     columns: readonly ParquetColumn[],
   ) {
     this.columns = columns;
+    this.asLine = !columns.some((c) => c.kind === "nested" && hasJson(c.type ?? "json"));
     this.fd = openSync(file, "w");
   }
 
-  /** One row: `pieces.get(key)` is JSON.stringify(row[key]) (absent: undefined). */
-  add(row: Record<string, unknown>, pieces: ReadonlyMap<string, string>): void {
-    let line = stagedLine(this.columns, row, (c) => pieces.get(c.name), false);
-    // JSON.stringify writes a lone surrogate as an escape (\ud800) that DuckDB's JSON reader refuses: such a row is
-    // staged again with its strings made well-formed (U+FFFD, as a UTF-8 encoder writes them); an escaped backslash
-    // before "ud8" only costs that second staging
-    if (/\\ud[89a-f]/i.test(line)) line = stagedLine(this.columns, row, () => undefined, true);
-    this.parts.push(line);
-    this.pending += line.length;
-    if (line.length > this.longest) this.longest = line.length;
+  /** One row: `line` is its JSONL line (JSON.stringify(row), no newline), `pieces.get(key)` JSON.stringify(row[key]). */
+  add(row: Record<string, unknown>, line: string, pieces: ReadonlyMap<string, string>): void {
+    let staged: string;
+    if (this.asLine) staged = /\d[eE]\+\d|\\ud[89a-f]/i.test(line) ? exactLine(this.columns, row) : `${line}\n`;
+    else {
+      staged = textLine(this.columns, row, (c) => pieces.get(c.name), false);
+      if (/\\ud[89a-f]/i.test(staged)) staged = textLine(this.columns, row, () => undefined, true);
+    }
+    this.parts.push(staged);
+    this.pending += staged.length;
+    if (staged.length > this.longest) this.longest = staged.length;
     this.rows++;
     if (this.pending >= 1 << 22) this.flush();
   }
@@ -109,6 +125,22 @@ export class ParquetStage {
     this.flush();
     closeSync(this.fd);
   }
+
+  /** The columns as read_json reads the staging file, and the SELECT list that gives the file's columns. */
+  sql(): { columns: string; select: string } {
+    const staged: string[] = [];
+    const select: string[] = [];
+    for (const c of this.columns) {
+      if (this.asLine && c.kind === "json") {
+        staged.push(`${literal(c.name)}: 'JSON'`, `${literal(exactName(c.name))}: 'VARCHAR'`);
+        select.push(`coalesce(CAST(${ident(exactName(c.name))} AS JSON), ${ident(c.name)}) AS ${ident(c.name)}`);
+      } else {
+        staged.push(`${literal(c.name)}: ${literal(duckType(c, true))}`);
+        select.push(duckType(c, true) === duckType(c) ? ident(c.name) : `CAST(${ident(c.name)} AS ${duckType(c)}) AS ${ident(c.name)}`);
+      }
+    }
+    return { columns: staged.join(", "), select: select.join(", ") };
+  }
 }
 
 /** Lone surrogates (what String.prototype.toWellFormed replaces). */
@@ -116,20 +148,29 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const wellFormed = (v: unknown): unknown =>
   typeof v === "string" ? v.replace(LONE_SURROGATE, "\uFFFD") : Array.isArray(v) ? v.map(wellFormed) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, wellFormed(x)])) : v;
 
-/** A row's staging line: its columns in order, JSON values as their text (from `piece` when given). */
-function stagedLine(columns: readonly ParquetColumn[], row: Record<string, unknown>, piece: (c: ParquetColumn) => string | undefined, clean: boolean): string {
+/** A row staged the exact way (rows staged as lines): JSON columns as their text in `baton_exact:` columns, strings well-formed. */
+function exactLine(columns: readonly ParquetColumn[], row: Record<string, unknown>): string {
+  const out: Record<string, unknown> = {};
+  for (const c of columns) {
+    const value = row[c.name];
+    if (value === null || value === undefined) continue;
+    if (c.kind === "json") out[exactName(c.name)] = JSON.stringify(wellFormed(value));
+    else out[c.name] = wellFormed(value);
+  }
+  return `${JSON.stringify(out)}\n`;
+}
+
+/** A row's staging line with JSON columns and leaves as their text (from `piece` when given). */
+function textLine(columns: readonly ParquetColumn[], row: Record<string, unknown>, piece: (c: ParquetColumn) => string | undefined, clean: boolean): string {
   let line = "{";
   for (let j = 0; j < columns.length; j++) {
     const c = columns[j]!;
     const value = row[c.name];
     let staged: string | undefined;
     if (value === null || value === undefined) staged = "null";
-    // JSON text is ASCII where JSON.stringify escapes: the same cleaned or not
-    else if (c.kind === "json") staged = JSON.stringify(piece(c) ?? JSON.stringify(value));
-    else if (c.kind === "nested" && hasJson(c.type ?? "json")) {
-      const nested = stageNested(value, c.type ?? "json");
-      staged = JSON.stringify(clean ? wellFormed(nested) : nested);
-    } else staged = clean ? JSON.stringify(wellFormed(value)) : (piece(c) ?? JSON.stringify(value));
+    else if (c.kind === "json") staged = JSON.stringify(clean ? JSON.stringify(wellFormed(value)) : (piece(c) ?? JSON.stringify(value)));
+    else if (c.kind === "nested" && hasJson(c.type ?? "json")) staged = JSON.stringify(stageNested(clean ? wellFormed(value) : value, c.type ?? "json"));
+    else staged = clean ? JSON.stringify(wellFormed(value)) : (piece(c) ?? JSON.stringify(value));
     line += `${j === 0 ? "" : ","}${JSON.stringify(c.name)}:${staged ?? "null"}`;
   }
   return `${line}}\n`;
@@ -176,9 +217,7 @@ export function parquetStage(columns: readonly ParquetColumn[], name: string): P
 /** The Parquet bytes of a closed stage; its files are removed. */
 export async function encodeStage(stage: ParquetStage, opts: EncodeOptions): Promise<Buffer> {
   const out = stage.file.replace(/\.jsonl$/, ".parquet");
-  const cols = stage.columns;
-  const columns = cols.map((c) => `${literal(c.name)}: ${literal(duckType(c, true))}`).join(", ");
-  const select = cols.map((c) => (duckType(c, true) === duckType(c) ? ident(c.name) : `CAST(${ident(c.name)} AS ${duckType(c)}) AS ${ident(c.name)}`)).join(", ");
+  const { columns, select } = stage.sql();
   // a line's UTF-8 is at most 3 bytes per UTF-16 unit; the reader's buffers hold about two of the longest
   const maxObject = Math.max(16 * 2 ** 20, 3 * stage.longest + 1024);
   const source = `read_json(${literal(stage.file)}, format = 'newline_delimited', records = true, columns = {${columns}}, maximum_object_size = ${maxObject})`;

@@ -30,25 +30,25 @@ export class ShardFile {
 
   /** Adds a row; returns the SHA-256 of its JSON without `annotations_as_of`. */
   add(row: Record<string, unknown>): string {
-    const parquet = this.format === "parquet";
     const pieces = this.pieces;
     pieces.clear();
-    let line = "";
-    let hashed = "";
+    const parts: string[] = [];
+    let asOfAt = -1;
     for (const key of Object.keys(row)) {
       const piece = JSON.stringify(row[key]) as string | undefined;
       if (piece === undefined) continue;
       pieces.set(key, piece);
-      const part = `${keyJson(key)}:${piece}`;
-      if (!parquet) line += line === "" ? part : `,${part}`;
-      if (key !== "annotations_as_of") hashed += hashed === "" ? part : `,${part}`;
+      if (key === "annotations_as_of") asOfAt = parts.length;
+      parts.push(`${keyJson(key)}:${piece}`);
     }
-    if (parquet) {
+    const line = `{${parts.join(",")}}`;
+    const hashed = asOfAt < 0 ? line : `{${parts.filter((_, i) => i !== asOfAt).join(",")}}`;
+    if (this.format === "parquet") {
       this.stage ??= parquetStage(formColumns(this.form, row), this.name);
-      this.stage.add(row, pieces);
-    } else this.lines.push(`{${line}}\n`);
+      this.stage.add(row, line, pieces);
+    } else this.lines.push(`${line}\n`);
     this.rows++;
-    return sha256(`{${hashed}}`);
+    return sha256(hashed);
   }
 
   /** The file's bytes (an empty Parquet shard is still a valid file, its schema from the form's columns). */
