@@ -223,7 +223,7 @@ export async function encodeStage(stage: ParquetStage, opts: EncodeOptions): Pro
   const source = `read_json(${literal(stage.file)}, format = 'newline_delimited', records = true, columns = {${columns}}, maximum_object_size = ${maxObject})`;
   try {
     const c = await duck();
-    await c.run(`SET memory_limit = '${Math.max(256, Math.ceil((4 * maxObject) / 2 ** 20))}MB'`);
+    await c.run(`SET memory_limit = '${Math.max(128, Math.ceil((4 * maxObject) / 2 ** 20))}MB'`);
     await c.run(`COPY (SELECT ${select} FROM ${source}) TO ${literal(out)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${opts.rowGroupRows})`);
     return readFileSync(out);
   } finally {

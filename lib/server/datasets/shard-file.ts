@@ -37,7 +37,8 @@ export class ShardFile {
     for (const key of Object.keys(row)) {
       const piece = JSON.stringify(row[key]) as string | undefined;
       if (piece === undefined) continue;
-      pieces.set(key, piece);
+      // (the pieces are read only by a stage of the trainer forms, whose rows are not staged as their line)
+      if (this.stage === null || !this.stage.asLine) pieces.set(key, piece);
       if (key === "annotations_as_of") asOfAt = parts.length;
       parts.push(`${keyJson(key)}:${piece}`);
     }
