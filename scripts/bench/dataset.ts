@@ -9,15 +9,22 @@
  *    default) through the transitions form (credit computed per trace) to
  *    Parquet and, in the same run, to JSONL, written to a file; the baseline
  *    is computing the rows and writing nothing. Also Parquet at a tenth of the
- *    size: peak RSS must not grow with the dataset. Target: Parquet < 60 s,
- *    peak RSS < 512 MB.
+ *    size: peak RSS must not grow with the dataset (`--skip parquet` leaves
+ *    the export's Parquet out); and what a snapshot build does with the rows
+ *    without the database (shard-file.ts: each row's JSON and hash, DuckDB's
+ *    Parquet per shard of 50,000 rows).
  * 2. Snapshot through PostgreSQL: --db-traces traces stored through the
- *    ingest path, then the same snapshot built three times: by buildSnapshot
- *    in one process with its heap uncapped (the baseline), and the job's way
- *    (buildSnapshotElsewhere: shards built by child processes, each heap
- *    sized to the largest trace) with one child and with the default number
- *    (BATON_DATASET_PROCESSES, else the cores, at most 4): time,
- *    transitions/s, peak RSS (of the largest process) and CPU (all of them).
+ *    ingest path, then the rows the snapshot reads from PostgreSQL and
+ *    computes, nothing encoded or stored (its own baseline), and the same
+ *    snapshot built three times: by buildSnapshot in one process with its
+ *    heap uncapped, and the job's way (buildSnapshotElsewhere: shards built
+ *    by child processes, each heap sized to the largest trace) with one
+ *    child and with the default number (BATON_DATASET_PROCESSES, else the
+ *    cores, at most 4): time, transitions/s, peak RSS (of the largest
+ *    process) and CPU (all of them); then each build's time against the
+ *    rows read from PostgreSQL and, when section 1 ran at as many
+ *    transitions, against the rows computed there (target: < 2x, peak RSS
+ *    < 512 MB).
  * 3. Concurrent exports: one --big-events trace stored, then --big-exports
  *    exports of its event rows at once through the export route, drained as
  *    a client would, while small requests go on (dataset/fairness.ts): all
