@@ -214,6 +214,9 @@ export function parquetStage(columns: readonly ParquetColumn[], name: string): P
   return new ParquetStage(path.join(stagingDir(), `${name}.jsonl`), columns);
 }
 
+/** The encoding under way on this process's connection (the next one waits for it). */
+let turn: Promise<void> = Promise.resolve();
+
 /** The Parquet bytes of a closed stage; its files are removed. */
 export async function encodeStage(stage: ParquetStage, opts: EncodeOptions): Promise<Buffer> {
   const out = stage.file.replace(/\.jsonl$/, ".parquet");
@@ -221,11 +224,16 @@ export async function encodeStage(stage: ParquetStage, opts: EncodeOptions): Pro
   // a line's UTF-8 is at most 3 bytes per UTF-16 unit; the reader's buffers hold about two of the longest
   const maxObject = Math.max(16 * 2 ** 20, 3 * stage.longest + 1024);
   const source = `read_json(${literal(stage.file)}, format = 'newline_delimited', records = true, columns = {${columns}}, maximum_object_size = ${maxObject})`;
-  try {
+  // one encoding at a time on this process's connection (two builds in one process take turns)
+  const run = turn.then(async () => {
     const c = await duck();
     await c.run(`SET memory_limit = '${Math.max(128, Math.ceil((4 * maxObject) / 2 ** 20))}MB'`);
     await c.run(`COPY (SELECT ${select} FROM ${source}) TO ${literal(out)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${opts.rowGroupRows})`);
     return readFileSync(out);
+  });
+  turn = run.then(() => {}, () => {});
+  try {
+    return await run;
   } finally {
     rmSync(stage.file, { force: true });
     rmSync(out, { force: true });
