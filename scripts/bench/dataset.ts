@@ -1,5 +1,5 @@
 /**
- * `npm run bench:dataset [-- --traces 100000 --calls 10 --db-traces 2000 --big-events 200000 --big-exports 12 --skip pipeline,snapshot,exports --reuse --profile]`
+ * `npm run bench:dataset [-- --traces 100000 --calls 10 --db-traces 2000 --big-events 200000 --big-exports 12 --skip pipeline,parquet,snapshot,exports --reuse --profile]`
  *
  * `--reuse` keeps the database of an earlier run when it holds exactly --db-traces bench traces.
  * `--profile` writes a V8 CPU profile of each child (pipeline rows, the snapshot build) to .baton-bench-dataset/profiles.
@@ -9,15 +9,22 @@
  *    default) through the transitions form (credit computed per trace) to
  *    Parquet and, in the same run, to JSONL, written to a file; the baseline
  *    is computing the rows and writing nothing. Also Parquet at a tenth of the
- *    size: peak RSS must not grow with the dataset. Target: Parquet < 60 s,
- *    peak RSS < 512 MB.
+ *    size: peak RSS must not grow with the dataset (`--skip parquet` leaves
+ *    the export's Parquet out); and what a snapshot build does with the rows
+ *    without the database (shard-file.ts: each row's JSON and hash, DuckDB's
+ *    Parquet per shard of 50,000 rows).
  * 2. Snapshot through PostgreSQL: --db-traces traces stored through the
- *    ingest path, then the same snapshot built three times: by buildSnapshot
- *    in one process with its heap uncapped (the baseline), and the job's way
- *    (buildSnapshotElsewhere: shards built by child processes, each heap
- *    sized to the largest trace) with one child and with the default number
- *    (BATON_DATASET_PROCESSES, else the cores, at most 4): time,
- *    transitions/s, peak RSS (of the largest process) and CPU (all of them).
+ *    ingest path, then the rows the snapshot reads from PostgreSQL and
+ *    computes, nothing encoded or stored (its own baseline), and the same
+ *    snapshot built three times: by buildSnapshot in one process with its
+ *    heap uncapped, and the job's way (buildSnapshotElsewhere: shards built
+ *    by child processes, each heap sized to the largest trace) with one
+ *    child and with the default number (BATON_DATASET_PROCESSES, else the
+ *    cores, at most 4): time, transitions/s, peak RSS (of the largest
+ *    process) and CPU (all of them); then each build's time against the
+ *    rows read from PostgreSQL and, when section 1 ran at as many
+ *    transitions, against the rows computed there (target: < 2x, peak RSS
+ *    < 512 MB).
  * 3. Concurrent exports: one --big-events trace stored, then --big-exports
  *    exports of its event rows at once through the export route, drained as
  *    a client would, while small requests go on (dataset/fairness.ts): all
@@ -25,7 +32,7 @@
  *    the small requests alone; time, peak heap and RSS, small-request p50/p99.
  */
 import { spawnSync } from "node:child_process";
-import { createWriteStream, mkdirSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -62,6 +69,8 @@ async function child(kind: string, traces: number, calls: number): Promise<void>
   const file = path.join(OUT, `transitions-${kind}-${traces}`);
   const started = performance.now();
   let rows = 0;
+  let shardBytes = 0;
+  let waitSeconds = 0;
   if (kind === "baseline") for (const _ of allTransitions(traces, calls)) rows++;
   else if (kind === "jsonl") {
     await writeAll(file, (function* () {
@@ -70,6 +79,34 @@ async function child(kind: string, traces: number, calls: number): Promise<void>
         yield `${JSON.stringify(r)}\n`;
       }
     })());
+  } else if (kind === "shards") {
+    // what a snapshot build does with its rows, without the database: shards of SHARD_ROWS rows, each row's hash, DuckDB's Parquet
+    const { ShardFile } = await import("@/lib/server/datasets/shard-file");
+    const { SHARD_ROWS } = await import("@/lib/datasets/layout");
+    let shard = new ShardFile("parquet", "transitions", "bench-0");
+    let total = 0;
+    // as a build does it: a shard is encoded (DuckDB's thread) while the next one's rows are computed
+    let encoding: Promise<void> = Promise.resolve();
+    const flush = async () => {
+      // what the rows wait for DuckDB (its work beside the next shard's rows is not counted)
+      const t0 = performance.now();
+      await encoding;
+      waitSeconds += (performance.now() - t0) / 1000;
+      encoding = shard.bytes().then((bytes) => {
+        total += bytes.length;
+      });
+      shard = new ShardFile("parquet", "transitions", `bench-${rows}`);
+    };
+    for (const r of allTransitions(traces, calls)) {
+      shard.add(r as unknown as Record<string, unknown>);
+      if (++rows % SHARD_ROWS === 0) await flush();
+    }
+    if (rows % SHARD_ROWS !== 0) await flush();
+    const t0 = performance.now();
+    await encoding;
+    waitSeconds += (performance.now() - t0) / 1000;
+    writeFileSync(file, Buffer.alloc(0));
+    shardBytes = total;
   } else {
     const counted = (function* () {
       for (const r of allTransitions(traces, calls)) {
@@ -80,9 +117,9 @@ async function child(kind: string, traces: number, calls: number): Promise<void>
     await writeAll(file, parquetChunks(counted, (first) => formColumns("transitions", first)));
   }
   const seconds = (performance.now() - started) / 1000;
-  const bytes = kind === "baseline" ? 0 : statSync(file).size;
+  const bytes = kind === "baseline" ? 0 : kind === "shards" ? shardBytes : statSync(file).size;
   rmSync(file, { force: true });
-  console.log(JSON.stringify({ kind, traces, rows, seconds, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }));
+  console.log(JSON.stringify({ kind, traces, rows, seconds, bytes, rssMB: process.resourceUsage().maxRSS / 1024, ...(kind === "shards" && { waitSeconds }) }));
 }
 
 /**
@@ -97,6 +134,19 @@ async function snapshotChild(datasetId: number, how: string): Promise<void> {
   const { buildSnapshotElsewhere } = await import("@/lib/server/datasets/build-process");
   const { pool } = await import("@/lib/server/db/client");
   const started = performance.now();
+  if (how === "rows") {
+    // the rows read from PostgreSQL and computed, shard by shard, nothing encoded or stored
+    const { buildContext, planShards, shardRecords } = await import("@/lib/server/datasets/build");
+    const ctx = (await buildContext(datasetId))!;
+    const counts = { traces: 0, rows: 0, traces_without_calls: 0, traces_skipped_no_group: 0 };
+    let rows = 0;
+    for (const plan of await planShards(ctx)) for await (const _ of shardRecords(ctx, plan, counts)) rows++;
+    const seconds = (performance.now() - started) / 1000;
+    await pool().end();
+    const usage = process.resourceUsage();
+    console.log(JSON.stringify({ seconds, rows, rssMB: usage.maxRSS / 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }));
+    return;
+  }
   if (how.startsWith("elsewhere:")) await buildSnapshotElsewhere(datasetId, { child: true, processes: Number(how.slice("elsewhere:".length)) || undefined });
   else await buildSnapshot(datasetId);
   const seconds = (performance.now() - started) / 1000;
@@ -105,7 +155,7 @@ async function snapshotChild(datasetId: number, how: string): Promise<void> {
   console.log(JSON.stringify({ seconds, rssMB: usage.maxRSS / 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }));
 }
 
-function runChild(kind: string, traces: number, calls: number): { kind: string; traces: number; rows: number; seconds: number; bytes: number; rssMB: number } {
+function runChild(kind: string, traces: number, calls: number): { kind: string; traces: number; rows: number; seconds: number; bytes: number; rssMB: number; waitSeconds?: number } {
   const result = spawnSync(process.execPath, [...childFlags(), "--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", kind, "--traces", String(traces), "--calls", String(calls)], { encoding: "utf8", maxBuffer: 1 << 24 });
   if (result.status !== 0) throw new Error(`child ${kind} failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split("\n").at(-1)!) as ReturnType<typeof runChild>;
@@ -132,16 +182,27 @@ async function main(): Promise<void> {
   if (values.child === "snapshot") return snapshotChild(Number(values.dataset), values.how ?? "here");
   if (values.child) return child(values.child, traces, calls);
   const skip = new Set(values.skip.split(",").filter(Boolean));
+  // the rows computed in section 1 (the snapshot's baseline in section 2 when it holds as many transitions)
+  let rowsComputed: { rows: number; seconds: number } | null = null;
   console.log(`bench:dataset on ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}, Node ${process.version}`);
 
   if (!skip.has("pipeline")) {
     console.log(`\n1. ${fmt(traces * calls)} transitions (${fmt(traces)} traces x ${calls} calls), the transitions form to a file`);
-    const rows = [runChild("baseline", traces, calls), runChild("jsonl", traces, calls), runChild("parquet", traces, calls), runChild("parquet", Math.max(1, Math.round(traces / 10)), calls)];
-    const [base, jsonl, parquet] = rows as [typeof rows[0], typeof rows[0], typeof rows[0]];
+    // `--skip parquet`: not the export's Parquet (hyparquet-writer, minutes at 1,000,000 rows on a loaded machine)
+    const hy = !skip.has("parquet");
+    const rows = [runChild("baseline", traces, calls), runChild("jsonl", traces, calls), ...(hy ? [runChild("parquet", traces, calls), runChild("parquet", Math.max(1, Math.round(traces / 10)), calls)] : []), runChild("shards", traces, calls)];
+    const [base, jsonl] = rows as [typeof rows[0], typeof rows[0]];
+    const shards = rows.at(-1)!;
     console.log("| run | rows | time | rows/s | file | peak RSS |\n|---|---|---|---|---|---|");
-    for (const r of rows) console.log(`| ${r.kind === "baseline" ? "rows computed, nothing written" : r.kind} | ${fmt(r.rows)} | ${fmt(r.seconds, 1)} s | ${fmt(r.rows / r.seconds)} | ${r.bytes ? `${fmt(r.bytes / 1e6, 1)} MB` : "-"} | ${fmt(r.rssMB)} MB |`);
-    console.log(`Parquet / JSONL: time ${fmt(parquet.seconds / jsonl.seconds, 2)}x, size ${fmt(parquet.bytes / jsonl.bytes, 2)}x; encoding cost over computing the rows: Parquet +${fmt(parquet.seconds - base.seconds, 1)} s, JSONL +${fmt(jsonl.seconds - base.seconds, 1)} s`);
-    console.log(`peak RSS at ${fmt(rows[3]!.traces)} traces ${fmt(rows[3]!.rssMB)} MB vs ${fmt(parquet.traces)} traces ${fmt(parquet.rssMB)} MB (targets: < 60 s, < 512 MB)`);
+    rowsComputed = { rows: base.rows, seconds: base.seconds };
+    const label = (kind: string) => (kind === "baseline" ? "rows computed, nothing written" : kind === "shards" ? "snapshot shards without the database (hashes, DuckDB Parquet)" : kind === "parquet" ? "parquet (hyparquet-writer, the export's)" : kind);
+    for (const r of rows) console.log(`| ${label(r.kind)} | ${fmt(r.rows)} | ${fmt(r.seconds, 1)} s | ${fmt(r.rows / r.seconds)} | ${r.bytes ? `${fmt(r.bytes / 1e6, 1)} MB` : "-"} | ${fmt(r.rssMB)} MB |`);
+    if (hy) {
+      const [parquet, tenth] = [rows[2]!, rows[3]!];
+      console.log(`Parquet / JSONL: time ${fmt(parquet.seconds / jsonl.seconds, 2)}x, size ${fmt(parquet.bytes / jsonl.bytes, 2)}x; encoding cost over computing the rows: Parquet +${fmt(parquet.seconds - base.seconds, 1)} s, JSONL +${fmt(jsonl.seconds - base.seconds, 1)} s`);
+      console.log(`peak RSS at ${fmt(tenth.traces)} traces ${fmt(tenth.rssMB)} MB vs ${fmt(parquet.traces)} traces ${fmt(parquet.rssMB)} MB (targets: < 60 s, < 512 MB)`);
+    }
+    console.log(`snapshot shards without the database / rows computed: time ${fmt(shards.seconds / base.seconds, 2)}x (of which waiting for DuckDB's encoding, done beside the next shard's rows: ${fmt(shards.waitSeconds ?? 0, 1)} s); JSONL / rows computed ${fmt(jsonl.seconds / base.seconds, 2)}x`);
   }
 
   if (skip.has("db")) return;
@@ -168,8 +229,9 @@ async function main(): Promise<void> {
       console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s`);
       console.log("| build | transitions | time | transitions/s | files | peak RSS | CPU |\n|---|---|---|---|---|---|---|");
       const measured: Record<string, number> = {};
+      const peaks: Record<string, number> = {};
       const { buildProcesses } = await import("@/lib/server/datasets/build-process");
-      const builds: [string, string][] = [["here", "in one process, heap uncapped (baseline)"], ["elsewhere:1", "the job's way, 1 child process (heap sized to the largest trace)"]];
+      const builds: [string, string][] = [["rows", "rows read from PostgreSQL and computed, nothing encoded or stored"], ["here", "in one process, heap uncapped"], ["elsewhere:1", "the job's way, 1 child process (heap sized to the largest trace)"]];
       if (buildProcesses() > 1) builds.push(["elsewhere:0", `the job's way, ${buildProcesses()} child processes (the default here)`]);
       for (const [how, label] of builds) {
         const row = await prisma().dataset.create({ data: { name: "bench", filterKey: `bench-${how}`, request } });
@@ -181,19 +243,29 @@ async function main(): Promise<void> {
         let { rssMB, cpuSeconds } = own;
         // the job's own child reports itself on its log line
         const line = /built in ([\d.]+) s by \d+ processes, \d+ shards, peak RSS (\d+) MB \(each\), CPU ([\d.]+) s/.exec(result.stdout);
-        if (how !== "here") {
+        if (how.startsWith("elsewhere:")) {
           if (!line) throw new Error(`the build processes did not report themselves: ${result.stdout}`);
           rssMB = Math.max(Number(line[2]), rssMB);
           cpuSeconds += Number(line[3]);
         }
-        const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
-        const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number; sha256: string }[] };
         measured[how] = seconds;
-        console.log(`| ${label} | ${fmt(manifest.counts.rows)} | ${fmt(seconds, 1)} s | ${fmt(manifest.counts.rows / seconds)} | ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB (${manifest.files[0]!.sha256.slice(0, 12)}) | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
+        if (how === "rows") {
+          const { rows } = own as typeof own & { rows: number };
+          console.log(`| ${label} | ${fmt(rows)} | ${fmt(seconds, 1)} s | ${fmt(rows / seconds)} | - | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
+        } else {
+          const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
+          const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number; sha256: string }[] };
+          console.log(`| ${label} | ${fmt(manifest.counts.rows)} | ${fmt(seconds, 1)} s | ${fmt(manifest.counts.rows / seconds)} | ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB (${manifest.files[0]!.sha256.slice(0, 12)}) | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
+          peaks[how] = rssMB;
+        }
         await prisma().dataset.delete({ where: { id: row.id } });
       }
-      for (const [how, label] of builds.slice(1)) console.log(`${label} / baseline: time ${fmt(measured[how]! / measured.here!, 2)}x`);
-      console.log("(targets: < 60 s, < 512 MB)");
+      const baseline = rowsComputed !== null && rowsComputed.rows === dbTraces * calls ? rowsComputed : null;
+      console.log(baseline === null ? "(no rows-computed baseline of as many transitions in this run: section 1 skipped or of another size)" : `rows computed, nothing written (section 1, this run): ${fmt(baseline.seconds, 1)} s`);
+      for (const [how, label] of builds.slice(1)) {
+        const vs = baseline === null ? "" : `; ${fmt(measured[how]! / baseline.seconds, 2)}x the rows computed (target < 2x)`;
+        console.log(`${label}: ${fmt(measured[how]!, 1)} s, ${fmt(measured[how]! / measured.rows!, 2)}x the rows read from PostgreSQL${vs}; peak RSS ${fmt(peaks[how]!)} MB (target < 512 MB)`);
+      }
     }
     if (!skip.has("exports")) {
       const events = Number(values["big-events"]);

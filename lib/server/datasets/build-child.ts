@@ -2,13 +2,15 @@
  * A process that builds a snapshot's shards (spawned by build-process.ts
  * under tsx, with a heap sized to the largest trace, and an IPC channel):
  * reads the snapshot whose id is the first argument, says it is ready, then
- * builds each shard the parent sends and answers with the shard's result,
- * until the parent says it is done. A shard that fails is reported as an
+ * builds each shard the parent sends: says when its rows are staged (the
+ * parent then sends the next, computed while this one is encoded and
+ * written) and answers with the shard's result once written, until the
+ * parent says it is done. A shard that fails is reported as an
  * error, and the child exits 1.
  */
 import { closeDatabase } from "../db/client";
 import { onPrimary } from "../db/read";
-import { buildContext, buildShard } from "./build";
+import { buildContext, stageShard } from "./build";
 import type { ChildMessage, ParentMessage } from "./build-process";
 
 const id = Number(process.argv[2]);
@@ -17,15 +19,24 @@ const send = (message: ChildMessage) => new Promise<void>((resolve, reject) => p
 async function main(): Promise<void> {
   const ctx = await buildContext(id);
   if (ctx === null) throw new Error(`snapshot ${id} is already ready`);
-  // messages are handled one at a time: the parent sends the next shard only after a result
+  // messages are handled one at a time: the parent sends the next shard only when this one's rows are staged
   let work = Promise.resolve();
+  // the shard being encoded and written (one at most) while the next one's rows are computed
+  let previous: Promise<void> = Promise.resolve();
   const finished = new Promise<void>((resolve, reject) => {
     process.on("message", (message: ParentMessage) => {
       work = work.then(async () => {
-        if ("done" in message) return resolve();
+        if ("done" in message) {
+          await previous;
+          return resolve();
+        }
         // tests: a shard that fails while the other processes build theirs
         if (process.env.BATON_DATASET_FAIL_SHARD === String(message.shard.index)) throw new Error(`stopped by the test at shard ${message.shard.index}`);
-        await send({ result: await buildShard(ctx, message.shard) });
+        const staged = await stageShard(ctx, message.shard);
+        await previous;
+        previous = staged.done.then((result) => send({ result }));
+        previous.catch(() => {});
+        await send({ staged: true });
       }).catch(reject);
     });
     // the parent went away: nothing more will come

@@ -80,7 +80,7 @@ export async function buildSnapshotElsewhere(datasetId: number, opts: ElsewhereO
 }
 
 /** What a child says over its IPC channel. */
-export type ChildMessage = { ready: true } | { result: ShardResult } | { error: string } | { usage: ChildUsage };
+export type ChildMessage = { ready: true } | { staged: true } | { result: ShardResult } | { error: string } | { usage: ChildUsage };
 /** What the parent says: a shard to build, or that there are no more. */
 export type ParentMessage = { shard: ShardPlan } | { done: true };
 export interface ChildUsage {
@@ -90,7 +90,8 @@ export interface ChildUsage {
 
 /**
  * Builds the shards in `processes` children, handing each the next shard
- * when it reports one done. Resolves with each child's resource use once
+ * when it reports one staged (its rows computed: it is encoded and written
+ * while the next one's are). Resolves with each child's resource use once
  * all exited cleanly; on the first failure (an error a child reports, or a
  * child that dies) kills the others and waits for them to exit before
  * rejecting, so that nothing is written after the caller cleans up.
@@ -126,10 +127,10 @@ async function inChildren(child: string, datasetId: number, plans: readonly Shar
       stderr = (stderr + chunk.toString("utf8")).slice(-4096);
     });
     worker.on("message", (message: ChildMessage) => {
-      if ("ready" in message) give();
+      // a child asks for the next shard once a shard's rows are staged (it encodes and writes that one meanwhile)
+      if ("ready" in message || "staged" in message) give();
       else if ("result" in message) {
         recording = recording.then(() => onResult(message.result)).catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error))));
-        give();
       } else if ("error" in message) fail(new Error(message.error));
       else usage = message.usage;
     });

@@ -11,13 +11,14 @@ import { SPEC_VERSION } from "@/lib/metrics/types";
 import { selectionParam } from "@/lib/judges/selection";
 import type { ModelCall } from "@/lib/trace/calls";
 import { loadCallsMany } from "../calls/store";
-import { exportedRecords, exportLoaded, exportTraceRecords, parquetStream, type ExportedTrace, type ExportRequest } from "../compute/export";
+import { exportedRecords, exportLoaded, exportTraceRecords, type ExportedTrace, type ExportRequest } from "../compute/export";
 import { decisiveEventsOf } from "../queries/decisive-errors";
 import { loadTracesById } from "../queries/load-trace";
 import { pool, prisma, transaction } from "../db/client";
 import { countTraces } from "../queries/trace-list";
 import { listConditions, whereOf } from "../queries/trace-search";
 import { pageFlags, pageLabels } from "./page-labels";
+import { ShardFile } from "./shard-file";
 import { checkDatasetRequest } from "./request";
 import { storedRequest } from "./stored-request";
 
@@ -150,16 +151,28 @@ export async function buildSnapshot(datasetId: number, opts: BuildOptions = {}, 
   if (ctx === null) return;
   await startBuild(ctx);
   const alive = heartbeat(datasetId);
+  let inFlight: Promise<ShardResult> | null = null;
   try {
     const plans = await planShards(ctx, opts.shardRows);
     const results: ShardResult[] = [];
     for (const plan of plans) {
-      results.push(await buildShard(ctx, plan));
+      // this shard's rows are computed while the one before is encoded (DuckDB's thread) and written
+      const staged = await stageShard(ctx, plan);
+      const previous = inFlight;
+      inFlight = staged.done;
+      if (previous !== null) await record(await previous);
+    }
+    if (inFlight !== null) await record(await inFlight);
+    await finishBuild(ctx, results);
+
+    async function record(result: ShardResult): Promise<void> {
+      results.push(result);
       await recordProgress(datasetId, results);
       if (opts.failAfterShards !== undefined && results.length >= opts.failAfterShards) throw new Error("stopped by the test after a shard");
     }
-    await finishBuild(ctx, results);
   } catch (error) {
+    // nothing is written after the cleanup: the shard being encoded is waited for
+    await inFlight?.catch(() => {});
     await failBuild(datasetId, error);
     throw error;
   } finally {
@@ -256,7 +269,7 @@ async function loadPage(ctx: BuildContext, page: readonly TraceRef[]): Promise<(
  * to the next shard's. A trace is counted by the shard that holds its
  * first row.
  */
-async function* shardRecords(ctx: BuildContext, plan: ShardPlan, counts: Counts): AsyncGenerator<Record<string, unknown>> {
+export async function* shardRecords(ctx: BuildContext, plan: ShardPlan, counts: Counts): AsyncGenerator<Record<string, unknown>> {
   let page = await shardPage(ctx, plan, plan.from.id - 1);
   let loads = settleAll(loadPage(ctx, page));
   while (page.length > 0) {
@@ -293,23 +306,38 @@ async function* shardRecords(ctx: BuildContext, plan: ShardPlan, counts: Counts)
 
 /** Exports one shard and writes it under its provisional path, with its rows' keys and hashes. */
 export async function buildShard(ctx: BuildContext, plan: ShardPlan): Promise<ShardResult> {
+  return (await stageShard(ctx, plan)).done;
+}
+
+/** A shard whose rows are computed and staged; `done` once its file is encoded and written (it never rejects unhandled). */
+export interface StagedShard {
+  done: Promise<ShardResult>;
+}
+
+/**
+ * Computes a shard's rows into its file (shard-file.ts), with their keys and
+ * hashes; the file is then encoded (DuckDB's thread, for Parquet) and written
+ * under its provisional path while the caller goes on.
+ */
+export async function stageShard(ctx: BuildContext, plan: ShardPlan): Promise<StagedShard> {
   const counts = zeroCounts();
   let annotationsAsOf: string | null = null;
-  // the shard's row keys and hashes (rows themselves are not kept: only the encoder's row group is in memory)
   const taken: (readonly [string, string])[] = [];
-  const rows = async function* (): AsyncGenerator<Record<string, unknown>> {
-    for await (const row of shardRecords(ctx, plan, counts)) {
-      taken.push([rowKey(ctx.request.form, row), rowHash(row)]);
-      const asOf = typeof row.annotations_as_of === "string" ? row.annotations_as_of : null;
-      if (asOf !== null && (annotationsAsOf === null || asOf > annotationsAsOf)) annotationsAsOf = asOf;
-      yield row;
-    }
-  };
-  const bytes = ctx.request.format === "parquet" ? await collect(parquetStream(ctx.form, rows())) : await jsonlBytes(rows());
-  counts.rows = taken.length;
-  const file = { path: `partial/${String(plan.index).padStart(5, "0")}`, sha256: sha256(bytes), bytes: bytes.length, rows: taken.length };
-  await writeShard(ctx.datasetId, plan.index, file, bytes, taken);
-  return { index: plan.index, file, counts, annotationsAsOf };
+  const shard = new ShardFile(ctx.request.format, ctx.form, `${ctx.datasetId}-${plan.index}`);
+  for await (const row of shardRecords(ctx, plan, counts)) {
+    taken.push([rowKey(ctx.request.form, row), shard.add(row)]);
+    const asOf = typeof row.annotations_as_of === "string" ? row.annotations_as_of : null;
+    if (asOf !== null && (annotationsAsOf === null || asOf > annotationsAsOf)) annotationsAsOf = asOf;
+  }
+  const done = (async () => {
+    const bytes = await shard.bytes();
+    counts.rows = taken.length;
+    const file = { path: `partial/${String(plan.index).padStart(5, "0")}`, sha256: sha256(bytes), bytes: bytes.length, rows: taken.length };
+    await writeShard(ctx.datasetId, plan.index, file, bytes, taken);
+    return { index: plan.index, file, counts, annotationsAsOf };
+  })();
+  done.catch(() => {});
+  return { done };
 }
 
 /** The built shards, in plan order, become the snapshot (shards the plan counted rows for but that came out empty are dropped). */
@@ -339,27 +367,9 @@ export async function finishBuild(ctx: BuildContext, built: readonly ShardResult
   await finish(ctx.datasetId, ctx.filterKey, files, dropped, manifest);
 }
 
-/** What a diff compares: the row without `annotations_as_of` (bookkeeping: every row of a relabelled trace would differ by it). */
-function rowHash(row: Record<string, unknown>): string {
-  const { annotations_as_of: _asOf, ...values } = row;
-  return sha256(JSON.stringify(values));
-}
-
 /** A promise that never rejects (it is awaited later, maybe after other awaits). */
 function settleAll<T>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   return p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
-}
-
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const c of chunks) parts.push(c);
-  return Buffer.concat(parts);
-}
-
-async function jsonlBytes(rows: AsyncIterable<Record<string, unknown>>): Promise<Buffer> {
-  const parts: string[] = [];
-  for await (const row of rows) parts.push(`${JSON.stringify(row)}\n`);
-  return Buffer.from(parts.join(""), "utf8");
 }
 
 /** Removes a build's shards and row keys (a failed build's, or before a rerun). */
