@@ -14,7 +14,7 @@ import { loadGroup } from "./load-trace";
 import { userPresets } from "./presets";
 import { findTraceRow } from "./traces";
 import { graphMeta as graphMetaSchema } from "@/lib/api/contracts/traces";
-import { pool } from "../db/client";
+import { pool, prisma } from "../db/client";
 import { stored as storedValue } from "../db/stored";
 
 /**
@@ -158,7 +158,10 @@ async function storedPage(row: Row, from: number, limit: number): Promise<string
   return rows[0]?.json ?? null;
 }
 
-async function storePages(row: Row, entry: Entry): Promise<void> {
+/** What pageJson needs of an entry. */
+type Paged = Pick<Entry, "model" | "pages">;
+
+async function storePages(row: Row, entry: Paged): Promise<void> {
   const { pages, page_size: size } = entry.model.meta;
   const parts: [from: number, limit: number, json: () => string][] = [[META_FROM, 0, () => JSON.stringify(entry.model.meta)]];
   for (let k = 0; k < pages; k++) parts.push([k * size, size, () => pageJson(entry, k * size, size)]);
@@ -175,6 +178,38 @@ async function storePages(row: Row, entry: Entry): Promise<void> {
     // a trace deleted meanwhile (its rows gone with it), or no database: the pages are built where asked, as before
     console.error(`[baton] graph pages of trace row ${row.id} not stored:`, error instanceof Error ? error.message : error);
   }
+}
+
+/**
+ * Builds and stores the meta and pages of the stored version of a trace
+ * (by row id), as an open would, but before anyone opens it: the background
+ * job after ingest (lib/server/graph-pages/jobs.ts). Holds the same build
+ * lock as an open, so that an open meanwhile waits for these pages instead
+ * of building its own, and an open that came first leaves nothing to do.
+ * Nothing is kept in this process's cache of models.
+ */
+export async function prebuildGraphPages(traceDbId: number): Promise<"built" | "stored already" | "gone"> {
+  const row = await onPrimaryRow(traceDbId);
+  if (!row) return "gone";
+  const lock = await buildLock(row.id);
+  try {
+    if ((await storedPage(row, META_FROM, 0)) !== null) return "stored already";
+    const loaded = await loadGraphTrace(row.id);
+    const built: Paged = { model: buildGraphModel(prepareTrace(loaded.trace)), pages: new Map() };
+    await storePages(row, built);
+    return "built";
+  } catch (error) {
+    // replaced or deleted while it was read: the new version has a job of its own
+    if (!(await onPrimaryRow(traceDbId))) return "gone";
+    throw error;
+  } finally {
+    lock();
+  }
+}
+
+/** The trace row's id and version, read from the primary (the job may run right after the ingest's commit). */
+async function onPrimaryRow(traceDbId: number): Promise<Row | null> {
+  return prisma().trace.findUnique({ where: { id: traceDbId }, select: { id: true, updatedAt: true } });
 }
 
 /** `part=meta`. */
@@ -199,7 +234,7 @@ export async function graphEventsJson(traceId: string, from: number, limit: numb
   return pageJson(await entryFor(traceId, row), from, limit);
 }
 
-function pageJson(entry: Entry, from: number, limit: number): string {
+function pageJson(entry: Paged, from: number, limit: number): string {
   const key = `${from}:${limit}`;
   let json = entry.pages.get(key);
   if (json === undefined) {
