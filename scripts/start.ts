@@ -156,7 +156,7 @@ function backgroundProcess(script: string, env: NodeJS.ProcessEnv): { stop(): Pr
   let quickDeaths = 0;
   const start = () => {
     const started = Date.now();
-    const c = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script], { stdio: ["ignore", "inherit", "inherit"], env });
+    const c = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script], { stdio: ["ignore", "inherit", "inherit", "ipc"], env }); // the channel: it ends when this process does, however it ends
     child = c;
     c.on("exit", (code, signal) => {
       if (stopping) return;
