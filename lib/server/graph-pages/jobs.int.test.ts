@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as graph } from "@/app/api/traces/[id]/graph/route";
 import { POST } from "@/app/api/traces/route";
@@ -35,7 +36,7 @@ async function settled(traceDbId: number): Promise<QueuedJob> {
 }
 
 const rowOf = (traceId: string) => prisma().trace.findUniqueOrThrow({ where: { traceId }, select: { id: true, updatedAt: true } });
-const versionOf = (row: { updatedAt: Date }) => BigInt(row.updatedAt.getTime() * 16 + 1);
+const versionOf = (row: { updatedAt: Date }) => BigInt(row.updatedAt.getTime() * 16 + 2);
 
 async function post(body: unknown, upsert = false): Promise<void> {
   const response = await POST(jsonRequest(`/api/traces${upsert ? "?upsert=1" : ""}`, body), params({}));
@@ -103,6 +104,12 @@ describe("graph pages built in the background after ingest", () => {
     const fromJob = await answers("gp-big");
     expect(models().size).toBe(0); // served from graph_pages: nothing built in this process
     expect(JSON.parse(fromJob[0]!)).toMatchObject({ events: 45_000, pages: 3, page_size: 20_000 });
+    // to a client that accepts gzip (every browser) a stored page goes as it was stored: gzipped, the same JSON inside
+    const zipped = await graph(new Request("http://localhost/api/traces/gp-big/graph?part=events&from=20000&limit=20000", { headers: { "accept-encoding": "gzip, deflate, br" } }), params({ id: "gp-big" }));
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    const bytes = Buffer.from(await zipped.arrayBuffer());
+    expect(bytes.length).toBeLessThan(fromJob[2]!.length / 3);
+    expect(gunzipSync(bytes).toString("utf8")).toBe(fromJob[2]);
 
     // the same trace built on demand, as before the job existed
     await prisma().graphPage.deleteMany({ where: { traceId: row.id } });

@@ -1,4 +1,6 @@
 import "server-only";
+import { promisify } from "node:util";
+import { gunzipSync, gzip as gzipCallback } from "node:zlib";
 import type pg from "pg";
 import { creditColumns, GroupTooSmallError, prepareTrace, type CreditColumns, type PreparedTrace } from "@/lib/credit";
 import { buildGraphModel, creditPage, eventsPage, type GraphModel } from "@/lib/graph-view/build";
@@ -137,26 +139,34 @@ async function waitedForBuilder(traceDbId: number): Promise<boolean> {
   }
 }
 
-/** The stored page (or meta), waiting first for a process that builds it right now; null when nobody stored it. */
-async function storedOrWaited(row: Row, from: number, limit: number): Promise<string | null> {
+/** The stored page (or meta), gzipped, waiting first for a process that builds it right now; null when nobody stored it. */
+async function storedOrWaited(row: Row, from: number, limit: number): Promise<Buffer | null> {
   return (await storedPage(row, from, limit)) ?? ((await waitedForBuilder(row.id)) ? await storedPage(row, from, limit) : null);
 }
 
 /** `part=meta` is stored as the row at from_seq -1, limit 0. */
 const META_FROM = -1;
-/** Bumped when the stored JSON's shape changes: rows an older Baton wrote are then never served (versionOf). */
-const PAGES_FORMAT = 1;
+/** Bumped when the stored JSON's shape changes: rows an older Baton wrote are then never served (versionOf). 2: gzipped. */
+const PAGES_FORMAT = 2;
 /** A stored row's version: the trace row's updated_at (ms) and PAGES_FORMAT. */
 const versionOf = (row: Row) => row.updatedAt.getTime() * 16 + PAGES_FORMAT;
 
-async function storedPage(row: Row, from: number, limit: number): Promise<string | null> {
-  const { rows } = await pool().query<{ json: string }>({
+async function storedPage(row: Row, from: number, limit: number): Promise<Buffer | null> {
+  const { rows } = await pool().query<{ gz: Buffer }>({
     name: "graph.page",
-    text: "SELECT json FROM graph_pages WHERE trace_id = $1 AND from_seq = $2 AND \"limit\" = $3 AND version = $4",
+    text: "SELECT gz FROM graph_pages WHERE trace_id = $1 AND from_seq = $2 AND \"limit\" = $3 AND version = $4",
     values: [row.id, from, limit, versionOf(row)],
   });
-  return rows[0]?.json ?? null;
+  return rows[0]?.gz ?? null;
 }
+
+/**
+ * Pages are stored gzipped (about a fifth of the JSON) and sent as they are
+ * to a client that accepts gzip, which every browser does: compressing
+ * 1.5 MB per page on each answer cost a busy app process more than reading
+ * it. Compressed off the event loop (zlib's thread pool).
+ */
+const gzip = promisify(gzipCallback);
 
 /** What pageJson needs of an entry. */
 type Paged = Pick<Entry, "model" | "pages">;
@@ -169,9 +179,9 @@ async function storePages(row: Row, entry: Paged): Promise<void> {
     for (const [from, limit, json] of parts) {
       await pool().query({
         name: "graph.page.store",
-        text: `INSERT INTO graph_pages (trace_id, from_seq, "limit", version, json) VALUES ($1, $2, $3, $4, $5)
-               ON CONFLICT (trace_id, from_seq, "limit") DO UPDATE SET version = EXCLUDED.version, json = EXCLUDED.json`,
-        values: [row.id, from, limit, versionOf(row), json()],
+        text: `INSERT INTO graph_pages (trace_id, from_seq, "limit", version, gz) VALUES ($1, $2, $3, $4, $5)
+               ON CONFLICT (trace_id, from_seq, "limit") DO UPDATE SET version = EXCLUDED.version, gz = EXCLUDED.gz`,
+        values: [row.id, from, limit, versionOf(row), await gzip(json())],
       });
     }
   } catch (error) {
@@ -218,20 +228,20 @@ export async function graphMeta(traceId: string): Promise<GraphMeta> {
   if (!models.has(keyOf(row))) {
     const stored = await storedOrWaited(row, META_FROM, 0);
     // written by storePages for this version of the trace; read back through the answer's schema all the same
-    if (stored !== null) return storedValue(graphMetaSchema, JSON.parse(stored), () => `stored graph meta of trace row ${row.id}`);
+    if (stored !== null) return storedValue(graphMetaSchema, JSON.parse(gunzipSync(stored).toString("utf8")), () => `stored graph meta of trace row ${row.id}`);
   }
   return (await entryFor(traceId, row)).model.meta;
 }
 
-/** `part=events`: events with seq in [from, from + limit) and the edges ending in them, as JSON text. */
-export async function graphEventsJson(traceId: string, from: number, limit: number): Promise<string> {
+/** `part=events`: events with seq in [from, from + limit) and the edges ending in them, as JSON text, or gzipped when it was stored so. */
+export async function graphEventsJson(traceId: string, from: number, limit: number): Promise<{ json: string } | { gz: Buffer }> {
   const row = await findTraceRow(traceId);
   if (!models.has(keyOf(row))) {
-    // built by another process (or being built there): one read, not a build of our own
+    // built by another process, the background build, or being built there: one read, not a build of our own
     const stored = await storedOrWaited(row, from, limit);
-    if (stored !== null) return stored;
+    if (stored !== null) return { gz: stored };
   }
-  return pageJson(await entryFor(traceId, row), from, limit);
+  return { json: pageJson(await entryFor(traceId, row), from, limit) };
 }
 
 function pageJson(entry: Paged, from: number, limit: number): string {
