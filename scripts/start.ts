@@ -74,11 +74,13 @@ async function main() {
   const app = processes === 1 ? single(args, execArgv, env) : workers(processes, args, execArgv, env);
   console.log(`Baton: ${processes} app process${processes === 1 ? "" : "es"}${processes > 1 ? " on one port (node:cluster)" : ""}${config.BATON_PROCESSES === undefined && !dev ? " (one per core; BATON_PROCESSES)" : ""}`);
 
+  const graphWorker = config.BATON_GRAPH_WORKER === "1" && config.BATON_GRAPH_PREBUILD_EVENTS > 0 ? backgroundProcess(graphWorkerPath, env) : null;
+
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    await app.stop();
+    await Promise.all([app.stop(), graphWorker?.stop()]);
     await stopDatabase();
     process.exit(code);
   };
@@ -137,6 +139,39 @@ function workers(count: number, args: string[], execArgv: string[], env: NodeJS.
       await Promise.all(Object.values(cluster.workers ?? {}).flatMap((w) => (w ? [stopWorker(w)] : [])));
     },
     onFatal: (listener) => (fatal = listener),
+  };
+}
+
+/** The process that builds big traces' graph pages in the background (lib/server/graph-pages): from the sources, under tsx. */
+const graphWorkerPath = path.resolve("lib/server/graph-pages/worker-child.ts");
+
+/**
+ * A background process beside the app processes (the primary here only
+ * starts it: its CPU work is the child's). One that ends is started again
+ * after 5 s, unless it ends at once three times running.
+ */
+function backgroundProcess(script: string, env: NodeJS.ProcessEnv): { stop(): Promise<void> } {
+  let child: ChildProcess | null = null;
+  let stopping = false;
+  let quickDeaths = 0;
+  const start = () => {
+    const started = Date.now();
+    const c = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script], { stdio: ["ignore", "inherit", "inherit", "ipc"], env }); // the channel: it ends when this process does, however it ends
+    child = c;
+    c.on("exit", (code, signal) => {
+      if (stopping) return;
+      quickDeaths = Date.now() - started < 30_000 ? quickDeaths + 1 : 0;
+      const again = quickDeaths < 3;
+      console.error(`Baton: background process ${path.basename(script)} ended (${signal ?? `exit code ${code}`})${again ? ", starting another in 5 s" : "; it keeps ending at start, not starting it again (the first open of a big trace builds its graph pages)"}`);
+      if (again) setTimeout(() => !stopping && start(), 5000).unref();
+    });
+  };
+  start();
+  return {
+    stop: async () => {
+      stopping = true;
+      if (child) await stopChild(child);
+    },
   };
 }
 

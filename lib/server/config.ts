@@ -45,6 +45,10 @@ const schema = z.object({
   BATON_BLAME_WORKER: z.enum(["0", "1"]).default("1"),
   BATON_CHECK_OUTPUT: z.enum(["0", "1"]).default("0"),
   BATON_DATASET_WORKER: z.enum(["0", "1"]).default("1"),
+  // the graph view's pages of a trace of at least this many events are built in the background after ingest (0: never; lib/server/graph-pages)
+  BATON_GRAPH_PREBUILD_EVENTS: z.coerce.number().int().min(0).max(1_000_000_000).default(5000),
+  // "0": `npm start` runs no process building them (another Baton's, on the same database, may)
+  BATON_GRAPH_WORKER: z.enum(["0", "1"]).default("1"),
   // judges (docs/judges.md): host names they may call, retries, time limits and sizes
   BATON_JUDGE_HOSTS: z.string().trim().max(4000).optional(),
   BATON_JUDGE_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),

@@ -10,18 +10,28 @@
  * ratios. The baseline runs up to --baseline-max events and gets
  * --baseline-timeout ms; past that it is reported as "did not finish".
  *
+ * Two cold opens per size, in the same run: "on demand", the trace's graph
+ * pages built by the open itself (its background job, if any, waited for
+ * and its stored pages then deleted), and "background", the first open of
+ * another copy of the trace (another trace_id) after its background build
+ * (lib/server/graph-pages, traces of BATON_GRAPH_PREBUILD_EVENTS or more
+ * events) was waited for. Each line says the load average when it started.
+ *
  * Without --url it starts its own server (`scripts/start.ts`: embedded
- * PostgreSQL in .baton-bench/render, port 3390, no demo traces, and a build
- * with BATON_BENCH_PAGES=1 in .next-bench, or BATON_BENCH_DIST_DIR, made when
- * stale) and stops it at the end. A server given by --url must have been
- * built and started with BATON_BENCH_PAGES=1: other builds have no
- * /bench/baseline route at all.
+ * PostgreSQL in .baton-bench/render or BATON_BENCH_DATA_DIR, on
+ * BATON_BENCH_PG_PORT (24334), app on --port or BATON_BENCH_PORT (3390),
+ * no demo traces, and a build with BATON_BENCH_PAGES=1 in .next-bench, or
+ * BATON_BENCH_DIST_DIR, made when stale) and stops it at the end. A server
+ * given by --url must have been built and started with BATON_BENCH_PAGES=1:
+ * other builds have no /bench/baseline route at all; the background build
+ * is then measured only with --database-url (its database, to see its jobs).
  *
  * `--waterfall` also prints, for each graph view open, where its time went:
  * every request after navigation (start and end in ms, what it asked for)
  * and the main thread's long tasks until it was interactive.
  */
 import type { ChildProcess } from "node:child_process";
+import pg from "pg";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -30,6 +40,7 @@ import { syntheticTrace } from "@/lib/demo";
 import { fmt } from "./db";
 import { LONG_TASK_RECORDER, panFrames, timeToInteractive, type FrameStats, type Interactive } from "./render-measure";
 import { startBenchServer } from "./server";
+import { startEmbeddedPostgres } from "@/lib/server/db/embedded";
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +48,8 @@ const { values } = parseArgs({
     "baseline-max": { type: "string", default: "20000" },
     "baseline-timeout": { type: "string", default: "90000" },
     url: { type: "string" },
-    port: { type: "string", default: "3390" },
+    port: { type: "string", default: process.env.BATON_BENCH_PORT ?? "3390" },
+    "database-url": { type: "string" },
     waterfall: { type: "boolean", default: false },
   },
 });
@@ -46,6 +58,8 @@ const BASELINE_MAX = Number(values["baseline-max"]);
 const BASELINE_TIMEOUT = Number(values["baseline-timeout"]);
 const VIEWPORT = { width: 1600, height: 900 };
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const DATA_DIR = process.env.BATON_BENCH_DATA_DIR ?? ".baton-bench/render";
+const PG_PORT = process.env.BATON_BENCH_PG_PORT ?? "24334";
 
 interface Pans {
   short: FrameStats | string;
@@ -54,7 +68,13 @@ interface Pans {
 
 interface Row {
   size: number;
+  /** the open built the pages itself */
   cold: Interactive | string;
+  /** the first open after the background build */
+  prebuilt: Interactive | string;
+  /** the background build: how long its job took, and from ingest until done */
+  job: string;
+  load: string;
   warm: Interactive | string;
   drawn: string;
   pan: Pans;
@@ -67,6 +87,9 @@ const NOT_RUN = (why: string): Pans => ({ short: why, long: why });
 async function main() {
   const server = values.url ? null : await startServer();
   const base = values.url ?? `http://127.0.0.1:${values.port}`;
+  const databaseUrl = values["database-url"] ?? (values.url ? null : (await startEmbeddedPostgres({ dataDir: DATA_DIR, port: Number(PG_PORT), database: "baton" })).url);
+  const db = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : null;
+  await db?.connect();
   const browser = await chromium.launch({
     ...(existsSync(CHROMIUM) && { executablePath: CHROMIUM }),
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
@@ -74,27 +97,82 @@ async function main() {
   console.log(`bench:render — Chromium ${browser.version()} headless, ${VIEWPORT.width}x${VIEWPORT.height}, ${os.cpus().length} CPUs, ${base}`);
   const rows: Row[] = [];
   try {
-    for (const size of SIZES) rows.push(await benchSize(browser, base, size));
+    for (const size of SIZES) rows.push(await benchSize(browser, base, size, db));
   } finally {
+    await db?.end();
     await browser.close();
     server?.kill("SIGTERM");
   }
   printTable(rows);
 }
 
-async function benchSize(browser: Browser, base: string, size: number): Promise<Row> {
-  const traceId = `bench-render-${size}`;
+async function ingest(base: string, size: number, traceId: string) {
   const trace = syntheticTrace({ events: size, seed: 7, traceId });
-  const ingest = await fetch(`${base}/api/traces?upsert=1`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(trace) });
-  if (ingest.status !== 201) throw new Error(`ingest of ${traceId} failed: ${ingest.status} ${await ingest.text()}`);
-  console.log(`\n${fmt(size)} events, ${fmt(trace.edges.length)} edges, ${fmt(new Set(trace.events.map((e) => e.agent)).size)} agents — ingested`);
+  const started = performance.now();
+  const response = await fetch(`${base}/api/traces?upsert=1`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(trace) });
+  if (response.status !== 201) throw new Error(`ingest of ${traceId} failed: ${response.status} ${await response.text()}`);
+  return { trace, ms: performance.now() - started };
+}
 
-  const graphUrl = `${base}/traces/${traceId}/graph`;
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+
+interface JobOutcome {
+  /** the job's own time (the build and the store), as the worker measured it */
+  buildMs: number;
+  /** from the ingest's answer until the job was done */
+  waitedMs: number;
+  outcome: string;
+}
+
+/** Waits for the background build of the trace's graph pages; null when none was queued (a trace under the threshold). */
+async function backgroundBuild(db: pg.Client, traceId: string, since: number): Promise<JobOutcome | null> {
+  const row = await db.query<{ id: number }>("SELECT id FROM traces WHERE trace_id = $1", [traceId]);
+  const id = row.rows[0]!.id;
+  // the ingest queues the job before it answers
+  for (;;) {
+    const jobs = await db.query<{ state: string; output: { outcome?: string; ms?: number } | null }>(
+      "SELECT state, output FROM pgboss.job WHERE name = 'graph-pages' AND (data->>'traceDbId')::int = $1",
+      [id],
+    ).catch(() => ({ rows: [] }));
+    const job = jobs.rows[0];
+    if (!job) return null;
+    if (job.state === "completed") return { buildMs: job.output?.ms ?? NaN, waitedMs: performance.now() - since, outcome: job.output?.outcome ?? "?" };
+    if (job.state === "failed" || job.state === "cancelled") throw new Error(`the background build of ${traceId} ${job.state}: ${JSON.stringify(job.output)}`);
+    if (performance.now() - since > 10 * 60_000) throw new Error(`the background build of ${traceId} did not finish in 10 minutes (is a worker running? BATON_GRAPH_WORKER)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function benchSize(browser: Browser, base: string, size: number, db: pg.Client | null): Promise<Row> {
+  const traceId = `bench-render-${size}`;
+  const onDemandId = `${traceId}-on-demand`;
   const ready = `document.querySelector('[data-testid=graph-canvas]')?.getAttribute('data-ready') === 'true' && document.querySelector('.react-flow__node')`;
-  const cold = await measure(browser, graphUrl, ready, 60_000);
+  const loads: string[] = [];
+
+  // on demand: the open builds the pages (a background build, if one was queued, is waited for and its pages deleted)
+  const first = await ingest(base, size, onDemandId);
+  const trace = first.trace;
+  console.log(`\n${fmt(size)} events, ${fmt(trace.edges.length)} edges, ${fmt(new Set(trace.events.map((e) => e.agent)).size)} agents — ingested in ${fmt(first.ms)} ms`);
+  const queued = db ? await backgroundBuild(db, onDemandId, performance.now()) : null;
+  if (db && queued) await db.query("DELETE FROM graph_pages WHERE trace_id = (SELECT id FROM traces WHERE trace_id = $1)", [onDemandId]);
+  loads.push(loadAverage());
+  const cold = await measure(browser, `${base}/traces/${onDemandId}/graph`, ready, 60_000);
+  console.log(`  Baton cold, built on demand by the open (load average ${loads.at(-1)}): ${show(cold.tti)}`);
+
+  // background: the first open after the job that the ingest queued is done
+  const second = await ingest(base, size, traceId);
+  const answered = performance.now();
+  const job = db ? await backgroundBuild(db, traceId, answered) : null;
+  const jobText = !db ? "not measured (no --database-url)" : job ? `${fmt(job.buildMs)} ms (done ${fmt(job.waitedMs)} ms after the ingest's answer; ${job.outcome})` : "none queued (under BATON_GRAPH_PREBUILD_EVENTS)";
+  console.log(`  ingested again as ${traceId} in ${fmt(second.ms)} ms; background build: ${jobText}`);
+  loads.push(loadAverage());
+  const graphUrl = `${base}/traces/${traceId}/graph`;
+  const prebuilt = await measure(browser, graphUrl, ready, 60_000);
+  console.log(`  Baton cold, ${job ? "after the background build" : "no background build: built on demand"} (load average ${loads.at(-1)}): ${show(prebuilt.tti)}`);
+  loads.push(loadAverage());
   const warm = await measure(browser, graphUrl, ready, 60_000, true);
-  const row: Row = { size, cold: cold.tti, warm: warm.tti, drawn: warm.drawn, pan: warm.pan, baseline: "not run", baselinePan: NOT_RUN("not run") };
-  console.log(`  Baton: cold ${show(cold.tti)}, warm ${show(warm.tti)}, ${warm.drawn}, short pan ${showPan(warm.pan.short)}, long pan ${showPan(warm.pan.long)}`);
+  const row: Row = { size, cold: cold.tti, prebuilt: prebuilt.tti, job: job ? `${fmt(job.buildMs)} ms` : db ? "none" : "—", load: loads.join(" / "), warm: warm.tti, drawn: warm.drawn, pan: warm.pan, baseline: "not run", baselinePan: NOT_RUN("not run") };
+  console.log(`  Baton: warm (load average ${loads.at(-1)}) ${show(warm.tti)}, ${warm.drawn}, short pan ${showPan(warm.pan.short)}, long pan ${showPan(warm.pan.long)}`);
 
   if (size > BASELINE_MAX) {
     row.baseline = `not run (capped at ${fmt(BASELINE_MAX)})`;
@@ -166,16 +244,16 @@ const num = (x: Interactive | FrameStats | string, key: "interactiveMs" | "media
 function printTable(rows: Row[]) {
   const cell = (x: Interactive | string) => (typeof x === "string" ? x : `${fmt(x.interactiveMs)} ms`);
   const pan = (x: FrameStats | string) => (typeof x === "string" ? x : `${fmt(x.medianMs, 1)} / ${fmt(x.p95Ms, 1)} ms`);
-  console.log("\n| events | Baton TTI cold | Baton TTI warm | RF default TTI | TTI ratio RF/Baton (warm) | Baton short pan | RF short pan | Baton long pan | RF long pan | median frame ratio RF/Baton (short, long) |");
-  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("\n| events | Baton TTI cold, on demand | Baton TTI cold, after background build | background build | Baton TTI warm | load average (1, 5, 15 min) at each | RF default TTI | TTI ratio RF/Baton (warm) | Baton short pan | RF short pan | Baton long pan | RF long pan | median frame ratio RF/Baton (short, long) |");
+  console.log("|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     const frames = `${ratio(num(r.baselinePan.short, "medianMs"), num(r.pan.short, "medianMs"))}, ${ratio(num(r.baselinePan.long, "medianMs"), num(r.pan.long, "medianMs"))}`;
     console.log(
-      `| ${fmt(r.size)} | ${cell(r.cold)} | ${cell(r.warm)} | ${cell(r.baseline)} | ${ratio(num(r.baseline, "interactiveMs"), num(r.warm, "interactiveMs"))} | ${pan(r.pan.short)} | ${pan(r.baselinePan.short)} | ${pan(r.pan.long)} | ${pan(r.baselinePan.long)} | ${frames} |`,
+      `| ${fmt(r.size)} | ${cell(r.cold)} | ${cell(r.prebuilt)} | ${r.job} | ${cell(r.warm)} | ${r.load} | ${cell(r.baseline)} | ${ratio(num(r.baseline, "interactiveMs"), num(r.warm, "interactiveMs"))} | ${pan(r.pan.short)} | ${pan(r.baselinePan.short)} | ${pan(r.pan.long)} | ${pan(r.baselinePan.long)} | ${frames} |`,
     );
   }
   console.log(
-    "\nTTI: navigation start until the graph is drawn and the main thread then stays free of long tasks for 500 ms. Cold: first open after ingest (the server builds and caches the trace's columns); warm: the next open." +
+    "\nTTI: navigation start until the graph is drawn and the main thread then stays free of long tasks for 500 ms. Cold, on demand: first open after ingest, the server building the trace's columns for it (its background build, if any, waited for and its pages deleted); cold, after background build: first open of another copy of the trace once the job its ingest queued (traces of BATON_GRAPH_PREBUILD_EVENTS or more events) was done, the server reading the stored pages; warm: the next open. Load averages: when the on-demand, background and warm opens started." +
       "\nPans: frame times (requestAnimationFrame intervals, median / p95; 16.7 ms = 60 Hz) while the pane is dragged by the mouse: short = 30 steps of 12 px left and 30 back; long = 3 drags of 45 steps of 24 px to the left (about 3,200 px), which leaves the graph view's drawn window several times (new scenes from the worker).",
   );
 }
@@ -183,8 +261,8 @@ function printTable(rows: Row[]) {
 function startServer(): Promise<ChildProcess> {
   // the baseline page exists only in a build made with BATON_BENCH_PAGES=1: a dist dir of its own keeps it out of `npm start`'s build
   return startBenchServer(values.port, {
-    BATON_DATA_DIR: ".baton-bench/render",
-    BATON_PG_PORT: process.env.BATON_BENCH_PG_PORT ?? "24334",
+    BATON_DATA_DIR: DATA_DIR,
+    BATON_PG_PORT: PG_PORT,
     BATON_BENCH_PAGES: "1",
     BATON_DIST_DIR: process.env.BATON_BENCH_DIST_DIR ?? ".next-bench",
   });

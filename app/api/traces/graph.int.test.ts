@@ -59,7 +59,7 @@ describe("GET /api/traces/{id}/graph", () => {
     const built = [await text(0), await text(20_000)];
     const row = await prisma().trace.findUniqueOrThrow({ where: { traceId: "graph-big" }, select: { id: true, updatedAt: true } });
     // the process that built them stored them once the build was done (in the background: wait for the rows)
-    await expect.poll(() => prisma().graphPage.count({ where: { traceId: row.id, version: BigInt(row.updatedAt.getTime() * 16 + 1) } })).toBe(3);
+    await expect.poll(() => prisma().graphPage.count({ where: { traceId: row.id, version: BigInt(row.updatedAt.getTime() * 16 + 2) } })).toBe(3);
     // this process now plays another one, which has built nothing
     const models = (globalThis as unknown as { batonGraphModels: Map<string, unknown> }).batonGraphModels;
     models.clear();

@@ -4,6 +4,7 @@ import { parseJsonBody, parseJsonLine, type TraceRecord } from "@/lib/ingest/par
 import type { Problem } from "@/lib/trace/validate";
 import { ApiError } from "../errors";
 import { inTransaction, recomputeLabelled, validateRecords } from "./ingest";
+import { scheduleGraphPages } from "../graph-pages/jobs";
 import { storeTraces, type StoreOptions, type StoredTrace } from "./store";
 
 /**
@@ -63,6 +64,7 @@ export async function ingestFile(file: string, opts: StoreOptions & { onBytes?: 
       return stored;
     });
     if (opts.upsert) await recomputeLabelled(traces);
+    await scheduleGraphPages(traces);
     return { file, ok: true, traces, problems: [] };
   } catch (error) {
     return failedFile(file, error);

@@ -8,6 +8,7 @@ import type { Problem } from "@/lib/trace/validate";
 import { ApiError } from "../errors";
 import { failedFile, ingestFile, type FileOutcome } from "./file-ingest";
 import { inTransaction, validateRecords } from "./ingest";
+import { scheduleGraphPages } from "../graph-pages/jobs";
 import { storeTraces, type StoreOptions, type StoredTrace } from "./store";
 
 /**
@@ -65,6 +66,7 @@ export async function ingestFormatted(input: string, opts: StoreOptions & { form
       if (problems.length > 0) throw new ApiError(400, "invalid_input", `${problems.length} problem(s)`, problems.slice(0, MAX_REPORTED_PROBLEMS));
       return stored;
     });
+    await scheduleGraphPages(traces);
     opts.onBytes?.(await inputBytes(input));
     return { file: input, ok: true, traces, problems: [] };
   } catch (error) {

@@ -8,6 +8,7 @@ import { recomputeMetrics } from "../compute/persist";
 import { prisma, transaction } from "../db/client";
 import { ApiError, invalid } from "../errors";
 import { computedWithDiagnostics } from "./computed";
+import { scheduleGraphPages } from "../graph-pages/jobs";
 import { ConflictError, NotReplaceableError, storeTraces, type StoreItem, type StoreOptions, type StoredTrace } from "./store";
 
 /**
@@ -59,6 +60,7 @@ export async function ingestRecords(records: readonly TraceRecord[], opts: Inges
   if (opts.mayAdjudicate) refuseAdjudications(records, items, opts.mayAdjudicate);
   const stored = await inTransaction((client) => storeTraces(client, items, opts));
   if (opts.upsert) await recomputeLabelled(stored);
+  await scheduleGraphPages(stored);
   return stored;
 }
 

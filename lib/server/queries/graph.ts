@@ -1,4 +1,6 @@
 import "server-only";
+import { promisify } from "node:util";
+import { gunzipSync, gzip as gzipCallback } from "node:zlib";
 import type pg from "pg";
 import { creditColumns, GroupTooSmallError, prepareTrace, type CreditColumns, type PreparedTrace } from "@/lib/credit";
 import { buildGraphModel, creditPage, eventsPage, type GraphModel } from "@/lib/graph-view/build";
@@ -14,7 +16,7 @@ import { loadGroup } from "./load-trace";
 import { userPresets } from "./presets";
 import { findTraceRow } from "./traces";
 import { graphMeta as graphMetaSchema } from "@/lib/api/contracts/traces";
-import { pool } from "../db/client";
+import { pool, prisma } from "../db/client";
 import { stored as storedValue } from "../db/stored";
 
 /**
@@ -137,28 +139,38 @@ async function waitedForBuilder(traceDbId: number): Promise<boolean> {
   }
 }
 
-/** The stored page (or meta), waiting first for a process that builds it right now; null when nobody stored it. */
-async function storedOrWaited(row: Row, from: number, limit: number): Promise<string | null> {
+/** The stored page (or meta), gzipped, waiting first for a process that builds it right now; null when nobody stored it. */
+async function storedOrWaited(row: Row, from: number, limit: number): Promise<Buffer | null> {
   return (await storedPage(row, from, limit)) ?? ((await waitedForBuilder(row.id)) ? await storedPage(row, from, limit) : null);
 }
 
 /** `part=meta` is stored as the row at from_seq -1, limit 0. */
 const META_FROM = -1;
-/** Bumped when the stored JSON's shape changes: rows an older Baton wrote are then never served (versionOf). */
-const PAGES_FORMAT = 1;
+/** Bumped when the stored JSON's shape changes: rows an older Baton wrote are then never served (versionOf). 2: gzipped. */
+const PAGES_FORMAT = 2;
 /** A stored row's version: the trace row's updated_at (ms) and PAGES_FORMAT. */
 const versionOf = (row: Row) => row.updatedAt.getTime() * 16 + PAGES_FORMAT;
 
-async function storedPage(row: Row, from: number, limit: number): Promise<string | null> {
-  const { rows } = await pool().query<{ json: string }>({
+async function storedPage(row: Row, from: number, limit: number): Promise<Buffer | null> {
+  const { rows } = await pool().query<{ gz: Buffer }>({
     name: "graph.page",
-    text: "SELECT json FROM graph_pages WHERE trace_id = $1 AND from_seq = $2 AND \"limit\" = $3 AND version = $4",
+    text: "SELECT gz FROM graph_pages WHERE trace_id = $1 AND from_seq = $2 AND \"limit\" = $3 AND version = $4",
     values: [row.id, from, limit, versionOf(row)],
   });
-  return rows[0]?.json ?? null;
+  return rows[0]?.gz ?? null;
 }
 
-async function storePages(row: Row, entry: Entry): Promise<void> {
+/**
+ * Pages are stored gzipped: about a fifth of the JSON (some 2.5 MB for a
+ * 100,000-event trace instead of 12 MB), compressed off the event loop
+ * (zlib's thread pool); unzipping a page takes milliseconds.
+ */
+const gzip = promisify(gzipCallback);
+
+/** What pageJson needs of an entry. */
+type Paged = Pick<Entry, "model" | "pages">;
+
+async function storePages(row: Row, entry: Paged): Promise<void> {
   const { pages, page_size: size } = entry.model.meta;
   const parts: [from: number, limit: number, json: () => string][] = [[META_FROM, 0, () => JSON.stringify(entry.model.meta)]];
   for (let k = 0; k < pages; k++) parts.push([k * size, size, () => pageJson(entry, k * size, size)]);
@@ -166,9 +178,9 @@ async function storePages(row: Row, entry: Entry): Promise<void> {
     for (const [from, limit, json] of parts) {
       await pool().query({
         name: "graph.page.store",
-        text: `INSERT INTO graph_pages (trace_id, from_seq, "limit", version, json) VALUES ($1, $2, $3, $4, $5)
-               ON CONFLICT (trace_id, from_seq, "limit") DO UPDATE SET version = EXCLUDED.version, json = EXCLUDED.json`,
-        values: [row.id, from, limit, versionOf(row), json()],
+        text: `INSERT INTO graph_pages (trace_id, from_seq, "limit", version, gz) VALUES ($1, $2, $3, $4, $5)
+               ON CONFLICT (trace_id, from_seq, "limit") DO UPDATE SET version = EXCLUDED.version, gz = EXCLUDED.gz`,
+        values: [row.id, from, limit, versionOf(row), await gzip(json())],
       });
     }
   } catch (error) {
@@ -177,29 +189,61 @@ async function storePages(row: Row, entry: Entry): Promise<void> {
   }
 }
 
+/**
+ * Builds and stores the meta and pages of the stored version of a trace
+ * (by row id), as an open would, but before anyone opens it: the background
+ * job after ingest (lib/server/graph-pages/jobs.ts). Holds the same build
+ * lock as an open, so that an open meanwhile waits for these pages instead
+ * of building its own, and an open that came first leaves nothing to do.
+ * Nothing is kept in this process's cache of models.
+ */
+export async function prebuildGraphPages(traceDbId: number): Promise<"built" | "stored already" | "gone"> {
+  const row = await onPrimaryRow(traceDbId);
+  if (!row) return "gone";
+  const lock = await buildLock(row.id);
+  try {
+    if ((await storedPage(row, META_FROM, 0)) !== null) return "stored already";
+    const loaded = await loadGraphTrace(row.id);
+    const built: Paged = { model: buildGraphModel(prepareTrace(loaded.trace)), pages: new Map() };
+    await storePages(row, built);
+    return "built";
+  } catch (error) {
+    // replaced or deleted while it was read: the new version has a job of its own
+    if (!(await onPrimaryRow(traceDbId))) return "gone";
+    throw error;
+  } finally {
+    lock();
+  }
+}
+
+/** The trace row's id and version, read from the primary (the job may run right after the ingest's commit). */
+async function onPrimaryRow(traceDbId: number): Promise<Row | null> {
+  return prisma().trace.findUnique({ where: { id: traceDbId }, select: { id: true, updatedAt: true } });
+}
+
 /** `part=meta`. */
 export async function graphMeta(traceId: string): Promise<GraphMeta> {
   const row = await findTraceRow(traceId);
   if (!models.has(keyOf(row))) {
     const stored = await storedOrWaited(row, META_FROM, 0);
     // written by storePages for this version of the trace; read back through the answer's schema all the same
-    if (stored !== null) return storedValue(graphMetaSchema, JSON.parse(stored), () => `stored graph meta of trace row ${row.id}`);
+    if (stored !== null) return storedValue(graphMetaSchema, JSON.parse(gunzipSync(stored).toString("utf8")), () => `stored graph meta of trace row ${row.id}`);
   }
   return (await entryFor(traceId, row)).model.meta;
 }
 
-/** `part=events`: events with seq in [from, from + limit) and the edges ending in them, as JSON text. */
-export async function graphEventsJson(traceId: string, from: number, limit: number): Promise<string> {
+/** `part=events`: events with seq in [from, from + limit) and the edges ending in them, as JSON text, or gzipped when it was stored so. */
+export async function graphEventsJson(traceId: string, from: number, limit: number): Promise<{ json: string } | { gz: Buffer }> {
   const row = await findTraceRow(traceId);
   if (!models.has(keyOf(row))) {
-    // built by another process (or being built there): one read, not a build of our own
+    // built by another process, the background build, or being built there: one read, not a build of our own
     const stored = await storedOrWaited(row, from, limit);
-    if (stored !== null) return stored;
+    if (stored !== null) return { gz: stored };
   }
-  return pageJson(await entryFor(traceId, row), from, limit);
+  return { json: pageJson(await entryFor(traceId, row), from, limit) };
 }
 
-function pageJson(entry: Entry, from: number, limit: number): string {
+function pageJson(entry: Paged, from: number, limit: number): string {
   const key = `${from}:${limit}`;
   let json = entry.pages.get(key);
   if (json === undefined) {

@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { traceGraph } from "@/lib/api/contracts/traces";
 import { authorizeTrace } from "@/lib/server/auth/trace-access";
 import { parseCreditQuery } from "@/lib/server/compute/credit";
@@ -17,9 +18,12 @@ export const GET = endpoint(traceGraph, {
     switch (query.part) {
       case "meta":
         return graphMeta(id);
-      case "events":
-        // prebuilt JSON text: the biggest answer of the API is never parsed and written again
-        return new Response(await graphEventsJson(id, query.from, query.limit), { headers: { "content-type": "application/json" } });
+      case "events": {
+        // prebuilt JSON text: the biggest answer of the API is never parsed and written again; a stored page is kept gzipped.
+        // It is unzipped here: Next drops a route's own Content-Encoding and compresses the body itself (send-response.js)
+        const page = await graphEventsJson(id, query.from, query.limit);
+        return new Response("json" in page ? page.json : gunzipSync(page.gz), { headers: { "content-type": "application/json" } });
+      }
       case "credit":
         return graphCredit(id, parseCreditQuery(new URL(request.url).searchParams), query);
     }
