@@ -109,8 +109,20 @@ export function readUrls(value: string | undefined): string[] {
 export const prisma = (): PrismaClient => database().prisma;
 export const pool = (): pg.Pool => database().pool;
 
-/** Closes the pool (scripts and tests). */
+/** On globalThis like the pool: a bundle or loader may hold two copies of this module, and the one that closes must see every registration. */
+const stopping = globalThis as unknown as { batonBeforeClose?: Set<() => Promise<void>> };
+const beforeClose = (stopping.batonBeforeClose ??= new Set());
+
+/** Runs `stop` when the pool is closed, before it is (a user of the pool that keeps timers, e.g. the job queue): `closeDatabase` then ends the process's work on the database. */
+export function stopBeforeClose(stop: () => Promise<void>): void {
+  beforeClose.add(stop);
+}
+
+/** Closes the pool (scripts and tests), after stopping what registered with `stopBeforeClose`. */
 export async function closeDatabase(): Promise<void> {
+  const stops = [...beforeClose];
+  beforeClose.clear();
+  for (const stop of stops) await stop().catch((error: unknown) => console.error("[baton] stopping before the pool closes:", error instanceof Error ? error.message : error));
   const db = cache.batonDb;
   cache.batonDb = undefined;
   if (db) {

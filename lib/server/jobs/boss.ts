@@ -1,13 +1,14 @@
 import "server-only";
 import PgBoss from "pg-boss";
-import { pool } from "../db/client";
+import { pool, stopBeforeClose } from "../db/client";
 
 /**
  * The job queue of every background job (judges, blame, dataset snapshots,
  * replays): pg-boss in its own schema (`pgboss`) of Baton's database,
  * sharing Baton's pg pool. Each user creates its own queues. Any number of
  * processes (the app, `npm run judge -- work`) may run workers; PostgreSQL's
- * SKIP LOCKED shares the jobs.
+ * SKIP LOCKED shares the jobs. Once started it is stopped by closeDatabase
+ * (a script that stored a big trace queued a job, and exits when done).
  */
 
 let started: Promise<PgBoss> | null = null;
@@ -17,6 +18,7 @@ export function boss(): Promise<PgBoss> {
     const b = new PgBoss({ db: { executeSql: (text, values) => pool().query(text, values) }, schema: "pgboss" });
     b.on("error", (error) => console.error("[baton] job queue:", error.message));
     await b.start();
+    stopBeforeClose(stopBoss);
     return b;
   })();
   return started;
