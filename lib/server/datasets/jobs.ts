@@ -1,7 +1,7 @@
 import "server-only";
 import { onPrimary } from "../db/read";
 import type { Job } from "pg-boss";
-import { boss } from "../jobs/boss";
+import { bossWithQueue } from "../jobs/boss";
 import { failDeadBuilds } from "./build";
 import { buildSnapshotElsewhere } from "./build-process";
 import { setting } from "../config";
@@ -19,19 +19,8 @@ interface SnapshotJob {
   datasetId: number;
 }
 
-let queue: Promise<void> | null = null;
-
-async function ensureQueue(): Promise<void> {
-  queue ??= (async () => {
-    const b = await boss();
-    await b.createQueue(DATASET_QUEUE);
-  })();
-  return queue;
-}
-
 export async function enqueueSnapshot(datasetId: number): Promise<void> {
-  await ensureQueue();
-  const b = await boss();
+  const b = await bossWithQueue(DATASET_QUEUE);
   await b.send(DATASET_QUEUE, { datasetId } satisfies SnapshotJob, { retryLimit: 2, expireInSeconds: 3600 });
 }
 
@@ -42,8 +31,7 @@ export function ensureDatasetWorker(): void {
   if (setting("BATON_DATASET_WORKER") === "0" || worker) return;
   setInterval(() => void onPrimary(failDeadBuilds).catch(() => {}), 30_000).unref();
   worker = (async () => {
-    await ensureQueue();
-    const b = await boss();
+    const b = await bossWithQueue(DATASET_QUEUE);
     return b.work<SnapshotJob>(DATASET_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, (jobs: Job<SnapshotJob>[]) => onPrimary(async () => {
       for (const job of jobs) await buildSnapshotElsewhere(job.data.datasetId);
     }));

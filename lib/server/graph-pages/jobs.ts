@@ -3,7 +3,7 @@ import type { Job } from "pg-boss";
 import { setting } from "../config";
 import { onPrimary } from "../db/read";
 import type { StoredTrace } from "../ingest/store";
-import { boss } from "../jobs/boss";
+import { boss, bossWithQueue } from "../jobs/boss";
 
 /**
  * The graph view's pages built in the background right after a big trace is
@@ -30,17 +30,6 @@ export interface GraphPagesJob {
   events: number;
 }
 
-let queue: Promise<void> | null = null;
-
-async function ensureQueue(): Promise<void> {
-  queue ??= (async () => {
-    const b = await boss();
-    await b.createQueue(GRAPH_QUEUE);
-  })();
-  queue.catch(() => (queue = null));
-  return queue;
-}
-
 /** The stored traces whose graph pages are built in the background: those of at least BATON_GRAPH_PREBUILD_EVENTS events. */
 export function tracesToPrebuild(stored: readonly StoredTrace[]): StoredTrace[] {
   const threshold = setting("BATON_GRAPH_PREBUILD_EVENTS");
@@ -57,8 +46,7 @@ export async function scheduleGraphPages(stored: readonly StoredTrace[]): Promis
   const big = tracesToPrebuild(stored);
   if (big.length === 0) return 0;
   try {
-    await ensureQueue();
-    const b = await boss();
+    const b = await bossWithQueue(GRAPH_QUEUE);
     for (const s of big) {
       await b.send(GRAPH_QUEUE, { traceDbId: s.id, events: s.events } satisfies GraphPagesJob, { singletonKey: String(s.id), retryLimit: 1, expireInSeconds: 1800 });
     }
@@ -73,8 +61,7 @@ export async function scheduleGraphPages(stored: readonly StoredTrace[]): Promis
 export async function startGraphWorker(opts: { pollingIntervalSeconds?: number } = {}): Promise<string> {
   // here, not at the top: the ingest paths that import this module need none of the graph view's code
   const { prebuildGraphPages } = await import("../queries/graph");
-  await ensureQueue();
-  const b = await boss();
+  const b = await bossWithQueue(GRAPH_QUEUE);
   return b.work<GraphPagesJob>(GRAPH_QUEUE, { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 }, (jobs: Job<GraphPagesJob>[]) => onPrimary(async () => {
     const job = jobs[0];
     if (!job) return null;

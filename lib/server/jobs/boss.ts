@@ -30,3 +30,18 @@ export async function stopBoss(): Promise<void> {
   started = null;
   await b.stop({ graceful: false, wait: true });
 }
+
+const created = new Map<string, Promise<void>>();
+
+/** The job queue with the queue `name` created (once per process; a failed creation is tried again on the next call). */
+export async function bossWithQueue(name: string): Promise<PgBoss> {
+  const b = await boss();
+  let ready = created.get(name);
+  if (!ready) {
+    ready = b.createQueue(name);
+    created.set(name, ready);
+    ready.catch(() => created.delete(name));
+  }
+  await ready;
+  return b;
+}
