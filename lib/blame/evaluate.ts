@@ -68,16 +68,21 @@ export function evaluateMethods(labelled: readonly LabelledTrace[], cv: CvOption
   return methods.map((m) => evaluateMethod(m, labelled, cv));
 }
 
+let leftOut: ReadonlySet<string> | undefined;
+/** The registered methods `method=best` never picks (`in_best: false`); read on first use (the registry imports this module's importers). */
+const notInBest = () => (leftOut ??= new Set(METHODS.filter((m) => m.in_best === false).map((m) => m.name)));
+
 /**
  * `method=best`: the best cross-validated step accuracy (top-1) among the
  * methods that ranked every trace, then agent accuracy, then MRR; null when
- * none did.
+ * none did. A method with `in_best: false` is never picked.
  */
 export function pickBest(evaluations: readonly MethodEvaluation[]): string | null {
   let best: MethodEvaluation | null = null;
   const key = (e: MethodEvaluation) => [e.scores!.step.top1.value, e.scores!.agent.top1.value, e.scores!.step.mrr.value];
+  const left = notInBest();
   for (const e of evaluations) {
-    if (!e.scores || e.not_applicable > 0) continue;
+    if (!e.scores || e.not_applicable > 0 || left.has(e.method)) continue;
     if (!best) {
       best = e;
       continue;

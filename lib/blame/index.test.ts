@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeTrace } from "../graph/fixtures";
 import { FAILED_TOOL, failedTool } from "./fixtures";
-import { BLAME_METHODS, BlameNotApplicableError, blameInput, evaluateMethods, methodByName, pickBest, rankTrace, UnknownBlameMethodError, type LabelledTrace, type MethodEvaluation } from "./index";
+import { BLAME_METHODS, BlameNotApplicableError, blameInput, defaultFamilies, evaluateMethods, methodByName, pickBest, rankTrace, UnknownBlameMethodError, type LabelledTrace, type MethodEvaluation } from "./index";
 
 const labelled = (i: number): LabelledTrace => {
   const trace = makeTrace({ ...FAILED_TOOL, trace_id: `t${i}` });
@@ -47,5 +47,10 @@ describe("the attribution registry", () => {
     const e = (method: string, step: number, agent: number, notApplicable = 0): MethodEvaluation => ({ method, learned: false, scores: { n: 2, step: level(step), agent: level(agent) }, not_applicable: notApplicable, cv: null });
     expect(pickBest([e("a", 0.5, 0.5), e("b", 0.5, 0.6), e("c", 0.9, 0.9, 1)])).toBe("b");
     expect(pickBest([])).toBeNull();
+    // the word model is scored, but never what best stands for, nor a candidate of best (nested)
+    expect(pickBest([e("learned_words", 0.9, 0.9), e("learned_events", 0.5, 0.5)])).toBe("learned_events");
+    expect(pickBest([e("learned_words", 0.9, 0.9)])).toBeNull();
+    expect(defaultFamilies()["best (nested)"]!.map((m) => m.name)).toEqual(expect.arrayContaining(["learned_events", "learned_stumps", "errors"]));
+    expect(defaultFamilies()["best (nested)"]!.map((m) => m.name)).not.toContain("learned_words");
   });
 });

@@ -306,11 +306,16 @@ export const learnedEvents: LearnedMethod<EventModel> = withEventTrainings({
 
 const WORDS: EventModelOptions = { words: true, logit: { l2: 0.02 } };
 
-/** The same logit with hashed n-grams of the content as well (more capacity, more to memorise). */
+/**
+ * The same logit with hashed n-grams of the content as well (more capacity, more to memorise). Not a candidate of
+ * `method=best`: its words are one system's vocabulary, the least portable of the signals, and its long rows made a
+ * quarter of a scoring's CPU time in the inner folds that choose `best`.
+ */
 export const learnedWords: LearnedMethod<EventModel> = withEventTrainings({
   name: "learned_words",
   learned: true,
   needs_group: false,
+  in_best: false,
   description: "learned_events plus hashed unigrams and bigrams of each event's content",
   train: (examples) => trainEventModel(examples, "learned_words", WORDS),
   rank: (model, input) => rankWithEventModel(model, input, "learned_words"),

@@ -9,6 +9,11 @@ export interface MethodInfo {
   readonly needs_group: boolean;
   /** One line, for docs and the UI. */
   readonly description: string;
+  /**
+   * false: never what `method=best` picks, nor a candidate of the nested CV's `best (nested)`; it is still scored,
+   * and ranks when asked for by name.
+   */
+  readonly in_best?: false;
 }
 
 export interface HeuristicMethod extends MethodInfo {

@@ -189,6 +189,8 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
   const l2 = new Float64Array(K);
   const scale = new Float64Array(K);
   const withTail = new Uint8Array(passes);
+  // passes with a single model (the last one of a batch of 4n + 1)
+  const alone = Uint8Array.from({ length: passes }, (_, p) => (order.length - p * L === 1 ? 1 : 0));
   models.forEach((m, i) => {
     const k = lane[i]!;
     l2[k] = m.l2;
@@ -214,6 +216,23 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
       for (let p = 0; p < passes; p++) {
         const o = p * L;
         const tails = withTail[p] === 1;
+        if (alone[p] === 1) {
+          // a pass with one model (a batch of 4n + 1): its lane alone, the same sums without three spare ones
+          let m0 = -Infinity;
+          for (let r = a; r < b; r++) {
+            let x0 = 0;
+            const end = tails && !oneTailValue ? rowAt[r + 1]! : tailAt[r]!;
+            for (let i = rowAt[r]!; i < end; i++) x0 += w[fAt[i]! + o]! * fVal[i]!;
+            if (tails && oneTailValue) {
+              const last = rowAt[r + 1]!;
+              for (let i = end; i < last; i++) x0 += wv[fAt[i]! + o]!;
+            }
+            score[r * K + o] = x0;
+            if (x0 > m0) m0 = x0;
+          }
+          max[o] = m0;
+          continue;
+        }
         let m0 = -Infinity;
         let m1 = -Infinity;
         let m2 = -Infinity;
@@ -276,6 +295,18 @@ export function trainLogitBatch(sets: readonly { rows: readonly TailedRow[]; cho
           const at = r * K + o;
           const hit = r === picked ? 1 : 0;
           const c0 = inSet[s * K + o] ? (score[at]! / sum[o]! - hit) * scale[o]! : 0;
+          if (alone[p] === 1) {
+            if (c0 === 0) continue;
+            const tails = withTail[p] === 1;
+            const end = tails && !oneTailValue ? rowAt[r + 1]! : tailAt[r]!;
+            for (let i = rowAt[r]!; i < end; i++) grad[fAt[i]! + o]! += c0 * fVal[i]!;
+            if (tails && oneTailValue) {
+              const last = rowAt[r + 1]!;
+              const d0 = c0 * tailValue;
+              for (let i = end; i < last; i++) grad[fAt[i]! + o]! += d0;
+            }
+            continue;
+          }
           const c1 = inSet[s * K + o + 1] ? (score[at + 1]! / sum[o + 1]! - hit) * scale[o + 1]! : 0;
           const c2 = inSet[s * K + o + 2] ? (score[at + 2]! / sum[o + 2]! - hit) * scale[o + 2]! : 0;
           const c3 = inSet[s * K + o + 3] ? (score[at + 3]! / sum[o + 3]! - hit) * scale[o + 3]! : 0;

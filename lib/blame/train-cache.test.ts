@@ -46,6 +46,20 @@ describe("trainings shared within one report", () => {
     expect(Object.keys(batched[3]!.named).some((n) => n.startsWith("role_"))).toBe(false);
   });
 
+  it("a batch of 4n + 1 models, whose last pass holds one model (with words or without), gives the models trained one by one", () => {
+    const plain = [{}, { logit: { l2: 0.3 } }, { logit: { l2: 1 } }, { features: "portable" as const }, { features: "portable" as const, logit: { l2: 1 } }];
+    // models with words are batched apart from the others: five of them make a batch of their own
+    const words = [0.02, 0.05, 0.1, 0.3, 1].map((l2) => ({ words: true, logit: { l2 } }));
+    for (const options of [plain, words]) {
+      const alone = options.map((o) => trainEventModel(runs, "m", o));
+      const batched = withTrainingCache(() => {
+        prepareEventModels(runs, options.map((o) => eventSettings(o)));
+        return options.map((o) => trainEventModel(runs, "m", o));
+      });
+      expect(JSON.stringify(batched)).toBe(JSON.stringify(alone));
+    }
+  });
+
   it("the models of every fold trained ahead (words across the folds, learned's inner folds in each) are, bit for bit, those trained alone", () => {
     const fold = kFolds(runs.length, 3, 1);
     const parts = [...new Set(fold)].map((f) => runs.filter((_, i) => fold[i] !== f));

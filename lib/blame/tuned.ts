@@ -72,7 +72,7 @@ export function defaultFamilies(methods: readonly BlameMethod[] = METHODS): Reco
     "learned_events (tuned)": EVENTS_GRID,
     "learned_stumps (tuned)": STUMPS_GRID,
     "learned (tuned)": LEARNED_GRID,
-    "best (nested)": [...methods.filter((m) => !m.needs_group), ...LEARNED_GRID],
+    "best (nested)": [...methods.filter((m) => !m.needs_group && m.in_best !== false), ...LEARNED_GRID],
   };
 }
 
