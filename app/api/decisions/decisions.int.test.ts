@@ -7,6 +7,7 @@ import { computeMetrics } from "@/lib/metrics";
 import { humanLabels } from "@/lib/server/queries/annotations";
 import { loadTrace } from "@/lib/server/queries/load-trace";
 import { prisma } from "@/lib/server/db/client";
+import { setSummaries } from "@/lib/server/summaries/read";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
 import type { GroupView } from "@/lib/decisions/view";
 import { GET as credit } from "../traces/[id]/credit/route";
@@ -151,6 +152,35 @@ describe("GET /api/decisions", () => {
     }
     expect(rounded(body)).toEqual(rounded(decisionReport(tallyRows(rows))));
     expect(body.decisions.map((d) => d.key)).toEqual(DECISIONS.map((d) => d.key));
+  });
+
+  it("from the decision summaries (a checkpoint is a grain): ckpt-1 by hand, group dg split between two cells, equal to the scan", async () => {
+    // ckpt-1 holds dg-s1, dg-s2 (succeed) and dg-f1 (fails): all three spawn, so no group has both arms of spawn
+    const { body } = await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-1");
+    expect(body.traces).toBe(3);
+    const spawn = body.decisions.find((d) => d.key === "spawn")!;
+    expect(spawn.taken.e1).toMatchObject({ rate: 2 / 3, n: 3 });
+    expect(spawn.not_taken).toMatchObject({ traces: 0, mean_r_total: null, e1: { n: 0 } });
+    expect(spawn.within_group).toMatchObject({ estimate: null, groups: 0, with: 0, without: 0 });
+    const stop = body.decisions.find((d) => d.key === "stop")!;
+    expect(stop.buckets[0]!.rows.map((r) => [r.bucket, r.traces, r.e1.rate])).toEqual([["budget_exhausted", 1, 0], ["complete", 2, 1]]);
+    expect(body.checkpoints.map((c) => [c.policy_version, c.traces, c.taken.spawn])).toEqual([["ckpt-1", 3, 3]]);
+    // over all traces, dg's rows lie in the cells of ckpt-1 and ckpt-2: its counts add up again, so spawn's difference is the group_id=dg one
+    const all = (await get<DecisionReport>(decisions, "/api/decisions")).body;
+    const byGroup = (await get<DecisionReport>(decisions, "/api/decisions?group_id=dg")).body;
+    const demo = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-1840")).body;
+    const within = (r: DecisionReport) => r.decisions.find((d) => d.key === "spawn")!.within_group;
+    expect(within(all).groups).toBe(within(byGroup).groups + within(demo).groups);
+    expect(within(all).with).toBe(within(byGroup).with + within(demo).with);
+    for (const query of ["", "policy_version=ckpt-1", "policy_version=ckpt-2", "policy_version=nope", "from=2020-01-01&to=2020-01-02"]) {
+      const summary = (await get<DecisionReport>(decisions, `/api/decisions?${query}`)).body;
+      setSummaries(false);
+      try {
+        expect(rounded(summary), query).toEqual(rounded((await get<DecisionReport>(decisions, `/api/decisions?${query}`)).body));
+      } finally {
+        setSummaries(true);
+      }
+    }
   });
 
   it("filters by checkpoint; validates every parameter", async () => {
