@@ -131,7 +131,7 @@ const and = (where: Prisma.Sql, condition: Prisma.Sql) => (where === Prisma.empt
  * may read, system, topology, whole UTC days; not task_id or group_id) plus the checkpoint, a grain
  * of these cells. Null: the scan answers.
  */
-function decisionCellWhere(f: DecisionFilter, readable: string[] | null): Prisma.Sql | null {
+export function decisionCellWhere(f: DecisionFilter, readable: string[] | null): Prisma.Sql | null {
   const where = summaryWhere(traceFilter(f, readable));
   if (where === null || f.policy_version === undefined) return where;
   return and(where, Prisma.sql`c.policy_version = ${f.policy_version}`);
