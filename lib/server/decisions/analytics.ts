@@ -7,13 +7,19 @@ import { traceWhere, type TraceFilter } from "../queries/trace-filter";
 import { summaryWhere } from "../summaries/read";
 
 /**
- * Decision analytics in SQL over the stored columns (traces + trace_decisions),
- * one statement that reads each selected row once (`r`, materialised): from
- * it GROUPING SETS add up every tally (one set per dimension; delegate roles
- * are grouped by the stored role list and spread over its roles here), and
- * the per-group sums of the within-group difference (one row per group, then
- * summed) ride along as the columns of the one row they make. A prepared
- * statement (lib/server/db/prepared.ts). lib/decisions turns the tallies into the report.
+ * Decision analytics in SQL. When the filter is on the decision summaries'
+ * grain (project, the caller's projects, system, topology, checkpoint, whole
+ * UTC days: every filter but task_id and group_id), the tallies are sums of
+ * the summary rows the filter selects (lib/server/summaries/decisions-sql.ts;
+ * docs/scale.md, "Decision summaries") and the within-group sums are taken
+ * over the groups' counts added up over those cells. Otherwise, one statement
+ * over traces + trace_decisions that reads each selected row once (`r`,
+ * materialised): from it GROUPING SETS add up every tally (one set per
+ * dimension; delegate roles are grouped by the stored role list and spread
+ * over its roles here), and the per-group sums of the within-group difference
+ * (one row per group, then summed) ride along as the columns of the one row
+ * they make. Both as prepared statements (lib/server/db/prepared.ts).
+ * lib/decisions turns the tallies into the report.
  */
 
 const TAKEN = DECISIONS.map((d) => d.key);
@@ -149,7 +155,7 @@ const summaryCheckpointsSql = (where: Prisma.Sql) => Prisma.sql`
   FROM decision_tallies c ${and(where, Prisma.sql`c.dim = 'total'`)} GROUP BY GROUPING SETS ((c.policy_version), ())`;
 
 /** The within-group sums: each group's counts added up over the selected cells (a group split between cells is whole again), then the scan's sums. */
-const summaryWithinSql = (where: Prisma.Sql) => Prisma.sql`
+export const summaryWithinSql = (where: Prisma.Sql) => Prisma.sql`
   SELECT ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(
     TAKEN.map((k) => `sum(c.n1_${k})::float8 AS n1_${k}, sum(c.a_${k})::float8 AS a_${k}, (sum(c.rows) - sum(c.n1_${k}))::float8 AS n0_${k}, (sum(c.e1_sum) - sum(c.a_${k}))::float8 AS c_${k}`).join(", "),
   )}
