@@ -24,7 +24,7 @@
  *   summaries): with the summaries' triggers disabled (before), the metric summaries' only, and all
  *   enabled (p50, p99, writes/s);
  * - ingest throughput: --ingest fresh traces through Baton's ingest path into the filled database,
- *   the same three ways; the time `npm run summaries:rebuild` takes;
+ *   the same three ways (with --write-rounds n, the three ways n times in turn, and the medians); the time `npm run summaries:rebuild` takes;
  * - disk per event: the database's size over its events.
  * The fill: templates through the real ingest path, then copied with SQL
  * (scripts/bench/scale-fill.ts). Prints a table per size, then each figure's
@@ -67,6 +67,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "5" },
     clients: { type: "string", default: "4" },
     seconds: { type: "string", default: "10" },
+    "write-rounds": { type: "string", default: "1" },
     ingest: { type: "string", default: "500" },
     "spare-gb": { type: "string", default: "25" },
     keep: { type: "boolean", default: false },
@@ -81,6 +82,7 @@ const TEMPLATES = Number(values.templates);
 const RUNS = Number(values.runs);
 const CLIENTS = Number(values.clients);
 const SECONDS = Number(values.seconds);
+const WRITE_ROUNDS = Number(values["write-rounds"]);
 const INGEST = Number(values.ingest);
 const SPARE = Number(values["spare-gb"]) * 1024 ** 3;
 const DATA_DIR = ".baton-bench/scale";
@@ -336,24 +338,34 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     log(`search ${label} "${text}": ${fmt(n)} matching traces`);
   }
   if (values["reads-only"]) return { events, traces, ms, writeP50: NaN, writeP99: NaN, writesPerS: NaN, ingestPerS: NaN, writeP50Before: NaN, writesPerSBefore: NaN, ingestPerSBefore: NaN, writeP50Metrics: NaN, ingestPerSMetrics: NaN, rebuildS: NaN, bytesPerEvent, fillS };
-  // writes before (the summaries' triggers disabled), with the metric summaries' triggers only, and with all, in the same run; then the summaries rebuilt
-  await summaryTriggers(client, { metrics: false, decisions: false });
-  const before = await labelLoad(client, "task_success");
-  log(`label writes (task_success, E1), ${CLIENTS} clients, triggers off: p50 ${fmt(before.p50, 1)} ms, p99 ${fmt(before.p99, 1)} ms, ${fmt(before.perS)} writes/s`);
-  const ingestPerSBefore = await ingestRun(`ingest-off-${events}`);
-  log(`ingest, triggers off: ${fmt(ingestPerSBefore)} events/s`);
-  await summaryTriggers(client, { metrics: true, decisions: false });
-  const metricsOnly = await labelLoad(client, "task_success");
-  log(`label writes (task_success, E1), ${CLIENTS} clients, metric summaries' triggers only: p50 ${fmt(metricsOnly.p50, 1)} ms, p99 ${fmt(metricsOnly.p99, 1)} ms, ${fmt(metricsOnly.perS)} writes/s`);
-  const ingestPerSMetrics = await ingestRun(`ingest-metrics-${events}`);
-  log(`ingest, metric summaries' triggers only: ${fmt(ingestPerSMetrics)} events/s`);
-  await summaryTriggers(client, { metrics: true, decisions: true });
+  // writes before (the summaries' triggers disabled), with the metric summaries' triggers only, and with all, in the same run,
+  // interleaved over --write-rounds rounds (medians); then the summaries rebuilt
+  const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' triggers only", { metrics: true, decisions: false }], ["all triggers", { metrics: true, decisions: true }]] as const;
+  const writes = modes.map(() => ({ p50: [] as number[], perS: [] as number[], ingest: [] as number[] }));
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
+    for (const [i, [label, on]] of modes.entries()) {
+      await summaryTriggers(client, on);
+      const w = await labelLoad(client, "task_success");
+      log(`label writes (task_success, E1), ${CLIENTS} clients, ${label}: p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms, ${fmt(w.perS)} writes/s`);
+      const perS = await ingestRun(`ingest-${i}-${round}-${events}`);
+      log(`ingest, ${label}: ${fmt(perS)} events/s`);
+      writes[i]!.p50.push(w.p50);
+      writes[i]!.perS.push(w.perS);
+      writes[i]!.ingest.push(perS);
+    }
+  }
+  const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 0.5);
+  const before = { p50: median(writes[0]!.p50), perS: median(writes[0]!.perS) };
+  const metricsOnly = { p50: median(writes[1]!.p50), perS: median(writes[1]!.perS) };
+  const [ingestPerSBefore, ingestPerSMetrics] = [median(writes[0]!.ingest), median(writes[1]!.ingest)];
   const rebuildS = (await rebuildSummaries()).seconds;
   log(`summaries rebuilt in ${fmt(rebuildS, 1)} s`);
   const load = await labelLoad(client, "task_success");
-  log(`label writes (task_success, E1), ${CLIENTS} clients: p50 ${fmt(load.p50, 1)} ms, p99 ${fmt(load.p99, 1)} ms, ${fmt(load.perS)} writes/s`);
-  const ingestPerS = await ingestRun(`ingest-${events}`);
-  log(`ingest: ${fmt(ingestPerS)} events/s`);
+  log(`label writes (task_success, E1), ${CLIENTS} clients, after the rebuild: p50 ${fmt(load.p50, 1)} ms, p99 ${fmt(load.p99, 1)} ms, ${fmt(load.perS)} writes/s`);
+  load.p50 = median([...writes[2]!.p50, load.p50]);
+  load.perS = median([...writes[2]!.perS, load.perS]);
+  const ingestPerS = median([...writes[2]!.ingest, await ingestRun(`ingest-${events}`)]);
+  log(`ingest, all triggers (median): ${fmt(ingestPerS)} events/s`);
   return { events, traces, ms, writeP50: load.p50, writeP99: load.p99, writesPerS: load.perS, ingestPerS, writeP50Before: before.p50, writesPerSBefore: before.perS, ingestPerSBefore, writeP50Metrics: metricsOnly.p50, ingestPerSMetrics, rebuildS, bytesPerEvent, fillS };
 }
 

@@ -80,7 +80,9 @@ function applySql(delta: string, extra = ""): string {
     SELECT jsonb_build_array(${GRAIN}, tv.dim, tv.value)::text, ${GRAIN}, tv.dim, tv.value, sum(x.sign), coalesce(sum(x.sign) FILTER (WHERE x.e1 IS NOT NULL), 0),
       coalesce(sum(x.sign * x.e1), 0), sum(x.sign * x.r_total::numeric), ${TAKEN.map((k) => `coalesce(sum(x.sign) FILTER (WHERE x.${k}_taken), 0)`).join(", ")}
     FROM x ${TALLY_VALUES}
-    GROUP BY ${GRAIN}, tv.dim, tv.value ORDER BY 1
+    GROUP BY ${GRAIN}, tv.dim, tv.value
+    HAVING sum(x.sign) <> 0 OR sum(x.sign * x.e1) <> 0 OR sum(x.sign) FILTER (WHERE x.e1 IS NOT NULL) <> 0 OR sum(x.sign * x.r_total::numeric) <> 0 OR ${TAKEN.map((k) => `sum(x.sign) FILTER (WHERE x.${k}_taken) <> 0`).join(" OR ")}
+    ORDER BY 1
     ON CONFLICT (key) DO UPDATE SET traces = s.traces + excluded.traces, n = s.n + excluded.n, successes = s.successes + excluded.successes,
       r_sum = s.r_sum + excluded.r_sum, ${TAKEN_COLS.map((c) => `${c} = s.${c} + excluded.${c}`).join(", ")}
     RETURNING s.key, s.traces),
@@ -89,26 +91,34 @@ function applySql(delta: string, extra = ""): string {
     SELECT jsonb_build_array(${GRAIN}, x.group_id)::text, ${GRAIN}, x.group_id, sum(x.sign), sum(x.sign * x.e1),
       ${TAKEN.map((k) => `coalesce(sum(x.sign) FILTER (WHERE x.${k}_taken), 0), coalesce(sum(x.sign * x.e1) FILTER (WHERE x.${k}_taken), 0)`).join(", ")}
     FROM x WHERE x.group_id IS NOT NULL AND x.e1 IS NOT NULL
-    GROUP BY ${GRAIN}, x.group_id ORDER BY 1
+    GROUP BY ${GRAIN}, x.group_id
+    HAVING sum(x.sign) <> 0 OR sum(x.sign * x.e1) <> 0 OR ${TAKEN.map((k) => `sum(x.sign) FILTER (WHERE x.${k}_taken) <> 0 OR sum(x.sign * x.e1) FILTER (WHERE x.${k}_taken) <> 0`).join(" OR ")}
+    ORDER BY 1
     ON CONFLICT (key) DO UPDATE SET ${GROUP_COLS.map((c) => `${c} = s.${c} + excluded.${c}`).join(", ")}
     RETURNING s.key, s.rows)
   SELECT (SELECT array_agg(key) FROM tal WHERE traces = 0), (SELECT array_agg(key) FROM grp WHERE rows = 0)`;
 }
 
-/** The trigger's statement for the traces whose ids `ids` selects: the difference between their joined rows now and what was counted. */
+/** The trigger's statements for the traces whose ids `ids` selects: the difference between their joined rows now and what was counted. */
 function triggerBody(ids: string): string {
-  const delta = `WITH ids AS (SELECT DISTINCT id FROM (${ids}) AS i(id)),
+  const ctes = `ids AS (SELECT DISTINCT id FROM (${ids}) AS i(id)),
       now AS (${joined("SELECT id FROM ids")}),
-      was AS (SELECT ${NAMES.join(", ")} FROM decision_summary_rows WHERE trace_id IN (SELECT id FROM ids))
-    SELECT -1 AS sign, ${list("w")} FROM was w LEFT JOIN now n ON n.trace_id = w.trace_id WHERE n.trace_id IS NULL OR (${list("w")}) IS DISTINCT FROM (${list("n")})
+      was AS (SELECT ${NAMES.join(", ")} FROM decision_summary_rows WHERE trace_id IN (SELECT id FROM ids))`;
+  const differs = `(${list("w")}) IS DISTINCT FROM (${list("n")})`;
+  const delta = `WITH ${ctes}
+    SELECT -1 AS sign, ${list("w")} FROM was w LEFT JOIN now n ON n.trace_id = w.trace_id WHERE n.trace_id IS NULL OR ${differs}
     UNION ALL
-    SELECT 1, ${list("n")} FROM now n LEFT JOIN was w ON w.trace_id = n.trace_id WHERE w.trace_id IS NULL OR (${list("w")}) IS DISTINCT FROM (${list("n")})`;
+    SELECT 1, ${list("n")} FROM now n LEFT JOIN was w ON w.trace_id = n.trace_id WHERE w.trace_id IS NULL OR ${differs}`;
   const rewrite = `
   gone AS (DELETE FROM decision_summary_rows r USING x WHERE x.sign < 0 AND r.trace_id = x.trace_id AND NOT EXISTS (SELECT 1 FROM x y WHERE y.sign > 0 AND y.trace_id = x.trace_id)),
   kept AS (
     INSERT INTO decision_summary_rows AS r (${NAMES.join(", ")}) SELECT ${NAMES.join(", ")} FROM x WHERE x.sign > 0 ORDER BY trace_id
     ON CONFLICT (trace_id) DO UPDATE SET ${NAMES.slice(1).map((n) => `${n} = excluded.${n}`).join(", ")}),`;
-  return `${applySql(delta, rewrite)}
+  // most statements change nothing counted (a metric rewritten, or the second of two triggers of one statement): a cheap look first
+  return `IF NOT EXISTS (WITH ${ctes} SELECT 1 FROM now n FULL JOIN was w ON w.trace_id = n.trace_id WHERE n.trace_id IS NULL OR w.trace_id IS NULL OR ${differs}) THEN
+    RETURN NULL;
+  END IF;
+  ${applySql(delta, rewrite)}
     INTO zt, zg;
   IF zt IS NOT NULL THEN DELETE FROM decision_tallies WHERE key = ANY(zt) AND traces = 0; END IF;
   IF zg IS NOT NULL THEN DELETE FROM decision_groups WHERE key = ANY(zg) AND rows = 0; END IF;`;
