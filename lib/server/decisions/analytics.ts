@@ -149,9 +149,14 @@ const SUMS = "sum(c.traces)::int AS traces, sum(c.n)::int AS n, sum(c.successes)
 const summaryTalliesSql = (where: Prisma.Sql) => Prisma.sql`
   SELECT c.dim, c.value, ${Prisma.raw(SUMS)} FROM decision_tallies c ${and(where, Prisma.sql`c.dim <> 'total'`)} GROUP BY c.dim, c.value`;
 
-/** Per checkpoint (g = 0) and over all (g = 1): the tally and the traces that took each decision. */
+/** Per decision: the tally of the traces that took it and of those that did not (the total's minus the taken's, exact in numeric). */
+const TAKEN_SUMS = TAKEN.map((k) => `sum(c.taken_${k})::int AS "taken_${k}", sum(c.n_${k})::int AS "n_${k}", sum(c.successes_${k})::int AS "successes_${k}", sum(c.r_sum_${k})::float8 AS "r_sum_${k}",
+    (sum(c.traces) - sum(c.taken_${k}))::int AS "traces_not_${k}", (sum(c.n) - sum(c.n_${k}))::int AS "n_not_${k}", (sum(c.successes) - sum(c.successes_${k}))::int AS "successes_not_${k}",
+    (sum(c.r_sum) - sum(c.r_sum_${k}))::float8 AS "r_sum_not_${k}"`).join(", ");
+
+/** Per checkpoint (g = 0) and over all (g = 1): the tally, and per decision the tallies of the traces that took it and did not. */
 const summaryCheckpointsSql = (where: Prisma.Sql) => Prisma.sql`
-  SELECT GROUPING(c.policy_version)::int AS g, c.policy_version, ${Prisma.raw(SUMS)}, ${Prisma.raw(TAKEN.map((k) => `sum(c.taken_${k})::int AS "taken_${k}"`).join(", "))}
+  SELECT GROUPING(c.policy_version)::int AS g, c.policy_version, ${Prisma.raw(SUMS)}, ${Prisma.raw(TAKEN_SUMS)}
   FROM decision_tallies c ${and(where, Prisma.sql`c.dim = 'total'`)} GROUP BY GROUPING SETS ((c.policy_version), ())`;
 
 /** The within-group sums: each group's counts added up over the selected cells (a group split between cells is whole again), then the scan's sums. */
@@ -168,21 +173,26 @@ const tallyOf = (r: SummaryTally): Tally => ({ traces: r.traces ?? 0, n: r.n ?? 
 export async function summaryTallies(where: Prisma.Sql): Promise<DecisionTallies> {
   const [tallies, checkpoints, [within]] = await Promise.all([
     readPrepared<SummaryTally & { dim: string; value: string | null }>(summaryTalliesSql(where)),
-    readPrepared<SummaryTally & { g: number; policy_version: string | null } & Record<`taken_${DecisionKey}`, number | null>>(summaryCheckpointsSql(where)),
+    readPrepared<SummaryTally & { g: number; policy_version: string | null } & Record<string, number | null>>(summaryCheckpointsSql(where)),
     readPrepared<Record<string, number>>(summaryWithinSql(where)),
   ]);
   const t = emptyTallies();
   for (const r of tallies) {
     const tally = tallyOf(r);
-    const [dim, key] = r.dim.split(":") as [string, DecisionKey | undefined];
-    if (dim === "taken") t.taken[key!][r.value === "true" ? "taken" : "not_taken"] = tally;
-    else if (dim === "stop_reason") t.buckets.stop_reason.set(r.value ?? NO_STOP, tally);
+    const dim = r.dim;
+    if (dim === "stop_reason") t.buckets.stop_reason.set(r.value ?? NO_STOP, tally);
     else if (dim === "verdict") t.buckets.verdict.set(r.value ?? NO_VERDICT, tally);
     else t.buckets[dim as "agents_spawned" | "delegate_role" | "messages_per_agent" | "aggregate_fan_in"].set(r.value!, tally);
   }
   for (const r of checkpoints) {
-    if (r.g === 1) t.total = tallyOf(r);
-    else t.checkpoints.set(r.policy_version, { tally: tallyOf(r), taken: Object.fromEntries(TAKEN.map((k) => [k, r[`taken_${k}`] ?? 0])) as Record<DecisionKey, number> });
+    if (r.g === 1) {
+      t.total = tallyOf(r);
+      for (const k of TAKEN) {
+        const [taken, not] = [tallyOf({ traces: r[`taken_${k}`]!, n: r[`n_${k}`]!, successes: r[`successes_${k}`]!, r_sum: r[`r_sum_${k}`]! }), tallyOf({ traces: r[`traces_not_${k}`]!, n: r[`n_not_${k}`]!, successes: r[`successes_not_${k}`]!, r_sum: r[`r_sum_not_${k}`]! })];
+        // the scan has a tally only for an arm with traces (else the empty one): the same numbers
+        t.taken[k] = { taken: taken.traces > 0 ? taken : emptyTally(), not_taken: not.traces > 0 ? not : emptyTally() };
+      }
+    } else t.checkpoints.set(r.policy_version, { tally: tallyOf(r), taken: Object.fromEntries(TAKEN.map((k) => [k, r[`taken_${k}`] ?? 0])) as Record<DecisionKey, number> });
   }
   for (const k of TAKEN) {
     t.within[k] = { strata: within![`${k}_strata`]!, n1: within![`${k}_n1`]!, n0: within![`${k}_n0`]!, numerator: within![`${k}_numerator`]!, weight: within![`${k}_weight`]!, variance: within![`${k}_variance`]! };

@@ -56,16 +56,21 @@ const changedIds = (id: string, columns: string[]) =>
 const joined = (ids: string | null) =>
   `SELECT ${ROW.map(([name, value]) => `${value} AS ${name}`).join(", ")} FROM traces t JOIN trace_decisions d ON d.trace_id = t.id${ids === null ? "" : ` WHERE t.id IN (${ids})`}`;
 
-/** The tallies' (dimension, value) pairs of a delta row `x`: every dimension once, delegate roles once per role. */
+/** The tallies' (dimension, value) pairs of a delta row `x`: the total, every bucket dimension once, delegate roles once per role. */
 const TALLY_VALUES = `CROSS JOIN LATERAL (
-    SELECT v.dim, v.value FROM (VALUES ('total', NULL::text), ${TAKEN.map((k) => `('taken:${k}', x.${k}_taken::text)`).join(", ")},
+    SELECT v.dim, v.value FROM (VALUES ('total', NULL::text),
       ('agents_spawned', x.agents_spawned_bucket), ('messages_per_agent', x.messages_per_agent_bucket), ('aggregate_fan_in', x.aggregate_fan_in_bucket),
       ('stop_reason', x.stop_reason::text), ('verdict', x.verdict::text)) AS v(dim, value)
     UNION ALL SELECT 'delegate_role', role FROM unnest(x.delegate_role_buckets) AS role) AS tv`;
 
 const GRAIN = "x.project_id, x.system, x.topology, x.policy_version, x.day";
 const GRAIN_COLS = "project_id, system, topology, policy_version, day";
-const TAKEN_COLS = TAKEN.map((k) => `taken_${k}`);
+/** Per decision, in the total rows: traces that took it, their E1 count and successes, their R_total's sum. */
+const TAKEN_COLS = TAKEN.flatMap((k) => [`taken_${k}`, `n_${k}`, `successes_${k}`, `r_sum_${k}`]);
+const takenSums = (k: string) => {
+  const f = `FILTER (WHERE tv.dim = 'total' AND x.${k}_taken)`;
+  return [`coalesce(sum(x.sign) ${f}, 0)`, `coalesce(sum(x.sign) FILTER (WHERE tv.dim = 'total' AND x.${k}_taken AND x.e1 IS NOT NULL), 0)`, `coalesce(sum(x.sign * x.e1) ${f}, 0)`, `coalesce(sum(x.sign * x.r_total::numeric) ${f}, 0)`];
+};
 const GROUP_COLS = ["rows", "e1_sum", ...TAKEN.flatMap((k) => [`n1_${k}`, `a_${k}`])];
 
 /**
@@ -78,10 +83,11 @@ function applySql(delta: string, extra = ""): string {
   tal AS (
     INSERT INTO decision_tallies AS s (key, ${GRAIN_COLS}, dim, value, traces, n, successes, r_sum, ${TAKEN_COLS.join(", ")})
     SELECT jsonb_build_array(${GRAIN}, tv.dim, tv.value)::text, ${GRAIN}, tv.dim, tv.value, sum(x.sign), coalesce(sum(x.sign) FILTER (WHERE x.e1 IS NOT NULL), 0),
-      coalesce(sum(x.sign * x.e1), 0), sum(x.sign * x.r_total::numeric), ${TAKEN.map((k) => `coalesce(sum(x.sign) FILTER (WHERE x.${k}_taken), 0)`).join(", ")}
+      coalesce(sum(x.sign * x.e1), 0), sum(x.sign * x.r_total::numeric), ${TAKEN.flatMap(takenSums).join(", ")}
     FROM x ${TALLY_VALUES}
     GROUP BY ${GRAIN}, tv.dim, tv.value
-    HAVING sum(x.sign) <> 0 OR sum(x.sign * x.e1) <> 0 OR sum(x.sign) FILTER (WHERE x.e1 IS NOT NULL) <> 0 OR sum(x.sign * x.r_total::numeric) <> 0 OR ${TAKEN.map((k) => `sum(x.sign) FILTER (WHERE x.${k}_taken) <> 0`).join(" OR ")}
+    HAVING sum(x.sign) <> 0 OR sum(x.sign * x.e1) <> 0 OR sum(x.sign) FILTER (WHERE x.e1 IS NOT NULL) <> 0 OR sum(x.sign * x.r_total::numeric) <> 0
+      OR (tv.dim = 'total' AND (${TAKEN.flatMap(takenSums).map((e) => `${e} <> 0`).join(" OR ")}))
     ORDER BY 1
     ON CONFLICT (key) DO UPDATE SET traces = s.traces + excluded.traces, n = s.n + excluded.n, successes = s.successes + excluded.successes,
       r_sum = s.r_sum + excluded.r_sum, ${TAKEN_COLS.map((c) => `${c} = s.${c} + excluded.${c}`).join(", ")}
