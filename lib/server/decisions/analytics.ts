@@ -159,22 +159,32 @@ const summaryCheckpointsSql = (where: Prisma.Sql) => Prisma.sql`
   SELECT GROUPING(c.policy_version)::int AS g, c.policy_version, ${Prisma.raw(SUMS)}, ${Prisma.raw(TAKEN_SUMS)}
   FROM decision_tallies c ${and(where, Prisma.sql`c.dim = 'total'`)} GROUP BY GROUPING SETS ((c.policy_version), ())`;
 
-/** The within-group sums: each group's counts added up over the selected cells (a group split between cells is whole again), then the scan's sums. */
-export const summaryWithinSql = (where: Prisma.Sql) => Prisma.sql`
+/** The within-group sums of the groups that lie in one cell: their cells' stored sums. */
+export const summaryGroupSumsSql = (where: Prisma.Sql) => Prisma.sql`
+  SELECT ${Prisma.raw(TAKEN.map((k) => `coalesce(sum(c.strata_${k}), 0)::int AS "${k}_strata", coalesce(sum(c.n1_${k}), 0)::int AS "${k}_n1", coalesce(sum(c.n0_${k}), 0)::int AS "${k}_n0",
+    coalesce(sum(c.numerator_${k}), 0)::float8 AS "${k}_numerator", coalesce(sum(c.weight_${k}), 0)::float8 AS "${k}_weight", coalesce(sum(c.variance_${k}), 0)::float8 AS "${k}_variance"`).join(", "))}
+  FROM decision_group_sums c ${where}`;
+
+/**
+ * The within-group sums of the groups that span cells (all groups: `spanning` false): each group's counts added up
+ * over the selected cells (a group split between cells is whole again), then the scan's sums.
+ */
+export const summaryWithinSql = (where: Prisma.Sql, spanning = true) => Prisma.sql`
   SELECT ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(
     TAKEN.map((k) => `sum(c.n1_${k})::float8 AS n1_${k}, sum(c.a_${k})::float8 AS a_${k}, (sum(c.rows) - sum(c.n1_${k}))::float8 AS n0_${k}, (sum(c.e1_sum) - sum(c.a_${k}))::float8 AS c_${k}`).join(", "),
   )}
-  FROM decision_groups c ${where} GROUP BY c.group_id) AS g`;
+  FROM decision_groups c ${spanning ? and(where, Prisma.sql`c.spans`) : where} GROUP BY c.group_id) AS g`;
 
 type SummaryTally = { traces: number | null; n: number | null; successes: number | null; r_sum: number | null };
 const tallyOf = (r: SummaryTally): Tally => ({ traces: r.traces ?? 0, n: r.n ?? 0, successes: r.successes ?? 0, r_sum: r.r_sum ?? 0 });
 
 /** The tallies from the decision summaries of the cells `where` selects (docs/scale.md, "Decision summaries"). */
 export async function summaryTallies(where: Prisma.Sql): Promise<DecisionTallies> {
-  const [tallies, checkpoints, [within]] = await Promise.all([
+  const [tallies, checkpoints, [spanning], [contained]] = await Promise.all([
     readPrepared<SummaryTally & { dim: string; value: string | null }>(summaryTalliesSql(where)),
     readPrepared<SummaryTally & { g: number; policy_version: string | null } & Record<string, number | null>>(summaryCheckpointsSql(where)),
     readPrepared<Record<string, number>>(summaryWithinSql(where)),
+    readPrepared<Record<string, number>>(summaryGroupSumsSql(where)),
   ]);
   const t = emptyTallies();
   for (const r of tallies) {
@@ -194,8 +204,9 @@ export async function summaryTallies(where: Prisma.Sql): Promise<DecisionTallies
       }
     } else t.checkpoints.set(r.policy_version, { tally: tallyOf(r), taken: Object.fromEntries(TAKEN.map((k) => [k, r[`taken_${k}`] ?? 0])) as Record<DecisionKey, number> });
   }
+  const both = (k: DecisionKey, sum: string) => spanning![`${k}_${sum}`]! + contained![`${k}_${sum}`]!;
   for (const k of TAKEN) {
-    t.within[k] = { strata: within![`${k}_strata`]!, n1: within![`${k}_n1`]!, n0: within![`${k}_n0`]!, numerator: within![`${k}_numerator`]!, weight: within![`${k}_weight`]!, variance: within![`${k}_variance`]! };
+    t.within[k] = { strata: both(k, "strata"), n1: both(k, "n1"), n0: both(k, "n0"), numerator: both(k, "numerator"), weight: both(k, "weight"), variance: both(k, "variance") };
   }
   return t;
 }

@@ -105,6 +105,38 @@ function applySql(delta: string, extra = ""): string {
   SELECT (SELECT array_agg(key) FROM tal WHERE traces = 0), (SELECT array_agg(key) FROM grp WHERE rows = 0)`;
 }
 
+/** Per decision, the within-group terms of a decision_groups row `g` (lib/decisions/difference.ts addStratum), in numeric; zero without both arms. */
+function groupTerms(k: string): [string, string][] {
+  const [n1, a, n0, c] = [`g.n1_${k}::numeric`, `g.a_${k}::numeric`, `(g.rows - g.n1_${k})::numeric`, `(g.e1_sum - g.a_${k})::numeric`];
+  const when = (e: string) => `CASE WHEN g.n1_${k} > 0 AND g.rows > g.n1_${k} THEN ${e} ELSE 0 END`;
+  return [
+    [`strata_${k}`, when("1")],
+    [`n1_${k}`, when(`g.n1_${k}`)],
+    [`n0_${k}`, when(`g.rows - g.n1_${k}`)],
+    [`numerator_${k}`, when(`(${a} * ${n0} - ${c} * ${n1}) / (${n1} + ${n0})`)],
+    [`weight_${k}`, when(`${n1} * ${n0} / (${n1} + ${n0})`)],
+    [`variance_${k}`, when(`(${a} * (${n1} - ${a}) * ${n0} ^ 3 + ${c} * (${n0} - ${c}) * ${n1} ^ 3) / (${n1} * ${n0} * (${n1} + ${n0}) ^ 2)`)],
+  ];
+}
+const TERMS = TAKEN.flatMap(groupTerms);
+const G_GRAIN = "g.project_id, g.system, g.topology, g.policy_version, g.day";
+
+/** Adds (`sign` 1) or subtracts (-1) the terms of the decision_groups rows `g` that `where` selects to their cells' decision_group_sums; returns the keys. */
+const groupSumsSql = (sign: 1 | -1, where: string, from = "decision_groups g") => `INSERT INTO decision_group_sums AS s (key, ${GRAIN_COLS}, ${TERMS.map(([c]) => c).join(", ")})
+    SELECT jsonb_build_array(${G_GRAIN})::text, ${G_GRAIN}, ${TERMS.map(([, e]) => `${sign < 0 ? "-" : ""}sum(${e})`).join(", ")}
+    FROM ${from} WHERE ${where} GROUP BY ${G_GRAIN} ORDER BY 1
+    ON CONFLICT (key) DO UPDATE SET ${TERMS.map(([c]) => `${c} = s.${c} + excluded.${c}`).join(", ")}
+    RETURNING s.key`;
+
+/** After the groups' rows changed: which of the groups `ga` now span cells (flagged), and the terms of those in one cell added to it. */
+const respanSql = `WITH span AS (SELECT group_id, count(*) AS cells FROM decision_groups WHERE group_id = ANY(ga) GROUP BY group_id),
+    flag AS (UPDATE decision_groups d SET spans = sp.cells > 1 FROM span sp WHERE d.group_id = sp.group_id AND d.spans <> (sp.cells > 1)),
+    ins AS (${groupSumsSql(1, "sp.cells = 1", "decision_groups g JOIN span sp ON sp.group_id = g.group_id")})
+  SELECT array_agg(key) FROM ins`;
+
+/** Drops the cells' sums left at zero (no group with both arms of any decision). */
+const dropZeroSums = `DELETE FROM decision_group_sums WHERE key = ANY(zs) AND ${TAKEN.map((k) => `strata_${k} = 0`).join(" AND ")}`;
+
 /** The trigger's statements for the traces whose ids `ids` selects: the difference between their joined rows now and what was counted. */
 function triggerBody(ids: string): string {
   const ctes = `ids AS (SELECT DISTINCT id FROM (${ids}) AS i(id)),
@@ -120,14 +152,25 @@ function triggerBody(ids: string): string {
   kept AS (
     INSERT INTO decision_summary_rows AS r (${NAMES.join(", ")}) SELECT ${NAMES.join(", ")} FROM x WHERE x.sign > 0 ORDER BY trace_id
     ON CONFLICT (trace_id) DO UPDATE SET ${NAMES.slice(1).map((n) => `${n} = excluded.${n}`).join(", ")}),`;
-  // most statements change nothing counted (a metric rewritten, or the second of two triggers of one statement): a cheap look first
-  return `IF NOT EXISTS (WITH ${ctes} SELECT 1 FROM now n FULL JOIN was w ON w.trace_id = n.trace_id WHERE n.trace_id IS NULL OR w.trace_id IS NULL OR ${differs}) THEN
+  // most statements change nothing counted (a metric rewritten, or the second of two triggers of one statement): a look first,
+  // which also names the groups whose counts change
+  return `SELECT count(*) > 0, array_agg(DISTINCT d.group_id) FILTER (WHERE d.group_id IS NOT NULL AND d.e1 IS NOT NULL) INTO changed, ga FROM (${delta}) AS d;
+  IF NOT changed THEN
     RETURN NULL;
+  END IF;
+  -- those groups leave their cell's sums (the ones that lay in one cell), and come back below as they are now
+  IF ga IS NOT NULL THEN
+    WITH r AS (${groupSumsSql(-1, "g.group_id = ANY(ga) AND NOT g.spans")}) SELECT array_agg(key) INTO zs FROM r;
   END IF;
   ${applySql(delta, rewrite)}
     INTO zt, zg;
   IF zt IS NOT NULL THEN DELETE FROM decision_tallies WHERE key = ANY(zt) AND traces = 0; END IF;
-  IF zg IS NOT NULL THEN DELETE FROM decision_groups WHERE key = ANY(zg) AND rows = 0; END IF;`;
+  IF zg IS NOT NULL THEN DELETE FROM decision_groups WHERE key = ANY(zg) AND rows = 0; END IF;
+  IF ga IS NOT NULL THEN
+    ${respanSql} INTO za;
+    zs := coalesce(zs, '{}') || coalesce(za, '{}');
+    ${dropZeroSums};
+  END IF;`;
 }
 
 const TRIGGERS = [
@@ -143,6 +186,10 @@ export function decisionTriggerSql(): string {
   return TRIGGERS.map(
     (t) => `CREATE OR REPLACE FUNCTION baton_decision_summaries_${t.name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
+  changed boolean;
+  ga text[];
+  zs text[];
+  za text[];
   zt text[];
   zg text[];
 BEGIN
@@ -155,14 +202,25 @@ CREATE TRIGGER decision_summaries_${t.name} AFTER ${t.event} ON ${t.table} REFER
   ).join("\n\n");
 }
 
+/** The decision summaries from the stored rows, into empty tables (the migration's first fill; the rebuild's). */
+export function decisionFillSql(): string[] {
+  return [
+    `INSERT INTO decision_summary_rows (${NAMES.join(", ")}) ${joined(null)}`,
+    applySql(`SELECT 1 AS sign, ${NAMES.join(", ")} FROM decision_summary_rows`),
+    "UPDATE decision_groups d SET spans = true FROM (SELECT group_id FROM decision_groups GROUP BY group_id HAVING count(*) > 1) s WHERE d.group_id = s.group_id",
+    groupSumsSql(1, "NOT g.spans"),
+    `DELETE FROM decision_group_sums WHERE ${TAKEN.map((k) => `strata_${k} = 0`).join(" AND ")}`,
+  ];
+}
+
 /** Recomputes the decision summaries from the stored rows (in one transaction: the caller's). */
 export function decisionRebuildSql(): string[] {
   return [
     "LOCK TABLE traces, trace_decisions IN SHARE MODE",
     "DELETE FROM decision_tallies",
+    "DELETE FROM decision_group_sums",
     "DELETE FROM decision_groups",
     "DELETE FROM decision_summary_rows",
-    `INSERT INTO decision_summary_rows (${NAMES.join(", ")}) ${joined(null)}`,
-    applySql(`SELECT 1 AS sign, ${NAMES.join(", ")} FROM decision_summary_rows`),
+    ...decisionFillSql(),
   ];
 }

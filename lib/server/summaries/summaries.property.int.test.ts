@@ -47,7 +47,8 @@ const traceSpec = fc.record({
   system: fc.constantFrom(...SYSTEMS),
   policy: fc.constantFrom(...POLICIES),
   topology: fc.constantFrom(...TOPOLOGIES),
-  group: fc.constantFrom("g1", "g2", null),
+  // "cell": a group of the spec's own cell (it lies in one cell until a trace of it moves), else groups across cells
+  group: fc.constantFrom("g1", "g2", "cell", "cell", null),
 });
 type Spec = typeof traceSpec extends fc.Arbitrary<infer T> ? T : never;
 
@@ -68,7 +69,7 @@ const op = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), day: fc.constantFrom(...DAYS), hour: fc.constantFrom("01", "05", "23") }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("group" as const), pick: fc.nat(), group: fc.constantFrom("g1", "g2", "g3", null) }) },
   {
-    weight: 2,
+    weight: 4,
     arbitrary: fc.record({
       kind: fc.constant("decision" as const), pick: fc.nat(), spawn: fc.boolean(), r: fc.double({ min: -10, max: 10, noNaN: true }), policy: fc.constantFrom(...POLICIES),
       e1: fc.option(fc.constantFrom(0, 1), { nil: null }), verdict: fc.constantFrom("ok", "late", null), both: fc.boolean(),
@@ -91,7 +92,7 @@ const filterArb = fc.record(
 
 function traceOf(id: string, spec: Spec): Record<string, unknown> {
   const t = syntheticTrace({ events: spec.events, seed: spec.seed, traceId: id, taskId: "task" });
-  return { ...t, project: PROJECT, system: spec.system ?? undefined, topology: spec.topology, group_id: spec.group ?? undefined, metadata: spec.policy === null ? {} : { policy_version: spec.policy } };
+  return { ...t, project: PROJECT, system: spec.system ?? undefined, topology: spec.topology, group_id: spec.group === "cell" ? `cell-${spec.system}-${spec.policy}-${spec.topology}` : (spec.group ?? undefined), metadata: spec.policy === null ? {} : { policy_version: spec.policy } };
 }
 
 async function ingest(id: string, spec: Spec, upsert: boolean): Promise<void> {
@@ -320,6 +321,8 @@ async function decisionSnapshot(): Promise<unknown> {
   return Promise.all([
     prisma().$queryRaw`SELECT key, traces, n, successes, trim_scale(r_sum)::text AS r_sum, taken_spawn, taken_delegate, taken_communicate, taken_aggregate, taken_stop FROM decision_tallies WHERE ${project} ORDER BY key`,
     prisma().$queryRaw`SELECT * FROM decision_groups WHERE ${project} ORDER BY key`,
+    prisma().$queryRaw`SELECT key, ${Prisma.raw(["spawn", "delegate", "communicate", "aggregate", "stop"].map((k) => `strata_${k}, n1_${k}, n0_${k}, trim_scale(numerator_${k})::text AS numerator_${k}, trim_scale(weight_${k})::text AS weight_${k}, trim_scale(variance_${k})::text AS variance_${k}`).join(", "))}
+      FROM decision_group_sums WHERE ${project} ORDER BY key`,
     prisma().$queryRaw`SELECT * FROM decision_summary_rows WHERE ${project} ORDER BY trace_id`,
   ]);
 }
