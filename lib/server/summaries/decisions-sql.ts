@@ -184,7 +184,8 @@ const TRIGGERS = [
 /** The trigger functions and triggers of the decision summaries (the migration runs this; so does the rebuild, to refresh them). */
 export function decisionTriggerSql(): string {
   return TRIGGERS.map(
-    (t) => `CREATE OR REPLACE FUNCTION baton_decision_summaries_${t.name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    // generic plans: the statements that take the changed groups as a parameter would otherwise be planned again on every call
+    (t) => `CREATE OR REPLACE FUNCTION baton_decision_summaries_${t.name}() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
   changed boolean;
   ga text[];
