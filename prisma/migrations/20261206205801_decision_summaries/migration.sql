@@ -131,7 +131,7 @@ CREATE TABLE "decision_group_sums" (
 );
 
 -- CreateIndex
-CREATE INDEX "decision_groups_project_id_day_idx" ON "decision_groups"("project_id", "day");
+CREATE INDEX "decision_groups_spans_project_id_day_idx" ON "decision_groups"("spans", "project_id", "day");
 
 -- CreateIndex
 CREATE INDEX "decision_groups_group_id_idx" ON "decision_groups"("group_id");
