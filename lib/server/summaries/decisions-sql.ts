@@ -139,7 +139,7 @@ const dropZeroSums = `DELETE FROM decision_group_sums WHERE key = ANY(zs) AND ${
 
 /** The trigger's statements for the traces whose ids `ids` selects: the difference between their joined rows now and what was counted. */
 function triggerBody(ids: string): string {
-  const ctes = `ids AS (SELECT DISTINCT id FROM (${ids}) AS i(id)),
+  const ctes = `ids AS (SELECT DISTINCT id FROM unnest(tids) AS i(id)),
       now AS (${joined("SELECT id FROM ids")}),
       was AS (SELECT ${NAMES.join(", ")} FROM decision_summary_rows WHERE trace_id IN (SELECT id FROM ids))`;
   const differs = `(${list("w")}) IS DISTINCT FROM (${list("n")})`;
@@ -154,13 +154,19 @@ function triggerBody(ids: string): string {
     ON CONFLICT (trace_id) DO UPDATE SET ${NAMES.slice(1).map((n) => `${n} = excluded.${n}`).join(", ")}),`;
   // most statements change nothing counted (a metric rewritten, or the second of two triggers of one statement): a look first,
   // which also names the groups whose counts change
-  return `SELECT count(*) > 0, array_agg(DISTINCT d.group_id) FILTER (WHERE d.group_id IS NOT NULL AND d.e1 IS NOT NULL) INTO changed, ga FROM (${delta}) AS d;
+  // the ids first, into a variable: the statements below then name no transition table, and keep their plans from call to call
+  return `SELECT array_agg(id) INTO tids FROM (${ids}) AS i(id);
+  IF tids IS NULL THEN
+    RETURN NULL;
+  END IF;
+  SELECT count(*) > 0, array_agg(DISTINCT d.group_id) FILTER (WHERE d.group_id IS NOT NULL AND d.e1 IS NOT NULL) INTO changed, ga FROM (${delta}) AS d;
   IF NOT changed THEN
     RETURN NULL;
   END IF;
   -- those groups leave their cell's sums (the ones that lay in one cell), and come back below as they are now
+  -- ("IS NOT TRUE": found by the group_id index, not by the spans index that the read uses)
   IF ga IS NOT NULL THEN
-    WITH r AS (${groupSumsSql(-1, "g.group_id = ANY(ga) AND NOT g.spans")}) SELECT array_agg(key) INTO zs FROM r;
+    WITH r AS (${groupSumsSql(-1, "g.group_id = ANY(ga) AND g.spans IS NOT TRUE")}) SELECT array_agg(key) INTO zs FROM r;
   END IF;
   ${applySql(delta, rewrite)}
     INTO zt, zg;
@@ -187,6 +193,7 @@ export function decisionTriggerSql(): string {
     // generic plans: the statements that take the changed groups as a parameter would otherwise be planned again on every call
     (t) => `CREATE OR REPLACE FUNCTION baton_decision_summaries_${t.name}() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
+  tids int[];
   changed boolean;
   ga text[];
   zs text[];
