@@ -1,5 +1,5 @@
 /**
- * `npm run summaries:rebuild`: recomputes the metric summaries (docs/scale.md, "Summaries") from the
+ * `npm run summaries:rebuild`: recomputes the metric and decision summaries (docs/scale.md, "Summaries") from the
  * stored traces of the configured database (DATABASE_URL, else the embedded one), e.g. after rows were
  * written with the triggers disabled.
  */
@@ -15,8 +15,8 @@ async function main(): Promise<number> {
   const db = await readyDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BATON_DATA_DIR, pgPort: config.BATON_PG_PORT });
   process.env.DATABASE_URL = db.url;
   try {
-    const { cells, seconds } = await rebuildSummaries();
-    console.log(`summaries rebuilt: ${cells} cells in ${seconds.toFixed(1)} s`);
+    const { cells, tallies, seconds } = await rebuildSummaries();
+    console.log(`summaries rebuilt: ${cells} metric cells, ${tallies} decision tallies in ${seconds.toFixed(1)} s`);
     return 0;
   } finally {
     await closeDatabase();

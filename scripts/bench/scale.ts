@@ -15,14 +15,16 @@
  *   a filter on the summaries' grain), with judges=all (E1 corrected by the traces judges labelled),
  *   with a filter that falls back to the scan (task_id), and the scan itself on all traces (summaries off); beside them the
  *   one-pass baseline: one SQL scan reading each of the dashboard's columns once (all traces, sys-3, task-7);
- * - GET /api/decisions (all traces, system=sys-3, task_id=task-7) beside the one pass over the decision
- *   columns it reads (the same three filters), and GET /api/heatmap?kind=role-family (task-7, and sys-3 with
+ * - GET /api/decisions from the decision summaries (all traces, system=sys-3, policy_version=ckpt-2), with
+ *   a filter that falls back to the scan (task_id=task-7), the scan itself (summaries off: all traces, sys-3),
+ *   beside the one pass over the decision columns it reads (all traces, sys-3, task-7), and GET /api/heatmap?kind=role-family (task-7, and sys-3 with
  *   max_traces=50) beside one pass over those traces' events;
  * - label writes under load: --clients concurrent writers for --seconds through
  *   POST /api/traces/{id}/annotations, trace-level task_success labels (they change E1 and so the
- *   summaries): with the summaries' triggers disabled (before) and enabled (p50, p99, writes/s);
+ *   summaries): with the summaries' triggers disabled (before), the metric summaries' only, and all
+ *   enabled (p50, p99, writes/s);
  * - ingest throughput: --ingest fresh traces through Baton's ingest path into the filled database,
- *   triggers disabled and enabled; the time `npm run summaries:rebuild` takes;
+ *   the same three ways (with --write-rounds n, the three ways n times in turn, and the medians); the time `npm run summaries:rebuild` takes;
  * - disk per event: the database's size over its events.
  * The fill: templates through the real ingest path, then copied with SQL
  * (scripts/bench/scale-fill.ts). Prints a table per size, then each figure's
@@ -65,6 +67,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "5" },
     clients: { type: "string", default: "4" },
     seconds: { type: "string", default: "10" },
+    "write-rounds": { type: "string", default: "1" },
     ingest: { type: "string", default: "500" },
     "spare-gb": { type: "string", default: "25" },
     keep: { type: "boolean", default: false },
@@ -79,6 +82,7 @@ const TEMPLATES = Number(values.templates);
 const RUNS = Number(values.runs);
 const CLIENTS = Number(values.clients);
 const SECONDS = Number(values.seconds);
+const WRITE_ROUNDS = Number(values["write-rounds"]);
 const INGEST = Number(values.ingest);
 const SPARE = Number(values["spare-gb"]) * 1024 ** 3;
 const DATA_DIR = ".baton-bench/scale";
@@ -109,6 +113,9 @@ interface Figures {
   writeP50Before: number;
   writesPerSBefore: number;
   ingestPerSBefore: number;
+  /** with the metric summaries' triggers only (the decision summaries' disabled) */
+  writeP50Metrics: number;
+  ingestPerSMetrics: number;
   rebuildS: number;
   bytesPerEvent: number;
   fillS: number;
@@ -135,9 +142,12 @@ const READS: { name: string; goal?: number }[] = [
   { name: "one pass over the dashboard's columns, in SQL (baseline)" },
   { name: "one pass, system=sys-3 (baseline)" },
   { name: "one pass, task_id=task-7 (baseline)" },
-  { name: "GET /api/decisions" },
-  { name: "GET /api/decisions?system=sys-3" },
-  { name: "GET /api/decisions?task_id=task-7" },
+  { name: "GET /api/decisions (summaries)", goal: 150 },
+  { name: "GET /api/decisions?system=sys-3 (summaries)", goal: 150 },
+  { name: "GET /api/decisions?policy_version=ckpt-2 (summaries)", goal: 150 },
+  { name: "GET /api/decisions?task_id=task-7 (falls back: scan)" },
+  { name: "GET /api/decisions, the scan (summaries off)" },
+  { name: "GET /api/decisions?system=sys-3, the scan (summaries off)" },
   { name: "one pass over the decisions' columns, in SQL (baseline)" },
   { name: "one pass over the decisions' columns, system=sys-3 (baseline)" },
   { name: "one pass over the decisions' columns, task_id=task-7 (baseline)" },
@@ -217,9 +227,11 @@ async function withoutSummaries(run: () => Promise<unknown>): Promise<void> {
   }
 }
 
-async function summaryTriggers(client: pg.Client, on: boolean): Promise<void> {
-  const verb = on ? "ENABLE" : "DISABLE";
-  await client.query(`ALTER TABLE traces ${["insert", "update", "delete"].map((op) => `${verb} TRIGGER summaries_${op}`).join(", ")}`);
+/** Enables or disables the metric summaries' triggers and the decision summaries' ones. */
+async function summaryTriggers(client: pg.Client, on: { metrics: boolean; decisions: boolean }): Promise<void> {
+  const verb = (x: boolean) => (x ? "ENABLE" : "DISABLE");
+  await client.query(`ALTER TABLE traces ${[...["insert", "update", "delete"].map((op) => `${verb(on.metrics)} TRIGGER summaries_${op}`), ...["update", "delete"].map((op) => `${verb(on.decisions)} TRIGGER decision_summaries_traces_${op}`)].join(", ")}`);
+  await client.query(`ALTER TABLE trace_decisions ${["insert", "update", "delete"].map((op) => `${verb(on.decisions)} TRIGGER decision_summaries_decisions_${op}`).join(", ")}`);
 }
 
 let ingestBatch = 0;
@@ -303,9 +315,12 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     ["one pass over the dashboard's columns, in SQL (baseline)", () => client.query(onePass(""))],
     ["one pass, system=sys-3 (baseline)", () => client.query(onePass("WHERE system = 'sys-3'"))],
     ["one pass, task_id=task-7 (baseline)", () => client.query(onePass("WHERE task_id = 'task-7'"))],
-    ["GET /api/decisions", async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
-    ["GET /api/decisions?system=sys-3", async () => ok(await decisionsRoute(getRequest("/api/decisions?system=sys-3"), params({})))],
-    ["GET /api/decisions?task_id=task-7", async () => ok(await decisionsRoute(getRequest("/api/decisions?task_id=task-7"), params({})))],
+    ["GET /api/decisions (summaries)", async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({})))],
+    ["GET /api/decisions?system=sys-3 (summaries)", async () => ok(await decisionsRoute(getRequest("/api/decisions?system=sys-3"), params({})))],
+    ["GET /api/decisions?policy_version=ckpt-2 (summaries)", async () => ok(await decisionsRoute(getRequest("/api/decisions?policy_version=ckpt-2"), params({})))],
+    ["GET /api/decisions?task_id=task-7 (falls back: scan)", async () => ok(await decisionsRoute(getRequest("/api/decisions?task_id=task-7"), params({})))],
+    ["GET /api/decisions, the scan (summaries off)", () => withoutSummaries(async () => ok(await decisionsRoute(getRequest("/api/decisions"), params({}))))],
+    ["GET /api/decisions?system=sys-3, the scan (summaries off)", () => withoutSummaries(async () => ok(await decisionsRoute(getRequest("/api/decisions?system=sys-3"), params({}))))],
     ["one pass over the decisions' columns, in SQL (baseline)", () => client.query(onePassDecisions(""))],
     ["one pass over the decisions' columns, system=sys-3 (baseline)", () => client.query(onePassDecisions("WHERE t.system = 'sys-3'"))],
     ["one pass over the decisions' columns, task_id=task-7 (baseline)", () => client.query(onePassDecisions("WHERE t.task_id = 'task-7'"))],
@@ -322,21 +337,36 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     const n = await countTraces({ text: `"${text}"` });
     log(`search ${label} "${text}": ${fmt(n)} matching traces`);
   }
-  if (values["reads-only"]) return { events, traces, ms, writeP50: NaN, writeP99: NaN, writesPerS: NaN, ingestPerS: NaN, writeP50Before: NaN, writesPerSBefore: NaN, ingestPerSBefore: NaN, rebuildS: NaN, bytesPerEvent, fillS };
-  // writes before (the summaries' triggers disabled) and after (enabled), in the same run; then the summaries rebuilt
-  await summaryTriggers(client, false);
-  const before = await labelLoad(client, "task_success");
-  log(`label writes (task_success, E1), ${CLIENTS} clients, triggers off: p50 ${fmt(before.p50, 1)} ms, p99 ${fmt(before.p99, 1)} ms, ${fmt(before.perS)} writes/s`);
-  const ingestPerSBefore = await ingestRun(`ingest-off-${events}`);
-  log(`ingest, triggers off: ${fmt(ingestPerSBefore)} events/s`);
-  await summaryTriggers(client, true);
+  if (values["reads-only"]) return { events, traces, ms, writeP50: NaN, writeP99: NaN, writesPerS: NaN, ingestPerS: NaN, writeP50Before: NaN, writesPerSBefore: NaN, ingestPerSBefore: NaN, writeP50Metrics: NaN, ingestPerSMetrics: NaN, rebuildS: NaN, bytesPerEvent, fillS };
+  // writes before (the summaries' triggers disabled), with the metric summaries' triggers only, and with all, in the same run,
+  // interleaved over --write-rounds rounds (medians); then the summaries rebuilt
+  const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' triggers only", { metrics: true, decisions: false }], ["all triggers", { metrics: true, decisions: true }]] as const;
+  const writes = modes.map(() => ({ p50: [] as number[], perS: [] as number[], ingest: [] as number[] }));
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
+    for (const [i, [label, on]] of modes.entries()) {
+      await summaryTriggers(client, on);
+      const w = await labelLoad(client, "task_success");
+      log(`label writes (task_success, E1), ${CLIENTS} clients, ${label}: p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms, ${fmt(w.perS)} writes/s`);
+      const perS = await ingestRun(`ingest-${i}-${round}-${events}`);
+      log(`ingest, ${label}: ${fmt(perS)} events/s`);
+      writes[i]!.p50.push(w.p50);
+      writes[i]!.perS.push(w.perS);
+      writes[i]!.ingest.push(perS);
+    }
+  }
+  const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 0.5);
+  const before = { p50: median(writes[0]!.p50), perS: median(writes[0]!.perS) };
+  const metricsOnly = { p50: median(writes[1]!.p50), perS: median(writes[1]!.perS) };
+  const [ingestPerSBefore, ingestPerSMetrics] = [median(writes[0]!.ingest), median(writes[1]!.ingest)];
   const rebuildS = (await rebuildSummaries()).seconds;
   log(`summaries rebuilt in ${fmt(rebuildS, 1)} s`);
   const load = await labelLoad(client, "task_success");
-  log(`label writes (task_success, E1), ${CLIENTS} clients: p50 ${fmt(load.p50, 1)} ms, p99 ${fmt(load.p99, 1)} ms, ${fmt(load.perS)} writes/s`);
-  const ingestPerS = await ingestRun(`ingest-${events}`);
-  log(`ingest: ${fmt(ingestPerS)} events/s`);
-  return { events, traces, ms, writeP50: load.p50, writeP99: load.p99, writesPerS: load.perS, ingestPerS, writeP50Before: before.p50, writesPerSBefore: before.perS, ingestPerSBefore, rebuildS, bytesPerEvent, fillS };
+  log(`label writes (task_success, E1), ${CLIENTS} clients, after the rebuild: p50 ${fmt(load.p50, 1)} ms, p99 ${fmt(load.p99, 1)} ms, ${fmt(load.perS)} writes/s`);
+  load.p50 = median([...writes[2]!.p50, load.p50]);
+  load.perS = median([...writes[2]!.perS, load.perS]);
+  const ingestPerS = median([...writes[2]!.ingest, await ingestRun(`ingest-${events}`)]);
+  log(`ingest, all triggers (median): ${fmt(ingestPerS)} events/s`);
+  return { events, traces, ms, writeP50: load.p50, writeP99: load.p99, writesPerS: load.perS, ingestPerS, writeP50Before: before.p50, writesPerSBefore: before.perS, ingestPerSBefore, writeP50Metrics: metricsOnly.p50, ingestPerSMetrics, rebuildS, bytesPerEvent, fillS };
 }
 
 /** Grows the database to about `target` events: copies of the templates, secondary indexes dropped while copying and rebuilt. */
@@ -446,11 +476,13 @@ function rowsOf(f: Figures): [string, number, string][] {
   return [
     ...READS.map(({ name }): [string, number, string] => [name, f.ms[name]!, "ms"]),
     ["label write p50 (task_success, under load), summaries' triggers off", f.writeP50Before, "ms"],
+    ["label write p50 (task_success, under load), metric summaries' triggers only (decision summaries' off)", f.writeP50Metrics, "ms"],
     ["label write p50 (task_success, under load)", f.writeP50, "ms"],
     ["label write p99 (task_success, under load)", f.writeP99, "ms"],
     ["label writes/s, triggers off", f.writesPerSBefore, "/s"],
     ["label writes/s", f.writesPerS, "/s"],
     ["ingest throughput, triggers off", f.ingestPerSBefore, "events/s"],
+    ["ingest throughput, metric summaries' triggers only (decision summaries' off)", f.ingestPerSMetrics, "events/s"],
     ["ingest throughput", f.ingestPerS, "events/s"],
     ["summaries rebuilt from the rows (npm run summaries:rebuild)", f.rebuildS * 1000, "ms"],
     ["disk per event", f.bytesPerEvent, "bytes"],

@@ -7,6 +7,7 @@ import { computeMetrics } from "@/lib/metrics";
 import { humanLabels } from "@/lib/server/queries/annotations";
 import { loadTrace } from "@/lib/server/queries/load-trace";
 import { prisma } from "@/lib/server/db/client";
+import { setSummaries } from "@/lib/server/summaries/read";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
 import type { GroupView } from "@/lib/decisions/view";
 import { GET as credit } from "../traces/[id]/credit/route";
@@ -20,14 +21,14 @@ import { GET as decisions } from "./route";
  * aggregate, stop (complete). f1 fails the same way except that the coder sends a message instead of
  * running sql and the stop is budget_exhausted; f2 fails without spawning: plan, aggregate, stop (max_turns).
  */
-const succeed = (id: string) => rollout(id, true, [
+const succeed = (id: string, group = "dg", policy = "ckpt-1") => rollout(id, true, [
   { type: "orchestrator_decision", ...orch, decision: "spawn" },
   { type: "spawn", ...orch, to: "w1" },
   { type: "tool_call", agent: "w1", role: "coder", tool: "sql" },
   { type: "return", agent: "w1", role: "coder", from: "w1", to: "orch" },
   { type: "aggregate", ...orch },
   { type: "orchestrator_decision", ...orch, decision: "stop", reason: "complete" },
-], { group: "dg", policy: "ckpt-1" });
+], { group, policy });
 const hand = [
   succeed("dg-s1"),
   succeed("dg-s2"),
@@ -43,6 +44,13 @@ const hand = [
     { type: "aggregate", ...orch },
     { type: "orchestrator_decision", ...orch, decision: "stop", reason: "max_turns" },
   ], { group: "dg", policy: "ckpt-2" }),
+  // group "dc", both rollouts in one cell (ckpt-3): one spawns and succeeds, one does not and fails
+  succeed("dc-s", "dc", "ckpt-3"),
+  rollout("dc-f", false, [
+    { type: "orchestrator_decision", ...orch, decision: "continue" },
+    { type: "aggregate", ...orch },
+    { type: "orchestrator_decision", ...orch, decision: "stop", reason: "max_turns" },
+  ], { group: "dc", policy: "ckpt-3" }),
 ];
 
 async function get<T>(handler: (r: Request, c: { params: Promise<never> }) => Promise<Response>, url: string, p: Record<string, string> = {}) {
@@ -151,6 +159,39 @@ describe("GET /api/decisions", () => {
     }
     expect(rounded(body)).toEqual(rounded(decisionReport(tallyRows(rows))));
     expect(body.decisions.map((d) => d.key)).toEqual(DECISIONS.map((d) => d.key));
+  });
+
+  it("from the decision summaries (a checkpoint is a grain): ckpt-1 by hand, group dg split between two cells, group dc in one, equal to the scan", async () => {
+    // ckpt-1 holds dg-s1, dg-s2 (succeed) and dg-f1 (fails): all three spawn, so no group has both arms of spawn
+    const { body } = await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-1");
+    expect(body.traces).toBe(3);
+    const spawn = body.decisions.find((d) => d.key === "spawn")!;
+    expect(spawn.taken.e1).toMatchObject({ rate: 2 / 3, n: 3 });
+    expect(spawn.not_taken).toMatchObject({ traces: 0, mean_r_total: null, e1: { n: 0 } });
+    expect(spawn.within_group).toMatchObject({ estimate: null, groups: 0, with: 0, without: 0 });
+    const stop = body.decisions.find((d) => d.key === "stop")!;
+    expect(stop.buckets[0]!.rows.map((r) => [r.bucket, r.traces, r.e1.rate])).toEqual([["budget_exhausted", 1, 0], ["complete", 2, 1]]);
+    expect(body.checkpoints.map((c) => [c.policy_version, c.traces, c.taken.spawn])).toEqual([["ckpt-1", 3, 3]]);
+    // over all traces, dg's rows lie in the cells of ckpt-1 and ckpt-2: its counts add up again, so spawn's difference is the group_id=dg one
+    const all = (await get<DecisionReport>(decisions, "/api/decisions")).body;
+    const byGroup = (await get<DecisionReport>(decisions, "/api/decisions?group_id=dg")).body;
+    const demo = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-1840")).body;
+    const within = (r: DecisionReport) => r.decisions.find((d) => d.key === "spawn")!.within_group;
+    // group dc lies in one cell: its terms come from the cell's stored sums. One stratum, with 1/1, without 0/1:
+    // numerator (1·1 − 0·1)/2 = 1/2, weight 1·1/2 = 1/2, so the estimate 1; variance (1·0·1 + 0·1·1)/(1·1·4) = 0
+    const contained = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body;
+    expect(within(contained)).toMatchObject({ estimate: 1, low: 1, high: 1, groups: 1, with: 1, without: 1 });
+    expect(within(all).groups).toBe(within(byGroup).groups + within(demo).groups + within(contained).groups);
+    expect(within(all).with).toBe(within(byGroup).with + within(demo).with + within(contained).with);
+    for (const query of ["", "policy_version=ckpt-1", "policy_version=ckpt-2", "policy_version=ckpt-3", "policy_version=nope", "from=2020-01-01&to=2020-01-02"]) {
+      const summary = (await get<DecisionReport>(decisions, `/api/decisions?${query}`)).body;
+      setSummaries(false);
+      try {
+        expect(rounded(summary), query).toEqual(rounded((await get<DecisionReport>(decisions, `/api/decisions?${query}`)).body));
+      } finally {
+        setSummaries(true);
+      }
+    }
   });
 
   it("filters by checkpoint; validates every parameter", async () => {

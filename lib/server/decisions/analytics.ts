@@ -3,16 +3,23 @@ import { readPrepared } from "@/lib/server/db/prepared";
 import { createdRange } from "@/lib/dashboard/query";
 import { DECISIONS, decisionReport, emptyTallies, emptyTally, NO_STOP, NO_VERDICT, type DecisionFilter, type DecisionKey, type DecisionReport, type DecisionTallies, type Tally } from "@/lib/decisions";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { traceWhere } from "../queries/trace-filter";
+import { traceWhere, type TraceFilter } from "../queries/trace-filter";
+import { summaryWhere } from "../summaries/read";
 
 /**
- * Decision analytics in SQL over the stored columns (traces + trace_decisions),
- * one statement that reads each selected row once (`r`, materialised): from
- * it GROUPING SETS add up every tally (one set per dimension; delegate roles
- * are grouped by the stored role list and spread over its roles here), and
- * the per-group sums of the within-group difference (one row per group, then
- * summed) ride along as the columns of the one row they make. A prepared
- * statement (lib/server/db/prepared.ts). lib/decisions turns the tallies into the report.
+ * Decision analytics in SQL. When the filter is on the decision summaries'
+ * grain (project, the caller's projects, system, topology, checkpoint, whole
+ * UTC days: every filter but task_id and group_id), the tallies are sums of
+ * the summary rows the filter selects (lib/server/summaries/decisions-sql.ts;
+ * docs/scale.md, "Decision summaries") and the within-group sums are taken
+ * over the groups' counts added up over those cells. Otherwise, one statement
+ * over traces + trace_decisions that reads each selected row once (`r`,
+ * materialised): from it GROUPING SETS add up every tally (one set per
+ * dimension; delegate roles are grouped by the stored role list and spread
+ * over its roles here), and the per-group sums of the within-group difference
+ * (one row per group, then summed) ride along as the columns of the one row
+ * they make. Both as prepared statements (lib/server/db/prepared.ts).
+ * lib/decisions turns the tallies into the report.
  */
 
 const TAKEN = DECISIONS.map((d) => d.key);
@@ -29,9 +36,14 @@ const DIMENSIONS = [
   ["checkpoint", "d.policy_version"],
 ] as const;
 
+function traceFilter(f: DecisionFilter, readable: string[] | null): TraceFilter {
+  const { from: _f, to: _t, policy_version: _p, ...rest } = f;
+  return { ...rest, ...createdRange(f), ...(readable !== null && { readable }) };
+}
+
 function whereSql(f: DecisionFilter, readable: string[] | null): Prisma.Sql {
-  const { from: _f, to: _t, policy_version, ...rest } = f;
-  const where = traceWhere({ ...rest, ...createdRange(f), ...(readable !== null && { readable }) });
+  const { policy_version } = f;
+  const where = traceWhere(traceFilter(f, readable));
   if (policy_version === undefined) return where;
   return Prisma.sql`${where === Prisma.empty ? Prisma.sql`WHERE` : Prisma.sql`${where} AND`} d.policy_version = ${policy_version}`;
 }
@@ -53,10 +65,9 @@ function tallySelect(): string {
     FROM r GROUP BY GROUPING SETS (${sets})`;
 }
 
-function withinSelect(): string {
-  const perGroup = TAKEN.map((k) => `count(*) FILTER (WHERE r.${k}_taken)::float8 AS n1_${k}, coalesce(sum(r.e1) FILTER (WHERE r.${k}_taken), 0)::float8 AS a_${k},
-      count(*) FILTER (WHERE NOT r.${k}_taken)::float8 AS n0_${k}, coalesce(sum(r.e1) FILTER (WHERE NOT r.${k}_taken), 0)::float8 AS c_${k}`).join(", ");
-  const sums = TAKEN.map((k) => {
+/** The within-group sums over groups `g` with columns n1_<k>, a_<k>, n0_<k>, c_<k> per decision (float8): only groups with both arms count. */
+function withinSums(): string {
+  return TAKEN.map((k) => {
     const [n1, a, n0, c] = [`n1_${k}`, `a_${k}`, `n0_${k}`, `c_${k}`];
     const mixed = `${n1} > 0 AND ${n0} > 0`;
     return `count(*) FILTER (WHERE ${mixed})::int AS "${k}_strata", coalesce(sum(${n1}) FILTER (WHERE ${mixed}), 0)::int AS "${k}_n1", coalesce(sum(${n0}) FILTER (WHERE ${mixed}), 0)::int AS "${k}_n0",
@@ -64,7 +75,12 @@ function withinSelect(): string {
       coalesce(sum(${n1} * ${n0} / (${n1} + ${n0})) FILTER (WHERE ${mixed}), 0) AS "${k}_weight",
       coalesce(sum((${a} * (${n1} - ${a}) * ${n0} ^ 3 + ${c} * (${n0} - ${c}) * ${n1} ^ 3) / (${n1} * ${n0} * (${n1} + ${n0}) ^ 2)) FILTER (WHERE ${mixed}), 0) AS "${k}_variance"`;
   }).join(",\n");
-  return `SELECT ${sums} FROM (SELECT ${perGroup} FROM r WHERE r.group_id IS NOT NULL AND r.e1 IS NOT NULL GROUP BY r.group_id) AS g`;
+}
+
+function withinSelect(): string {
+  const perGroup = TAKEN.map((k) => `count(*) FILTER (WHERE r.${k}_taken)::float8 AS n1_${k}, coalesce(sum(r.e1) FILTER (WHERE r.${k}_taken), 0)::float8 AS a_${k},
+      count(*) FILTER (WHERE NOT r.${k}_taken)::float8 AS n0_${k}, coalesce(sum(r.e1) FILTER (WHERE NOT r.${k}_taken), 0)::float8 AS c_${k}`).join(", ");
+  return `SELECT ${withinSums()} FROM (SELECT ${perGroup} FROM r WHERE r.group_id IS NOT NULL AND r.e1 IS NOT NULL GROUP BY r.group_id) AS g`;
 }
 
 const TALLY = tallySelect();
@@ -112,9 +128,101 @@ export function talliesFromRows(rows: readonly TallyRow[], within: Record<string
   return t;
 }
 
-/** `GET /api/decisions`: the report over the filter, limited to the projects the caller may read (null: all). */
-export async function decisionAnalytics(f: DecisionFilter, readable: string[] | null): Promise<DecisionReport> {
+/** `where` (empty or a WHERE clause) and one more condition. */
+const and = (where: Prisma.Sql, condition: Prisma.Sql) => (where === Prisma.empty ? Prisma.sql`WHERE ${condition}` : Prisma.sql`${where} AND ${condition}`);
+
+/**
+ * The summaries' WHERE (over decision_tallies or decision_groups as `c`) of a filter they answer:
+ * the metric summaries' rule (lib/server/summaries/read.ts cellWhere: project, the projects the caller
+ * may read, system, topology, whole UTC days; not task_id or group_id) plus the checkpoint, a grain
+ * of these cells. Null: the scan answers.
+ */
+export function decisionCellWhere(f: DecisionFilter, readable: string[] | null): Prisma.Sql | null {
+  const where = summaryWhere(traceFilter(f, readable));
+  if (where === null || f.policy_version === undefined) return where;
+  return and(where, Prisma.sql`c.policy_version = ${f.policy_version}`);
+}
+
+const SUMS = "sum(c.traces)::int AS traces, sum(c.n)::int AS n, sum(c.successes)::int AS successes, sum(c.r_sum)::float8 AS r_sum";
+
+/** The tallies of the dimensions other than the total, per (dimension, value). */
+const summaryTalliesSql = (where: Prisma.Sql) => Prisma.sql`
+  SELECT c.dim, c.value, ${Prisma.raw(SUMS)} FROM decision_tallies c ${and(where, Prisma.sql`c.dim <> 'total'`)} GROUP BY c.dim, c.value`;
+
+/** Per decision: the tally of the traces that took it and of those that did not (the total's minus the taken's, exact in numeric). */
+const TAKEN_SUMS = TAKEN.map((k) => `sum(c.taken_${k})::int AS "taken_${k}", sum(c.n_${k})::int AS "n_${k}", sum(c.successes_${k})::int AS "successes_${k}", sum(c.r_sum_${k})::float8 AS "r_sum_${k}",
+    (sum(c.traces) - sum(c.taken_${k}))::int AS "traces_not_${k}", (sum(c.n) - sum(c.n_${k}))::int AS "n_not_${k}", (sum(c.successes) - sum(c.successes_${k}))::int AS "successes_not_${k}",
+    (sum(c.r_sum) - sum(c.r_sum_${k}))::float8 AS "r_sum_not_${k}"`).join(", ");
+
+/** Per checkpoint (g = 0) and over all (g = 1): the tally, and per decision the tallies of the traces that took it and did not. */
+const summaryCheckpointsSql = (where: Prisma.Sql) => Prisma.sql`
+  SELECT GROUPING(c.policy_version)::int AS g, c.policy_version, ${Prisma.raw(SUMS)}, ${Prisma.raw(TAKEN_SUMS)}
+  FROM decision_tallies c ${and(where, Prisma.sql`c.dim = 'total'`)} GROUP BY GROUPING SETS ((c.policy_version), ())`;
+
+/** The within-group sums of the groups that lie in one cell: their cells' stored sums. */
+export const summaryGroupSumsSql = (where: Prisma.Sql) => Prisma.sql`
+  SELECT ${Prisma.raw(TAKEN.map((k) => `coalesce(sum(c.strata_${k}), 0)::int AS "${k}_strata", coalesce(sum(c.n1_${k}), 0)::int AS "${k}_n1", coalesce(sum(c.n0_${k}), 0)::int AS "${k}_n0",
+    coalesce(sum(c.numerator_${k}), 0)::float8 AS "${k}_numerator", coalesce(sum(c.weight_${k}), 0)::float8 AS "${k}_weight", coalesce(sum(c.variance_${k}), 0)::float8 AS "${k}_variance"`).join(", "))}
+  FROM decision_group_sums c ${where}`;
+
+/**
+ * The within-group sums of the groups that span cells (all groups: `spanning` false): each group's counts added up
+ * over the selected cells (a group split between cells is whole again), then the scan's sums.
+ */
+export const summaryWithinSql = (where: Prisma.Sql, spanning = true) => Prisma.sql`
+  SELECT ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(
+    TAKEN.map((k) => `sum(c.n1_${k})::float8 AS n1_${k}, sum(c.a_${k})::float8 AS a_${k}, (sum(c.rows) - sum(c.n1_${k}))::float8 AS n0_${k}, (sum(c.e1_sum) - sum(c.a_${k}))::float8 AS c_${k}`).join(", "),
+  )}
+  FROM decision_groups c ${spanning ? and(where, Prisma.sql`c.spans`) : where} GROUP BY c.group_id) AS g`;
+
+type SummaryTally = { traces: number | null; n: number | null; successes: number | null; r_sum: number | null };
+const tallyOf = (r: SummaryTally): Tally => ({ traces: r.traces ?? 0, n: r.n ?? 0, successes: r.successes ?? 0, r_sum: r.r_sum ?? 0 });
+
+/** The tallies from the decision summaries of the cells `where` selects (docs/scale.md, "Decision summaries"). */
+export async function summaryTallies(where: Prisma.Sql): Promise<DecisionTallies> {
+  const [tallies, checkpoints, [spanning], [contained]] = await Promise.all([
+    readPrepared<SummaryTally & { dim: string; value: string | null }>(summaryTalliesSql(where)),
+    readPrepared<SummaryTally & { g: number; policy_version: string | null } & Record<string, number | null>>(summaryCheckpointsSql(where)),
+    readPrepared<Record<string, number>>(summaryWithinSql(where)),
+    readPrepared<Record<string, number>>(summaryGroupSumsSql(where)),
+  ]);
+  const t = emptyTallies();
+  for (const r of tallies) {
+    const tally = tallyOf(r);
+    const dim = r.dim;
+    if (dim === "stop_reason") t.buckets.stop_reason.set(r.value ?? NO_STOP, tally);
+    else if (dim === "verdict") t.buckets.verdict.set(r.value ?? NO_VERDICT, tally);
+    else t.buckets[dim as "agents_spawned" | "delegate_role" | "messages_per_agent" | "aggregate_fan_in"].set(r.value!, tally);
+  }
+  for (const r of checkpoints) {
+    if (r.g === 1) {
+      t.total = tallyOf(r);
+      for (const k of TAKEN) {
+        const [taken, not] = [tallyOf({ traces: r[`taken_${k}`]!, n: r[`n_${k}`]!, successes: r[`successes_${k}`]!, r_sum: r[`r_sum_${k}`]! }), tallyOf({ traces: r[`traces_not_${k}`]!, n: r[`n_not_${k}`]!, successes: r[`successes_not_${k}`]!, r_sum: r[`r_sum_not_${k}`]! })];
+        // the scan has a tally only for an arm with traces (else the empty one): the same numbers
+        t.taken[k] = { taken: taken.traces > 0 ? taken : emptyTally(), not_taken: not.traces > 0 ? not : emptyTally() };
+      }
+    } else t.checkpoints.set(r.policy_version, { tally: tallyOf(r), taken: Object.fromEntries(TAKEN.map((k) => [k, r[`taken_${k}`] ?? 0])) as Record<DecisionKey, number> });
+  }
+  const both = (k: DecisionKey, sum: string) => spanning![`${k}_${sum}`]! + contained![`${k}_${sum}`]!;
+  for (const k of TAKEN) {
+    t.within[k] = { strata: both(k, "strata"), n1: both(k, "n1"), n0: both(k, "n0"), numerator: both(k, "numerator"), weight: both(k, "weight"), variance: both(k, "variance") };
+  }
+  return t;
+}
+
+/** The tallies by the one-statement scan of the selected rows. */
+export async function scanTallies(f: DecisionFilter, readable: string[] | null): Promise<DecisionTallies> {
   const rows = await readPrepared<TallyRow & Record<string, number>>(decisionsSql(whereSql(f, readable)));
   // no rows selected: the () set still makes one row, with the within-group sums beside it
-  return decisionReport(talliesFromRows(rows, rows[0]!));
+  return talliesFromRows(rows, rows[0]!);
+}
+
+/**
+ * `GET /api/decisions`: the report over the filter, limited to the projects the caller may read (null: all).
+ * From the decision summaries when the filter is on their grain, else by the scan.
+ */
+export async function decisionAnalytics(f: DecisionFilter, readable: string[] | null): Promise<DecisionReport> {
+  const where = decisionCellWhere(f, readable);
+  return decisionReport(where === null ? await scanTallies(f, readable) : await summaryTallies(where));
 }

@@ -14,6 +14,8 @@ import { deleteTrace } from "@/lib/server/queries/delete-trace";
 import { aggregateMetrics } from "@/lib/server/queries/metrics";
 import { traceWhere, type TraceFilter } from "@/lib/server/queries/trace-filter";
 import { jsonRequest, params } from "@/scripts/lib/test-http";
+import { decisionCellWhere, scanTallies, summaryTallies } from "@/lib/server/decisions/analytics";
+import { decisionReport, type DecisionFilter, type DecisionTallies } from "@/lib/decisions";
 import { rebuildSummaries } from "./rebuild";
 import { setSummaries } from "./read";
 
@@ -24,7 +26,10 @@ import { setSummaries } from "./read";
  * views answered from the summaries equal the scan's answers on every exact
  * field (counts, E1, verdicts, means, min, max, the trends) and stay within
  * lib/metrics/sketch.ts's bound on the approximate ones (medians, the
- * histograms); and the summaries kept by the triggers equal a rebuild. The
+ * histograms); decision analytics answered from the decision summaries equal
+ * the scan's (integer tallies exactly, float sums within 1e-9 relative), also
+ * after writes of trace_decisions, of group_id and of both tables in one
+ * statement; and the summaries kept by the triggers equal a rebuild. The
  * scan's histograms (ranges, percentiles and counts taken from each metric's
  * distinct values in one statement) equal PostgreSQL's own min, max,
  * percentile_cont and width_bucket over the same rows.
@@ -42,6 +47,8 @@ const traceSpec = fc.record({
   system: fc.constantFrom(...SYSTEMS),
   policy: fc.constantFrom(...POLICIES),
   topology: fc.constantFrom(...TOPOLOGIES),
+  // "cell": a group of the spec's own cell (it lies in one cell until a trace of it moves), else groups across cells
+  group: fc.constantFrom("g1", "g2", "cell", "cell", null),
 });
 type Spec = typeof traceSpec extends fc.Arbitrary<infer T> ? T : never;
 
@@ -60,6 +67,14 @@ const op = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("metric" as const), pick: fc.nat(), metric: fc.constantFrom(...METRIC_CATALOGUE.map((m) => m.key)), value: fc.option(metricValue, { nil: null }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("judge" as const), pick: fc.nat(), judge: fc.constantFrom("pj", "pk"), value: fc.constantFrom(0, 0.2, 1) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), day: fc.constantFrom(...DAYS), hour: fc.constantFrom("01", "05", "23") }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("group" as const), pick: fc.nat(), group: fc.constantFrom("g1", "g2", "g3", null) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("decision" as const), pick: fc.nat(), spawn: fc.boolean(), r: fc.double({ min: -10, max: 10, noNaN: true }), policy: fc.constantFrom(...POLICIES),
+      e1: fc.option(fc.constantFrom(0, 1), { nil: null }), verdict: fc.constantFrom("ok", "late", null), both: fc.boolean(),
+    }),
+  },
 );
 
 const filterArb = fc.record(
@@ -70,13 +85,14 @@ const filterArb = fc.record(
     to: fc.constantFrom(...DAYS),
     readable: fc.constant(true),
     judges: fc.constantFrom<JudgeSelection>({ kind: "all" }, { kind: "names", names: ["pj"] }),
+    policy: fc.constantFrom("p1", "p2"),
   },
   { requiredKeys: [] },
 );
 
 function traceOf(id: string, spec: Spec): Record<string, unknown> {
   const t = syntheticTrace({ events: spec.events, seed: spec.seed, traceId: id, taskId: "task" });
-  return { ...t, project: PROJECT, system: spec.system ?? undefined, topology: spec.topology, metadata: spec.policy === null ? {} : { policy_version: spec.policy } };
+  return { ...t, project: PROJECT, system: spec.system ?? undefined, topology: spec.topology, group_id: spec.group === "cell" ? `cell-${spec.system}-${spec.policy}-${spec.topology}` : (spec.group ?? undefined), metadata: spec.policy === null ? {} : { policy_version: spec.policy } };
 }
 
 async function ingest(id: string, spec: Spec, upsert: boolean): Promise<void> {
@@ -131,10 +147,60 @@ async function apply(live: string[], o: Op): Promise<void> {
     }
     case "move":
       if (pick) await prisma().$executeRaw`UPDATE traces SET created_at = ${`${o.day}T${o.hour}:00:00Z`}::timestamptz WHERE trace_id = ${pick}`;
+      return;
+    case "group":
+      if (pick) await prisma().$executeRaw`UPDATE traces SET group_id = ${o.group} WHERE trace_id = ${pick}`;
+      return;
+    case "decision":
+      if (!pick) return;
+      if (o.both) {
+        // both tables in one statement, as the recompute after a label writes them
+        await prisma().$executeRaw`WITH t AS (UPDATE traces SET e1 = ${o.e1}::int, verdict = ${o.verdict}::"Verdict" WHERE trace_id = ${pick} RETURNING id)
+          UPDATE trace_decisions d SET spawn_taken = ${o.spawn}, r_total = ${o.r}, policy_version = ${o.policy} FROM t WHERE d.trace_id = t.id`;
+      } else {
+        await prisma().$executeRaw`UPDATE trace_decisions d SET spawn_taken = ${o.spawn}, r_total = ${o.r}, policy_version = ${o.policy} FROM traces t WHERE d.trace_id = t.id AND t.trace_id = ${pick}`;
+      }
   }
 }
 
-function toFilter(f: { system?: string; topology?: string; from?: string; to?: string; readable?: boolean; judges?: JudgeSelection }): TraceFilter & { judges: JudgeSelection } {
+type Filter = { system?: string; topology?: string; from?: string; to?: string; readable?: boolean; judges?: JudgeSelection; policy?: string };
+
+/** The decision analytics' filter (from/to inclusive days) and the caller's readable projects. */
+function toDecisionFilter(f: Filter): [DecisionFilter, string[] | null] {
+  const [from, to] = f.from && f.to && f.from > f.to ? [f.to, f.from] : [f.from, f.to];
+  const filter = { ...(!f.readable && { project: PROJECT }), ...(f.system && { system: f.system }), ...(f.topology && { topology: f.topology }), ...(from && { from }), ...(to && { to }), ...(f.policy && { policy_version: f.policy }) };
+  return [filter as DecisionFilter, f.readable ? [PROJECT] : null];
+}
+
+/** Numbers equal, or (floats summed in another order) within 1e-9 of the larger magnitude. */
+function expectClose(actual: unknown, expected: unknown, path: string): void {
+  if (typeof expected === "number" && typeof actual === "number") {
+    if (Number.isInteger(expected) && Number.isInteger(actual)) expect(actual, path).toBe(expected);
+    else expect(Math.abs(actual - expected), `${path}: ${actual} vs ${expected}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
+    return;
+  }
+  if (expected === null || typeof expected !== "object") {
+    expect(actual, path).toEqual(expected);
+    return;
+  }
+  expect(actual !== null && typeof actual === "object", path).toBe(true);
+  expect(Object.keys(actual as object).sort(), path).toEqual(Object.keys(expected).sort());
+  for (const [k, v] of Object.entries(expected)) expectClose((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
+}
+
+/** Tallies as plain data (maps as entries sorted by key). */
+const plain = (t: DecisionTallies) => JSON.parse(JSON.stringify(t, (_k, v: unknown) => (v instanceof Map ? [...v].sort(([a], [b]) => String(a).localeCompare(String(b))) : v))) as unknown;
+
+async function compareDecisions(f: Filter): Promise<void> {
+  const [filter, readable] = toDecisionFilter(f);
+  const cells = decisionCellWhere(filter, readable);
+  expect(cells).not.toBeNull();
+  const [summary, scan] = [await summaryTallies(cells!), await scanTallies(filter, readable)];
+  expectClose(plain(summary), plain(scan), "tallies");
+  expectClose(decisionReport(summary), decisionReport(scan), "report");
+}
+
+function toFilter(f: Filter): TraceFilter & { judges: JudgeSelection } {
   const [from, to] = f.from && f.to && f.from > f.to ? [f.to, f.from] : [f.from, f.to];
   return {
     judges: f.judges ?? NO_JUDGES,
@@ -249,6 +315,18 @@ async function snapshot(): Promise<unknown> {
     FROM summary_cells c WHERE c.project_id = (SELECT id FROM projects WHERE name = ${PROJECT}) ORDER BY c.key`;
 }
 
+/** The project's decision summaries. */
+async function decisionSnapshot(): Promise<unknown> {
+  const project = Prisma.sql`project_id = (SELECT id FROM projects WHERE name = ${PROJECT})`;
+  return Promise.all([
+    prisma().$queryRaw`SELECT key, traces, n, successes, trim_scale(r_sum)::text AS r_sum, taken_spawn, taken_delegate, taken_communicate, taken_aggregate, taken_stop FROM decision_tallies WHERE ${project} ORDER BY key`,
+    prisma().$queryRaw`SELECT * FROM decision_groups WHERE ${project} ORDER BY key`,
+    prisma().$queryRaw`SELECT key, ${Prisma.raw(["spawn", "delegate", "communicate", "aggregate", "stop"].map((k) => `strata_${k}, n1_${k}, n0_${k}, trim_scale(numerator_${k})::text AS numerator_${k}, trim_scale(weight_${k})::text AS weight_${k}, trim_scale(variance_${k})::text AS variance_${k}`).join(", "))}
+      FROM decision_group_sums WHERE ${project} ORDER BY key`,
+    prisma().$queryRaw`SELECT * FROM decision_summary_rows WHERE ${project} ORDER BY trace_id`,
+  ]);
+}
+
 afterAll(async () => {
   setSummaries(true);
   await prisma().trace.deleteMany({ where: { project: { name: PROJECT } } });
@@ -261,13 +339,17 @@ describe("metric summaries against the scan", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), fc.array(filterArb, { minLength: 1, maxLength: 3 }), async (ops, filters) => {
         for (const o of ops) await apply(live, o);
-        for (const f of filters) await compare(toFilter(f));
+        for (const f of filters) {
+          await compare(toFilter(f));
+          await compareDecisions(f);
+        }
       }),
       { numRuns: 25 },
     );
-    const kept = await snapshot();
+    const [kept, keptDecisions] = [await snapshot(), await decisionSnapshot()];
     await rebuildSummaries();
     expect(await snapshot()).toEqual(kept);
+    expect(await decisionSnapshot()).toEqual(keptDecisions);
   });
 });
 

@@ -1,0 +1,234 @@
+/**
+ * The SQL of the decision summaries (prisma/schema.prisma DecisionSummaryRow,
+ * DecisionTally, DecisionGroup; docs/scale.md "Decision summaries"): what
+ * `GET /api/decisions` adds up, kept per (project, system, topology,
+ * checkpoint, UTC day) cell.
+ *
+ * A trace counts once it has both rows, traces and trace_decisions, and
+ * what it counts is read from both. Statement-level triggers on both tables
+ * (AFTER UPDATE and DELETE on traces; AFTER INSERT, UPDATE and DELETE on
+ * trace_decisions; a traces row is inserted before its trace_decisions row
+ * can be) take the ids of the rows the statement changed, read those traces'
+ * joined rows as they now are, compare them with what the summaries last
+ * counted for them (decision_summary_rows) and add the difference: -1 for
+ * the row counted before, +1 for the row as it is now. Because each trigger
+ * compares with what was counted rather than with its statement's old rows,
+ * a statement that writes both tables (the recompute after a label rewrites
+ * E1 on traces and R_total on trace_decisions in one statement), or the
+ * delete of a trace (whose trace_decisions row goes by cascade, before either
+ * trigger runs), is counted exactly once, in whichever order the triggers run.
+ *
+ * No "server-only" import: scripts/summaries-sql.ts prints the migration.
+ */
+import { DECISIONS } from "@/lib/decisions/buckets";
+
+const TAKEN = DECISIONS.map((d) => d.key);
+
+/** The columns of decision_summary_rows, and their value read from traces `t` JOIN trace_decisions `d`. */
+const ROW: readonly (readonly [string, string])[] = [
+  ["trace_id", "t.id"],
+  ["project_id", "t.project_id"],
+  ["system", "t.system"],
+  ["topology", "t.topology"],
+  ["policy_version", "d.policy_version"],
+  ["day", "(t.created_at AT TIME ZONE 'UTC')::date"],
+  ["group_id", "t.group_id"],
+  ["e1", "t.e1"],
+  ["stop_reason", "t.stop_reason"],
+  ["verdict", "t.verdict"],
+  ["r_total", "d.r_total"],
+  ...TAKEN.map((k) => [`${k}_taken`, `d.${k}_taken`] as const),
+  ["agents_spawned_bucket", "d.agents_spawned_bucket"],
+  ["delegate_role_buckets", "d.delegate_role_buckets"],
+  ["messages_per_agent_bucket", "d.messages_per_agent_bucket"],
+  ["aggregate_fan_in_bucket", "d.aggregate_fan_in_bucket"],
+];
+const NAMES = ROW.map(([name]) => name);
+const list = (alias: string) => NAMES.map((n) => `${alias}.${n}`).join(", ");
+
+/** The traces columns and trace_decisions columns a decision summary reads (an UPDATE that changes none of them changes nothing). */
+const TRACE_COLUMNS = ["project_id", "system", "topology", "created_at", "group_id", "e1", "stop_reason", "verdict"];
+const DECISION_COLUMNS = ["policy_version", "r_total", ...TAKEN.map((k) => `${k}_taken`), "agents_spawned_bucket", "delegate_role_buckets", "messages_per_agent_bucket", "aggregate_fan_in_bucket"];
+const changedIds = (id: string, columns: string[]) =>
+  `SELECT n.${id} AS id FROM old_rows o JOIN new_rows n ON n.${id} = o.${id} WHERE ${columns.map((c) => `o.${c} IS DISTINCT FROM n.${c}`).join(" OR ")}`;
+
+/** The joined rows as they now are, of the traces whose ids `ids` selects (null: of every trace). */
+const joined = (ids: string | null) =>
+  `SELECT ${ROW.map(([name, value]) => `${value} AS ${name}`).join(", ")} FROM traces t JOIN trace_decisions d ON d.trace_id = t.id${ids === null ? "" : ` WHERE t.id IN (${ids})`}`;
+
+/** The tallies' (dimension, value) pairs of a delta row `x`: the total, every bucket dimension once, delegate roles once per role. */
+const TALLY_VALUES = `CROSS JOIN LATERAL (
+    SELECT v.dim, v.value FROM (VALUES ('total', NULL::text),
+      ('agents_spawned', x.agents_spawned_bucket), ('messages_per_agent', x.messages_per_agent_bucket), ('aggregate_fan_in', x.aggregate_fan_in_bucket),
+      ('stop_reason', x.stop_reason::text), ('verdict', x.verdict::text)) AS v(dim, value)
+    UNION ALL SELECT 'delegate_role', role FROM unnest(x.delegate_role_buckets) AS role) AS tv`;
+
+const GRAIN = "x.project_id, x.system, x.topology, x.policy_version, x.day";
+const GRAIN_COLS = "project_id, system, topology, policy_version, day";
+/** Per decision, in the total rows: traces that took it, their E1 count and successes, their R_total's sum. */
+const TAKEN_COLS = TAKEN.flatMap((k) => [`taken_${k}`, `n_${k}`, `successes_${k}`, `r_sum_${k}`]);
+const takenSums = (k: string) => {
+  const f = `FILTER (WHERE tv.dim = 'total' AND x.${k}_taken)`;
+  return [`coalesce(sum(x.sign) ${f}, 0)`, `coalesce(sum(x.sign) FILTER (WHERE tv.dim = 'total' AND x.${k}_taken AND x.e1 IS NOT NULL), 0)`, `coalesce(sum(x.sign * x.e1) ${f}, 0)`, `coalesce(sum(x.sign * x.r_total::numeric) ${f}, 0)`];
+};
+const GROUP_COLS = ["rows", "e1_sum", ...TAKEN.flatMap((k) => [`n1_${k}`, `a_${k}`])];
+
+/**
+ * The statement that adds the signed rows of `delta` (sign, then decision_summary_rows' columns, as `x`)
+ * to the tallies and the groups, and returns the keys of rows it left at zero (to drop) as `zt`, `zg`.
+ * `extra`: more data-modifying CTEs run in the same statement (the trigger's rewrite of what was counted).
+ */
+function applySql(delta: string, extra = ""): string {
+  return `WITH x AS MATERIALIZED (${delta}),${extra}
+  tal AS (
+    INSERT INTO decision_tallies AS s (key, ${GRAIN_COLS}, dim, value, traces, n, successes, r_sum, ${TAKEN_COLS.join(", ")})
+    SELECT jsonb_build_array(${GRAIN}, tv.dim, tv.value)::text, ${GRAIN}, tv.dim, tv.value, sum(x.sign), coalesce(sum(x.sign) FILTER (WHERE x.e1 IS NOT NULL), 0),
+      coalesce(sum(x.sign * x.e1), 0), sum(x.sign * x.r_total::numeric), ${TAKEN.flatMap(takenSums).join(", ")}
+    FROM x ${TALLY_VALUES}
+    GROUP BY ${GRAIN}, tv.dim, tv.value
+    HAVING sum(x.sign) <> 0 OR sum(x.sign * x.e1) <> 0 OR sum(x.sign) FILTER (WHERE x.e1 IS NOT NULL) <> 0 OR sum(x.sign * x.r_total::numeric) <> 0
+      OR (tv.dim = 'total' AND (${TAKEN.flatMap(takenSums).map((e) => `${e} <> 0`).join(" OR ")}))
+    ORDER BY 1
+    ON CONFLICT (key) DO UPDATE SET traces = s.traces + excluded.traces, n = s.n + excluded.n, successes = s.successes + excluded.successes,
+      r_sum = s.r_sum + excluded.r_sum, ${TAKEN_COLS.map((c) => `${c} = s.${c} + excluded.${c}`).join(", ")}
+    RETURNING s.key, s.traces),
+  grp AS (
+    INSERT INTO decision_groups AS s (key, ${GRAIN_COLS}, group_id, ${GROUP_COLS.join(", ")})
+    SELECT jsonb_build_array(${GRAIN}, x.group_id)::text, ${GRAIN}, x.group_id, sum(x.sign), sum(x.sign * x.e1),
+      ${TAKEN.map((k) => `coalesce(sum(x.sign) FILTER (WHERE x.${k}_taken), 0), coalesce(sum(x.sign * x.e1) FILTER (WHERE x.${k}_taken), 0)`).join(", ")}
+    FROM x WHERE x.group_id IS NOT NULL AND x.e1 IS NOT NULL
+    GROUP BY ${GRAIN}, x.group_id
+    HAVING sum(x.sign) <> 0 OR sum(x.sign * x.e1) <> 0 OR ${TAKEN.map((k) => `sum(x.sign) FILTER (WHERE x.${k}_taken) <> 0 OR sum(x.sign * x.e1) FILTER (WHERE x.${k}_taken) <> 0`).join(" OR ")}
+    ORDER BY 1
+    ON CONFLICT (key) DO UPDATE SET ${GROUP_COLS.map((c) => `${c} = s.${c} + excluded.${c}`).join(", ")}
+    RETURNING s.key, s.rows)
+  SELECT (SELECT array_agg(key) FROM tal WHERE traces = 0), (SELECT array_agg(key) FROM grp WHERE rows = 0)`;
+}
+
+/** Per decision, the within-group terms of a decision_groups row `g` (lib/decisions/difference.ts addStratum), in numeric; zero without both arms. */
+function groupTerms(k: string): [string, string][] {
+  const [n1, a, n0, c] = [`g.n1_${k}::numeric`, `g.a_${k}::numeric`, `(g.rows - g.n1_${k})::numeric`, `(g.e1_sum - g.a_${k})::numeric`];
+  const when = (e: string) => `CASE WHEN g.n1_${k} > 0 AND g.rows > g.n1_${k} THEN ${e} ELSE 0 END`;
+  return [
+    [`strata_${k}`, when("1")],
+    [`n1_${k}`, when(`g.n1_${k}`)],
+    [`n0_${k}`, when(`g.rows - g.n1_${k}`)],
+    [`numerator_${k}`, when(`(${a} * ${n0} - ${c} * ${n1}) / (${n1} + ${n0})`)],
+    [`weight_${k}`, when(`${n1} * ${n0} / (${n1} + ${n0})`)],
+    [`variance_${k}`, when(`(${a} * (${n1} - ${a}) * ${n0} ^ 3 + ${c} * (${n0} - ${c}) * ${n1} ^ 3) / (${n1} * ${n0} * (${n1} + ${n0}) ^ 2)`)],
+  ];
+}
+const TERMS = TAKEN.flatMap(groupTerms);
+const G_GRAIN = "g.project_id, g.system, g.topology, g.policy_version, g.day";
+
+/** Adds (`sign` 1) or subtracts (-1) the terms of the decision_groups rows `g` that `where` selects to their cells' decision_group_sums; returns the keys. */
+const groupSumsSql = (sign: 1 | -1, where: string, from = "decision_groups g") => `INSERT INTO decision_group_sums AS s (key, ${GRAIN_COLS}, ${TERMS.map(([c]) => c).join(", ")})
+    SELECT jsonb_build_array(${G_GRAIN})::text, ${G_GRAIN}, ${TERMS.map(([, e]) => `${sign < 0 ? "-" : ""}sum(${e})`).join(", ")}
+    FROM ${from} WHERE ${where} GROUP BY ${G_GRAIN} ORDER BY 1
+    ON CONFLICT (key) DO UPDATE SET ${TERMS.map(([c]) => `${c} = s.${c} + excluded.${c}`).join(", ")}
+    RETURNING s.key`;
+
+/** After the groups' rows changed: which of the groups `ga` now span cells (flagged), and the terms of those in one cell added to it. */
+const respanSql = `WITH span AS (SELECT group_id, count(*) AS cells FROM decision_groups WHERE group_id = ANY(ga) GROUP BY group_id),
+    flag AS (UPDATE decision_groups d SET spans = sp.cells > 1 FROM span sp WHERE d.group_id = sp.group_id AND d.spans <> (sp.cells > 1)),
+    ins AS (${groupSumsSql(1, "sp.cells = 1", "decision_groups g JOIN span sp ON sp.group_id = g.group_id")})
+  SELECT array_agg(key) FROM ins`;
+
+/** Drops the cells' sums left at zero (no group with both arms of any decision). */
+const dropZeroSums = `DELETE FROM decision_group_sums WHERE key = ANY(zs) AND ${TAKEN.map((k) => `strata_${k} = 0`).join(" AND ")}`;
+
+/** The trigger's statements for the traces whose ids `ids` selects: the difference between their joined rows now and what was counted. */
+function triggerBody(ids: string): string {
+  const ctes = `ids AS (SELECT DISTINCT id FROM unnest(tids) AS i(id)),
+      now AS (${joined("SELECT id FROM ids")}),
+      was AS (SELECT ${NAMES.join(", ")} FROM decision_summary_rows WHERE trace_id IN (SELECT id FROM ids))`;
+  const differs = `(${list("w")}) IS DISTINCT FROM (${list("n")})`;
+  const delta = `WITH ${ctes}
+    SELECT -1 AS sign, ${list("w")} FROM was w LEFT JOIN now n ON n.trace_id = w.trace_id WHERE n.trace_id IS NULL OR ${differs}
+    UNION ALL
+    SELECT 1, ${list("n")} FROM now n LEFT JOIN was w ON w.trace_id = n.trace_id WHERE w.trace_id IS NULL OR ${differs}`;
+  const rewrite = `
+  gone AS (DELETE FROM decision_summary_rows r USING x WHERE x.sign < 0 AND r.trace_id = x.trace_id AND NOT EXISTS (SELECT 1 FROM x y WHERE y.sign > 0 AND y.trace_id = x.trace_id)),
+  kept AS (
+    INSERT INTO decision_summary_rows AS r (${NAMES.join(", ")}) SELECT ${NAMES.join(", ")} FROM x WHERE x.sign > 0 ORDER BY trace_id
+    ON CONFLICT (trace_id) DO UPDATE SET ${NAMES.slice(1).map((n) => `${n} = excluded.${n}`).join(", ")}),`;
+  // most statements change nothing counted (a metric rewritten, or the second of two triggers of one statement): a look first,
+  // which also names the groups whose counts change
+  // the ids first, into a variable: the statements below then name no transition table, and keep their plans from call to call
+  return `SELECT array_agg(id) INTO tids FROM (${ids}) AS i(id);
+  IF tids IS NULL THEN
+    RETURN NULL;
+  END IF;
+  SELECT count(*) > 0, array_agg(DISTINCT d.group_id) FILTER (WHERE d.group_id IS NOT NULL AND d.e1 IS NOT NULL) INTO changed, ga FROM (${delta}) AS d;
+  IF NOT changed THEN
+    RETURN NULL;
+  END IF;
+  -- those groups leave their cell's sums (the ones that lay in one cell), and come back below as they are now
+  -- ("IS NOT TRUE": found by the group_id index, not by the spans index that the read uses)
+  IF ga IS NOT NULL THEN
+    WITH r AS (${groupSumsSql(-1, "g.group_id = ANY(ga) AND g.spans IS NOT TRUE")}) SELECT array_agg(key) INTO zs FROM r;
+  END IF;
+  ${applySql(delta, rewrite)}
+    INTO zt, zg;
+  IF zt IS NOT NULL THEN DELETE FROM decision_tallies WHERE key = ANY(zt) AND traces = 0; END IF;
+  IF zg IS NOT NULL THEN DELETE FROM decision_groups WHERE key = ANY(zg) AND rows = 0; END IF;
+  IF ga IS NOT NULL THEN
+    ${respanSql} INTO za;
+    zs := coalesce(zs, '{}') || coalesce(za, '{}');
+    ${dropZeroSums};
+  END IF;`;
+}
+
+const TRIGGERS = [
+  { name: "traces_update", table: "traces", event: "UPDATE", transition: "OLD TABLE AS old_rows NEW TABLE AS new_rows", ids: changedIds("id", TRACE_COLUMNS) },
+  { name: "traces_delete", table: "traces", event: "DELETE", transition: "OLD TABLE AS old_rows", ids: "SELECT id FROM old_rows" },
+  { name: "decisions_insert", table: "trace_decisions", event: "INSERT", transition: "NEW TABLE AS new_rows", ids: "SELECT trace_id FROM new_rows" },
+  { name: "decisions_update", table: "trace_decisions", event: "UPDATE", transition: "OLD TABLE AS old_rows NEW TABLE AS new_rows", ids: changedIds("trace_id", DECISION_COLUMNS) },
+  { name: "decisions_delete", table: "trace_decisions", event: "DELETE", transition: "OLD TABLE AS old_rows", ids: "SELECT trace_id FROM old_rows" },
+] as const;
+
+/** The trigger functions and triggers of the decision summaries (the migration runs this; so does the rebuild, to refresh them). */
+export function decisionTriggerSql(): string {
+  return TRIGGERS.map(
+    // generic plans: the statements that take the changed groups as a parameter would otherwise be planned again on every call
+    (t) => `CREATE OR REPLACE FUNCTION baton_decision_summaries_${t.name}() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
+DECLARE
+  tids int[];
+  changed boolean;
+  ga text[];
+  zs text[];
+  za text[];
+  zt text[];
+  zg text[];
+BEGIN
+  ${triggerBody(t.ids)}
+  RETURN NULL;
+END
+$fn$;
+DROP TRIGGER IF EXISTS decision_summaries_${t.name} ON ${t.table};
+CREATE TRIGGER decision_summaries_${t.name} AFTER ${t.event} ON ${t.table} REFERENCING ${t.transition} FOR EACH STATEMENT EXECUTE FUNCTION baton_decision_summaries_${t.name}();`,
+  ).join("\n\n");
+}
+
+/** The decision summaries from the stored rows, into empty tables (the migration's first fill; the rebuild's). */
+export function decisionFillSql(): string[] {
+  return [
+    `INSERT INTO decision_summary_rows (${NAMES.join(", ")}) ${joined(null)}`,
+    applySql(`SELECT 1 AS sign, ${NAMES.join(", ")} FROM decision_summary_rows`),
+    "UPDATE decision_groups d SET spans = true FROM (SELECT group_id FROM decision_groups GROUP BY group_id HAVING count(*) > 1) s WHERE d.group_id = s.group_id",
+    groupSumsSql(1, "NOT g.spans"),
+    `DELETE FROM decision_group_sums WHERE ${TAKEN.map((k) => `strata_${k} = 0`).join(" AND ")}`,
+  ];
+}
+
+/** Recomputes the decision summaries from the stored rows (in one transaction: the caller's). */
+export function decisionRebuildSql(): string[] {
+  return [
+    "LOCK TABLE traces, trace_decisions IN SHARE MODE",
+    "DELETE FROM decision_tallies",
+    "DELETE FROM decision_group_sums",
+    "DELETE FROM decision_groups",
+    "DELETE FROM decision_summary_rows",
+    ...decisionFillSql(),
+  ];
+}
