@@ -80,28 +80,23 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
 
 /**
  * Seconds of the report per labelled run on an idle 2-core machine, when some runs share a task (a second nested CV,
- * by task; it grows about linearly: as many trainings whatever the count, each over the runs), as `estimatedSeconds`
- * spreads them over the threads: 100 Who&When runs of both systems took 108 s of wall time in two threads (205 s of
- * CPU) and 178 s in one (`npm run bench:blame -- --report --runs 100 --threads 2|1`), which 1.9 gave as 104 and 190 s;
- * the word models batched across folds (and the rest in docs/metrics.md) then took 14 % less CPU than that code, the
- * two run side by side on a busy machine (155 s against 181 s): 1.9 x 0.86, which gives 88 and 160 s.
- * What the Attribution page promises before a scoring has progressed enough to tell; a busy machine takes longer,
- * which the progress then shows.
+ * by task; it grows about linearly: as many trainings whatever the count, each over the runs): 100 Who&When runs of
+ * both systems took 59.5 s of wall time in two threads and 117.4 s in one (`npm run bench:blame -- --report --runs 100
+ * --threads 2|1`, load average 1.7-2.2), 1.18-1.19 s per run and thread; 138 runs then took 75.0 s in two threads
+ * (this gives 83 s). What the Attribution page promises before a scoring has progressed enough to tell; a busy
+ * machine takes longer, which the progress then shows.
  */
-export const SECONDS_PER_RUN_BY_TASK = 1.6;
-/** The same without the nested CV by task (every run of its own task): the second nested CV adds about 60 %. */
-export const SECONDS_PER_RUN = 1.0;
+export const SECONDS_PER_RUN_BY_TASK = 1.2;
 
 /**
  * Wall seconds of a scoring of `runs` labelled runs computed in `threads` threads (BATON_BLAME_THREADS, at most the
- * cores): the methods under CV in one thread, the parts shared by all.
+ * cores): the work shared evenly (the helpers start on the parts while this thread scores the methods).
  */
 export function estimatedSeconds(runs: number, threads = 1): number {
-  const t = Math.max(1, threads);
-  return Math.max(1, Math.round(runs * SECONDS_PER_RUN_BY_TASK * (METHODS_SHARE + (1 - METHODS_SHARE) / t)));
+  return Math.max(1, Math.round((runs * SECONDS_PER_RUN_BY_TASK) / Math.max(1, threads)));
 }
 
-/** Share of the report's CPU time of the methods under CV (first, in this thread); the parts (reportParts) share the rest. */
+/** Share of the report's work in the methods under CV (this thread, first), as its progress counts it. */
 const METHODS_SHARE = 0.1;
 /** CPU time of a system's cross-system part, in outer folds of a nested CV (measured on Who&When runs). */
 const TRANSFER_WEIGHT = 1.5;
