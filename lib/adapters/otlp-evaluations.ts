@@ -1,5 +1,6 @@
 import { FAMILIES, type EventType, type Family } from "../trace/types";
 import { numberAttr, textAttr, type OtlpSpan, type OtlpSpanEvent } from "./otlp-span";
+import { pushTo } from "../util/group";
 
 /**
  * `gen_ai.evaluation.result` span events (GenAI semantic conventions) as
@@ -88,7 +89,7 @@ export function evaluationsBySpan(spans: readonly OtlpSpan[]): Map<string, Evalu
       if (event.name !== EVALUATION_EVENT) continue;
       const responseId = textAttr(event.attributes, "gen_ai.response.id");
       const target = (responseId !== undefined ? byResponse.get(responseId) : undefined) ?? span.spanId;
-      out.set(target, [...(out.get(target) ?? []), readEvaluation(event)]);
+      pushTo(out, target, readEvaluation(event));
     }
   }
   return out;

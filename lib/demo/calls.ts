@@ -1,5 +1,6 @@
 import type { ModelCall } from "../trace/calls";
 import type { ObjectMetadataTrace, TraceEvent } from "../trace/types";
+import { pushTo } from "../util/group";
 
 /**
  * The demo runs' model calls (SPEC.md section 6): every step an agent's
@@ -17,7 +18,7 @@ export function withModelCalls<T extends ObjectMetadataTrace>(trace: T): T {
   for (const edge of trace.edges) {
     if (edge.type === "temporal") continue;
     const src = byId.get(edge.src);
-    if (src?.content !== undefined) readBy.set(edge.dst, [...(readBy.get(edge.dst) ?? []), src]);
+    if (src?.content !== undefined) pushTo(readBy, edge.dst, src);
   }
   const calls: ModelCall[] = trace.events
     .filter((e) => WRITTEN_BY_A_MODEL.has(e.type))

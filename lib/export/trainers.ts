@@ -4,6 +4,7 @@ import type { CallMessage, ModelCall } from "../trace/calls";
 import type { ExportOptions } from "./rows";
 import type { NestedType, ParquetColumn } from "./parquet";
 import { transitionRows, type TransitionRow } from "./transitions";
+import { pushTo } from "../util/group";
 
 /**
  * Snapshot forms that RL trainers read unchanged with their own loaders
@@ -208,7 +209,7 @@ export function* rllmRows(p: PreparedTrace, calls: readonly ModelCall[], opts: O
   if (all.length === 0) return;
   const { trace } = p.analysis;
   const byAgent = new Map<string, typeof all>();
-  for (const x of all) byAgent.set(x.t.agent, [...(byAgent.get(x.t.agent) ?? []), x]);
+  for (const x of all) pushTo(byAgent, x.t.agent, x);
   const trajectories = [...byAgent.entries()].map(([agent, steps]) => {
     // mc_return: the undiscounted sum of this agent's step rewards from the step on
     const returns = steps.map(({ t }) => t.reward);

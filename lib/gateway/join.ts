@@ -1,5 +1,6 @@
 import type { CallMessage, ModelCall } from "../trace/calls";
 import type { RecordedCall } from "./call";
+import { pushTo } from "../util/group";
 
 /**
  * One call, two witnesses (docs/gateway.md "Gateway and OTLP: one call
@@ -89,7 +90,7 @@ export function joinCalls(otelTraceId: string, spanCalls: readonly SpanCall[], p
   for (const g of candidates) {
     if (g.otelTraceId !== null || used.has(g.rowId)) continue;
     const key = promptKey(g.call.input);
-    byKey.set(key, [...(byKey.get(key) ?? []), g]);
+    pushTo(byKey, key, g);
   }
   for (const list of byKey.values()) list.sort((a, b) => a.call.t - b.call.t);
   const order = spanCalls.map((c, i) => i).sort((a, b) => spanCalls[a]!.start - spanCalls[b]!.start);

@@ -7,6 +7,7 @@
  * trains is the pattern; one that is uniformly lenient is a bias, not drift.
  */
 import { COLLUSION_MIN_UNITS, THRESHOLDS } from "./thresholds";
+import { pushTo } from "../util/group";
 
 export interface CollusionInput {
   project: string;
@@ -43,7 +44,7 @@ export function collusionByCheckpoint(groups: readonly CollusionInput[], checkpo
   for (const g of groups) {
     if (g.policy_version === null) continue;
     const key = JSON.stringify([g.project, g.judge, g.family]);
-    byJudge.set(key, [...(byJudge.get(key) ?? []), g]);
+    pushTo(byJudge, key, g);
   }
   const rows: CollusionRow[] = [];
   const threshold = THRESHOLDS.verifier_collusion;

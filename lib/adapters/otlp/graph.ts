@@ -1,5 +1,6 @@
 import type { EdgeType } from "../../trace/types";
 import { AdaptedTraceBuilder, type AdaptedFields, type EventRef, type Parent } from "../emit";
+import { pushTo } from "../../util/group";
 
 /**
  * The AdaptedTraceBuilder with the edges it was given remembered, so that
@@ -39,7 +40,7 @@ export class GuardedTraceBuilder extends AdaptedTraceBuilder {
 
   private remember(src: EventRef, dst: EventRef): void {
     this.edgeKeys.add(`${src}>${dst}`);
-    this.successors.set(src, [...(this.successors.get(src) ?? []), dst]);
+    pushTo(this.successors, src, dst);
   }
 
   private reaches(from: EventRef, to: EventRef): boolean {

@@ -10,6 +10,7 @@ import { refineLayers } from "./layers";
 import { provenanceOf, unmappedOf } from "./provenance";
 import { stepsOf, TurnRunner, type Closing, type TurnHost } from "./turns";
 import { bookkeepingOnly, frameworkNotes, NotARunError } from "./warnings";
+import { pushTo } from "../../util/group";
 
 /**
  * OpenTelemetry spans of one trace, from any of the convention families
@@ -229,7 +230,7 @@ class OtlpRunMapper implements TurnHost {
     const children = new Map<string, string[]>();
     for (const key of this.delegations) {
       const [from, to] = key.split("\u0000") as [string, string];
-      children.set(from, [...(children.get(from) ?? []), to]);
+      pushTo(children, from, to);
     }
     const depth = (agent: string, seen: Set<string>): number => {
       if (seen.has(agent)) return 0;
@@ -292,7 +293,7 @@ class OtlpRunMapper implements TurnHost {
       const missing = node.span.parentSpanId;
       const parent = missing !== undefined ? nodes.get(missing) : undefined;
       if (parent && !this.isAncestor(node.span.spanId, parent.span.spanId)) this.attach(node, parent);
-      else if (missing !== undefined && parent === undefined) orphans.set(missing, [...(orphans.get(missing) ?? []), node]);
+      else if (missing !== undefined && parent === undefined) pushTo(orphans, missing, node);
       else roots.push(node);
     }
     const placed = [...orphans].map(([missing, group]) => {

@@ -6,6 +6,7 @@ import { callText, reactAnswer } from "./content";
 import type { GuardedTraceBuilder } from "./graph";
 import { transferTarget, type ToolCallPart } from "./model";
 import { statusOf } from "./status";
+import { pushTo } from "../../util/group";
 
 /**
  * One agent's turn: its steps (model calls, tools, the agents it runs) as
@@ -104,7 +105,7 @@ export class TurnRunner {
   }
 
   private wait(agent: string, w: Waiting): void {
-    this.waiting.set(agent, [...(this.waiting.get(agent) ?? []), w]);
+    pushTo(this.waiting, agent, w);
   }
 
   private modelCall(step: SpanNode, agent: string, parents: Parent[], closing: Closing, calls: CallMatch): EventRef[] {

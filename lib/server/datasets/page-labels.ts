@@ -5,6 +5,7 @@ import { humanLabelsFrom, type HumanLabels } from "@/lib/rewards";
 import { pool, prisma } from "../db/client";
 import { storedDiagnostics } from "../hacking/store";
 import { humanLabels } from "../queries/annotations";
+import { pushTo } from "@/lib/util/group";
 
 /**
  * The labels and hacking flags of a page of traces with one query each
@@ -20,7 +21,7 @@ export async function pageLabels(traceKeys: readonly string[], judges: JudgeSele
   );
   const toRow = (r: { event_id: string; family: string; value: number }) => ({ event_id: r.event_id || null, family: r.family, value: r.value });
   const byKey = new Map<string, typeof rows>();
-  for (const r of rows) byKey.set(r.trace_key, [...(byKey.get(r.trace_key) ?? []), r]);
+  for (const r of rows) pushTo(byKey, r.trace_key, r);
   return new Map(
     traceKeys.map((key) => {
       const own = byKey.get(key) ?? [];

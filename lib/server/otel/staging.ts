@@ -3,6 +3,7 @@ import type { OtlpSpan } from "@/lib/adapters/otlp-span";
 import { replaceUnstorable } from "@/lib/trace/text";
 import { ApiError } from "../errors";
 import { inTransaction } from "../ingest/ingest";
+import { pushTo } from "@/lib/util/group";
 
 /**
  * Stages received spans (otel_spans, keyed by trace and span id: a span
@@ -22,7 +23,7 @@ export async function stageSpans(spans: readonly OtlpSpan[]): Promise<{ traces: 
   }
   // the database refused a value of some trace: stage trace by trace, so that the others' spans are kept
   const byTrace = new Map<string, OtlpSpan[]>();
-  for (const span of clean) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
+  for (const span of clean) pushTo(byTrace, span.traceId, span);
   const result = { traces: 0, spans: 0, rejected: [] as string[] };
   for (const [traceId, own] of byTrace) {
     try {

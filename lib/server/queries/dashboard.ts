@@ -22,6 +22,7 @@ import { e1WithJudges } from "../judges/e1";
 import { describeFilter, traceWhere, type TraceFilter } from "./trace-filter";
 import { percentileCont, histogramValue } from "@/lib/metrics/sketch";
 import { judgedE1, KIND, summaryGroups, summaryMetrics, summaryTotals, summaryWhere } from "../summaries/read";
+import { pushTo } from "@/lib/util/group";
 
 /**
  * The dashboard's numbers, in the SQL style of metrics.ts: over the stored
@@ -99,7 +100,7 @@ async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promi
       // ord: the GROUPING() mask of the set, every metric's bit set but its own; a null value is the metric's nulls
       if (r.v === null) continue;
       const i = METRIC_OF_MASK.get(r.ord)!;
-      values.set(i, [...(values.get(i) ?? []), { v: r.v, n: r.traces }]);
+      pushTo(values, i, { v: r.v, n: r.traces });
       continue;
     }
     if (r.part === 2) {

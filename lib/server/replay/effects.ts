@@ -13,6 +13,7 @@ import { humanLabels } from "../queries/annotations";
 import { loadGroup, loadTraceById } from "../queries/load-trace";
 import { userPresets } from "../queries/presets";
 import { interventionsOfTrace, type RunView } from "./list";
+import { pushTo } from "@/lib/util/group";
 
 /**
  * `GET /api/traces/{id}/effects` (SPEC.md section 11, docs/replay.md
@@ -82,7 +83,7 @@ export async function traceEffects(trace: { id: number; traceId: string; project
   })) as Record<CreditMethod, number | null>;
 
   const byCall = new Map<string, typeof interventions>();
-  for (const i of interventions) byCall.set(i.call_id, [...(byCall.get(i.call_id) ?? []), i]);
+  for (const i of interventions) pushTo(byCall, i.call_id, i);
   const out: CallEffect[] = [];
   for (const [callId, list] of byCall) {
     const perIntervention = await Promise.all(list.map(async (i) => {

@@ -7,6 +7,7 @@ import type { ForkParams } from "@/lib/replay/edit";
 import { pool } from "../db/client";
 import { traceIdOfRun } from "@/lib/gateway/request";
 import type { RUN_STATES } from "@/lib/api/replay";
+import { pushTo } from "@/lib/util/group";
 
 export interface RunView {
   run_key: string;
@@ -68,7 +69,7 @@ export async function runsOfTrace(traceDbId: number, project: string, origin: st
       runner: r.runner === null ? null : { name: r.runner, state: r.runner_state, exit: r.runner_exit, stdout: output?.stdout ?? "", stderr: output?.stderr ?? "", error: output?.error ?? null },
     };
     if (r.intervention_id === null) replays.push(view);
-    else byIntervention.set(r.intervention_id, [...(byIntervention.get(r.intervention_id) ?? []), view]);
+    else pushTo(byIntervention, r.intervention_id, view);
   }
   return { replays, byIntervention };
 }
