@@ -79,21 +79,23 @@ function scoreJudges(labelled: readonly LabelledTrace[], judged: ReportInput["ju
 }
 
 /**
- * Seconds of the report per labelled run on an idle 2-core machine, when some runs share a task (a second nested CV,
- * by task; it grows about linearly: as many trainings whatever the count, each over the runs): 100 Who&When runs of
- * both systems took 59.5 s of wall time in two threads and 117.4 s in one (`npm run bench:blame -- --report --runs 100
- * --threads 2|1`, load average 1.7-2.2), 1.18-1.19 s per run and thread; 138 runs then took 75.0 s in two threads
- * (this gives 83 s). What the Attribution page promises before a scoring has progressed enough to tell; a busy
- * machine takes longer, which the progress then shows.
+ * Seconds of the report per event of the labelled runs, per thread, on an idle 2-core machine, when some runs share a
+ * task (a second nested CV, by task). Its trainings read every event of the training runs, as many of them whatever
+ * the count, so the time grows with the events: 100 Who&When runs of both systems (3,041 events) took 59.5 s of wall
+ * time in two threads and 117.4 s in one (`npm run bench:blame -- --report --runs 100 --threads 2|1`, load average
+ * 1.7-2.2), 0.039 s per event and thread; the 138 runs (3,803 events, more of them short) then took 75.0 s in two
+ * threads (this gives 74 s; counted by runs, the same fit gave 83 s). What the Attribution page promises before a
+ * scoring has progressed enough to tell; a busy machine takes longer, which the progress then shows.
  */
-export const SECONDS_PER_RUN_BY_TASK = 1.2;
+export const SECONDS_PER_EVENT = 0.039;
 
 /**
- * Wall seconds of a scoring of `runs` labelled runs computed in `threads` threads (BATON_BLAME_THREADS, at most the
- * cores): the work shared evenly (the helpers start on the parts while this thread scores the methods).
+ * Wall seconds of a scoring of labelled runs holding `events` events computed in `threads` threads
+ * (BATON_BLAME_THREADS, at most the cores): the work shared evenly (the helpers start on the parts while this thread
+ * scores the methods).
  */
-export function estimatedSeconds(runs: number, threads = 1): number {
-  return Math.max(1, Math.round((runs * SECONDS_PER_RUN_BY_TASK) / Math.max(1, threads)));
+export function estimatedSeconds(events: number, threads = 1): number {
+  return Math.max(1, Math.round((events * SECONDS_PER_EVENT) / Math.max(1, threads)));
 }
 
 /** Share of the report's work in the methods under CV (this thread, first), as its progress counts it. */

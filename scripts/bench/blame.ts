@@ -63,7 +63,7 @@ function tally(chosen: readonly string[]): string {
   return [...counts].map(([c, n]) => `${c} x${n}`).join(", ");
 }
 
-/** One scoring of the Attribution page, timed: what the page's estimate (SECONDS_PER_RUN_BY_TASK) is measured from. */
+/** One scoring of the Attribution page, timed: what the page's estimate (SECONDS_PER_EVENT) is measured from. */
 async function timeReport(): Promise<void> {
   const all = (await Promise.all(SUBSETS.map(async (s) => (await loadWhoAndWhen(s)).map((t) => ({ t, s }))))).flat();
   // interleaved, so that a prefix holds both systems
@@ -89,7 +89,7 @@ async function timeReport(): Promise<void> {
     await writeFile(values.json, JSON.stringify(result, null, 1));
     console.log(`wrote ${values.json}`);
   }
-  console.log(`scoring of ${picked.length} runs (${SUBSETS.map((s) => `${picked.filter((p) => p.s === s).length} ${s}`).join(", ")}) in ${values.threads} thread(s): ${wall.toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU (all threads), ${(wall / picked.length).toFixed(2)} s per run (the page's estimate on an idle machine: ${estimatedSeconds(picked.length, Number(values.threads))} s)`);
+  console.log(`scoring of ${picked.length} runs (${SUBSETS.map((s) => `${picked.filter((p) => p.s === s).length} ${s}`).join(", ")}) in ${values.threads} thread(s): ${wall.toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU (all threads), ${(wall / picked.length).toFixed(2)} s per run (the page's estimate on an idle machine: ${estimatedSeconds(picked.reduce((sum, p) => sum + p.t.input.trace.events.length, 0), Number(values.threads))} s)`);
 }
 
 async function main(): Promise<void> {

@@ -113,14 +113,15 @@ export async function mayReadAll(traceKeys: readonly string[], readable: readonl
 /** The threads a scoring computes in: BATON_BLAME_THREADS, at most the cores. */
 const scoringThreads = () => Math.min(setting("BATON_BLAME_THREADS"), availableParallelism());
 
-function statusOf(row: ScoringRow, now = Date.now()): ScoringStatus {
+/** `events`: of the runs the scoring covers (its time grows with them). */
+function statusOf(row: ScoringRow, events: number, now = Date.now()): ScoringStatus {
   const traces = row.trace_keys.length;
   let estimate: number | null = null;
-  if (row.state === "queued") estimate = estimatedSeconds(traces, scoringThreads());
+  if (row.state === "queued") estimate = estimatedSeconds(events, scoringThreads());
   else if (row.state === "running") {
     const elapsed = (now - (row.started_at ?? row.queued_at).getTime()) / 1000;
     // early on, the progress says little: the estimate for this many runs, less the time spent
-    estimate = row.progress >= 0.1 ? (elapsed / row.progress) * (1 - row.progress) : Math.max(estimatedSeconds(traces, scoringThreads()) - elapsed, 1);
+    estimate = row.progress >= 0.1 ? (elapsed / row.progress) * (1 - row.progress) : Math.max(estimatedSeconds(events, scoringThreads()) - elapsed, 1);
     estimate = Math.max(1, Math.round(estimate));
   }
   return {
@@ -181,7 +182,7 @@ export async function blameEvaluation(f: LabelledFilter): Promise<BlameEvaluatio
   if (upserted[0]!.requeue) await enqueueScoring({ key, filter: f });
   // a process that asks works the queue too (the one that queued the job may be gone)
   else if (row.state === "queued" || row.state === "running") ensureScoringWorker();
-  const scoring = statusOf(row);
+  const scoring = statusOf(row, rows.reduce((sum, r) => sum + r.event_count, 0));
   if (scores !== null && (await mayReadAll(row.trace_keys, f.readable))) return { scoring, result: { ...scores, filter }, fresh: true };
   return { scoring, result: await previousScores(f, key), fresh: false };
 }

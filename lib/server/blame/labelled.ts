@@ -21,12 +21,14 @@ export interface LabelledRow {
   group_id: string | null;
   event_id: string;
   agent: string;
+  /** the trace's events (what a scoring's time grows with) */
+  event_count: number;
 }
 
 /** The traces under a filter that have a decisive error (SPEC.md section 5), in trace_id order. */
 export async function labelledRows(f: LabelledFilter): Promise<LabelledRow[]> {
   const { rows } = await pool().query<LabelledRow>(
-    `SELECT t.id, t.trace_id, t.system, t.group_id, d.event_id, d.agent
+    `SELECT t.id, t.trace_id, t.system, t.group_id, d.event_id, d.agent, t.event_count
      FROM traces t JOIN (${DECISIVE_SQL}) d ON d.trace_key = t.trace_id
      WHERE ($1::int IS NULL OR t.project_id = $1)
        AND ($2::text IS NULL OR t.project_id = (SELECT id FROM projects WHERE name = $2))

@@ -8,6 +8,8 @@ import { params } from "@/scripts/lib/test-http";
 import { boss, stopBoss } from "../jobs/boss";
 import type { BlameEvaluationResponse, ScoringStatus } from "./evaluation";
 import { runScoring, SCORING_QUEUE, type ScoringJob } from "./scoring";
+import { availableParallelism } from "node:os";
+import { SECONDS_PER_EVENT } from "@/lib/blame/report";
 
 /** Who&When Algorithm-Generated 1-14 in project `pa`, 15-26 in `pb`: each run with its labelled mistake as decisive error. */
 const run = (i: number) => `whowhen-algorithm-generated-${i}`;
@@ -83,11 +85,14 @@ afterAll(async () => {
 describe("GET /api/blame/evaluation: one scoring per labelled set, as a background job", () => {
   it("equal asks from several callers answer at once with the state of one queued scoring", async () => {
     const answers = await Promise.all([ask({}, "project=pa"), ask(viewerA, "project=pa"), ask(viewerAB, "project=pa"), ask(viewerA, "project=pa")]);
+    // the estimate grows with the events of the labelled runs, spread over the scoring's threads
+    const { rows: [stored] } = await pool().query<{ events: number }>("SELECT sum(event_count)::int AS events FROM traces WHERE trace_id = ANY($1)", [PA.map(run)]);
+    const threads = Math.min(Number(process.env.BATON_BLAME_THREADS ?? 2), availableParallelism());
     for (const a of answers) {
       expect(a.status).toBe(202);
       expect(a.ms).toBeLessThan(5_000);
       expect(a.body.scoring).toMatchObject({ state: "queued", progress: 0, traces: 14 });
-      expect(a.body.scoring.estimate_seconds).toBeGreaterThan(0);
+      expect(a.body.scoring.estimate_seconds).toBe(Math.max(1, Math.round((stored!.events * SECONDS_PER_EVENT) / threads)));
     }
     // one scoring and one job, whoever asked (the key is the labelled set, not the caller)
     expect(await prisma().blameScoring.count()).toBe(1);
