@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { credited, loadExampleTrace, values } from "./fixtures";
-import { buildRoleFamilyHeatmap } from "./role-family";
+import { buildRoleFamilyHeatmap, roleSumsInputs, roleSumsOf } from "./role-family";
+import { humanLabelsFrom } from "../rewards/labels";
 import type { CreditedTrace } from "./credited";
 
 /*
@@ -17,7 +18,7 @@ function traceB() {
 const CREDIT = { method: "ccp" as const, preset: "uniform", weights: { task_success: 1, step_quality: 1, orchestration: 1, parallelism_speedup: 1, communication_efficiency: 1, tool_use_correctness: 1, stop_decision: 1, cost: -1 }, normalize: false, r_total: null };
 
 function build(traces: CreditedTrace[]) {
-  return buildRoleFamilyHeatmap({ traces, credit: CREDIT, scope: "group g" });
+  return buildRoleFamilyHeatmap({ traces: traces.map(roleSumsOf), credit: CREDIT, scope: "group g" });
 }
 
 describe("role x family heatmap across traces", () => {
@@ -64,5 +65,27 @@ describe("role x family heatmap across traces", () => {
     expect(m.rows).toEqual([]);
     expect(m.domain).toEqual([-1, 1]);
     expect(m.subtitle).toMatch(/^0 traces/);
+  });
+});
+
+describe("a trace's role sums, as kept per trace", () => {
+  it("hold per role its events and per column its sum; a baseline gives only the total column", () => {
+    const sums = roleSumsOf(credited(loadExampleTrace()));
+    expect(sums.roles.map((r) => [r.role, r.event_ids])).toEqual([["lead", ["e1", "e8"]], ["planner", ["e2", "e4"]], ["executor", ["e3", "e5"]], ["browser.search", ["e6"]], ["executor_1", ["e7"]]]);
+    expect(sums.roles[0]!.sums[2]).toBeCloseTo(0.2, 12); // orchestration 0.1 + 0.1
+    expect(sums.columns[1]).toBe(false); // step_quality absent
+    expect(roleSumsOf(credited(loadExampleTrace(), { method: "uniform" })).columns).toEqual([false, false, false, false, false, false, false, false, true]);
+  });
+
+  it("are fingerprinted by weights and labels, not by the order labels are read in", () => {
+    const W = CREDIT.weights;
+    const a = humanLabelsFrom([{ event_id: "e1", family: "step_quality", value: 0.5 }, { event_id: "e1", family: "step_quality", value: -1 }, { event_id: null, family: "task_success", value: 1 }], []);
+    const b = humanLabelsFrom([{ event_id: null, family: "task_success", value: 1 }, { event_id: "e1", family: "step_quality", value: -1 }, { event_id: "e1", family: "step_quality", value: 0.5 }], []);
+    expect(roleSumsInputs(W, a)).toBe(roleSumsInputs(W, b));
+    const changed = humanLabelsFrom([{ event_id: "e1", family: "step_quality", value: 0.5 }, { event_id: "e1", family: "step_quality", value: -0.5 }, { event_id: null, family: "task_success", value: 1 }], []);
+    expect(roleSumsInputs(W, changed)).not.toBe(roleSumsInputs(W, a));
+    const adjudicated = humanLabelsFrom([{ event_id: "e1", family: "step_quality", value: 0.5 }, { event_id: "e1", family: "step_quality", value: -1 }, { event_id: null, family: "task_success", value: 1 }], [{ event_id: "e1", family: "step_quality", value: 0 }]);
+    expect(roleSumsInputs(W, adjudicated)).not.toBe(roleSumsInputs(W, a));
+    expect(roleSumsInputs({ ...W, cost: -0.5 }, a)).not.toBe(roleSumsInputs(W, a));
   });
 });

@@ -18,7 +18,8 @@
  * - GET /api/decisions from the decision summaries (all traces, system=sys-3, policy_version=ckpt-2), with
  *   a filter that falls back to the scan (task_id=task-7), the scan itself (summaries off: all traces, sys-3),
  *   beside the one pass over the decision columns it reads (all traces, sys-3, task-7), and GET /api/heatmap?kind=role-family (task-7, and sys-3 with
- *   max_traces=50) beside one pass over those traces' events;
+ *   max_traces=50) from the role sums kept per trace, on a first view (nothing kept) and with overridden weights (computed per request),
+ *   beside one pass over those traces' events;
  * - label writes under load: --clients concurrent writers for --seconds through
  *   POST /api/traces/{id}/annotations, trace-level task_success labels (they change E1 and so the
  *   summaries): with the summaries' triggers disabled (before), the metric summaries' only, and all
@@ -151,8 +152,11 @@ const READS: { name: string; goal?: number }[] = [
   { name: "one pass over the decisions' columns, in SQL (baseline)" },
   { name: "one pass over the decisions' columns, system=sys-3 (baseline)" },
   { name: "one pass over the decisions' columns, task_id=task-7 (baseline)" },
-  { name: "GET /api/heatmap?kind=role-family&task_id=task-7" },
-  { name: "GET /api/heatmap?kind=role-family&system=sys-3&max_traces=50" },
+  { name: "GET /api/heatmap?kind=role-family&task_id=task-7 (role sums kept)", goal: 150 },
+  { name: "GET /api/heatmap?kind=role-family&system=sys-3&max_traces=50 (role sums kept)", goal: 150 },
+  { name: "GET /api/heatmap?kind=role-family (all traces: the oldest 200, role sums kept)", goal: 150 },
+  { name: "GET /api/heatmap?kind=role-family&task_id=task-7, nothing kept (the first view: sums computed and kept)" },
+  { name: "GET /api/heatmap?kind=role-family&task_id=task-7&w.cost=-1 (weights overridden: computed per request)" },
   { name: "one pass over the heatmap's traces' events, task_id=task-7 (baseline)" },
   { name: "one pass over the heatmap's traces' events, system=sys-3, 50 traces (baseline)" },
 ];
@@ -324,8 +328,15 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     ["one pass over the decisions' columns, in SQL (baseline)", () => client.query(onePassDecisions(""))],
     ["one pass over the decisions' columns, system=sys-3 (baseline)", () => client.query(onePassDecisions("WHERE t.system = 'sys-3'"))],
     ["one pass over the decisions' columns, task_id=task-7 (baseline)", () => client.query(onePassDecisions("WHERE t.task_id = 'task-7'"))],
-    ["GET /api/heatmap?kind=role-family&task_id=task-7", async () => ok(await heatmapRoute(getRequest("/api/heatmap?kind=role-family&task_id=task-7"), params({})))],
-    ["GET /api/heatmap?kind=role-family&system=sys-3&max_traces=50", async () => ok(await heatmapRoute(getRequest("/api/heatmap?kind=role-family&system=sys-3&max_traces=50"), params({})))],
+    ["GET /api/heatmap?kind=role-family&task_id=task-7 (role sums kept)", async () => ok(await heatmapRoute(getRequest("/api/heatmap?kind=role-family&task_id=task-7"), params({})))],
+    ["GET /api/heatmap?kind=role-family&system=sys-3&max_traces=50 (role sums kept)", async () => ok(await heatmapRoute(getRequest("/api/heatmap?kind=role-family&system=sys-3&max_traces=50"), params({})))],
+    ["GET /api/heatmap?kind=role-family (all traces: the oldest 200, role sums kept)", async () => ok(await heatmapRoute(getRequest("/api/heatmap?kind=role-family"), params({})))],
+    // each run first forgets the kept sums (a DELETE of a few hundred rows, timed with it)
+    ["GET /api/heatmap?kind=role-family&task_id=task-7, nothing kept (the first view: sums computed and kept)", async () => {
+      await client.query("DELETE FROM role_credit_sums");
+      return ok(await heatmapRoute(getRequest("/api/heatmap?kind=role-family&task_id=task-7"), params({})));
+    }],
+    ["GET /api/heatmap?kind=role-family&task_id=task-7&w.cost=-1 (weights overridden: computed per request)", async () => ok(await heatmapRoute(getRequest("/api/heatmap?kind=role-family&task_id=task-7&w.cost=-1"), params({})))],
     ["one pass over the heatmap's traces' events, task_id=task-7 (baseline)", () => client.query(onePassHeatmap("WHERE task_id = 'task-7'", 200))],
     ["one pass over the heatmap's traces' events, system=sys-3, 50 traces (baseline)", () => client.query(onePassHeatmap("WHERE system = 'sys-3'", 50))],
   ];

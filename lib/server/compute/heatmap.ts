@@ -7,8 +7,10 @@ import {
   buildEventFamilyHeatmap,
   buildRoleFamilyHeatmap,
   creditedTrace,
+  roleSumsOf,
   type CreditedTrace,
   type HeatmapModel,
+  type TraceRoleSums,
 } from "@/lib/heatmap";
 import type { RoleHeatmapQuery, TraceHeatmapQuery } from "@/lib/heatmap/query";
 import { resolvePreset, type WeightPreset } from "@/lib/rewards";
@@ -19,6 +21,7 @@ import { loadGroup, loadTrace, loadTracesById } from "../queries/load-trace";
 import { userPresets } from "../queries/presets";
 import { describeFilter, traceWhere, type TraceFilter } from "../queries/trace-filter";
 import type { CreditQuery } from "./credit";
+import { keepsRoleSums, roleSumsOfTraces } from "./role-sums";
 
 /**
  * Heatmaps: load the trace(s), compute credit exactly as
@@ -77,34 +80,41 @@ export async function traceHeatmap(traceId: string, heatmap: TraceHeatmapQuery, 
 /**
  * `GET /api/heatmap?kind=role-family`: role x family over the traces of a
  * filter, oldest first, at most `max_traces` of them (the notes say how
- * many matched). grpo/gigpo skip traces without a group of 2 or more.
+ * many matched). Each trace's role sums are kept per credit setting and
+ * read back while its labels and the preset's weights are unchanged
+ * (./role-sums.ts). grpo/gigpo skip traces without a group of 2 or more.
  */
 export async function roleFamilyHeatmap(filter: TraceFilter, heatmap: RoleHeatmapQuery, query: CreditQuery): Promise<HeatmapModel> {
   const preset = await presetOf(query);
   const where = traceWhere(filter);
-  // the oldest max_traces and how many matched, in one statement; then the traces in one batch
-  // (three queries for all of them) and their labels side by side
-  const rows = await readPrepared<{ id: number; matched: number }>(
-    Prisma.sql`SELECT t.id, count(*) OVER ()::int AS matched FROM traces t ${where} ORDER BY t.created_at, t.id LIMIT ${heatmap.max_traces}`,
-  );
-  const ids = rows.map((r) => r.id);
-  const loaded = await loadTracesById(ids);
-  const ordered = ids.map((id) => loaded.get(id)!);
-  const labels = await Promise.all(ordered.map(async (trace) => (await humanLabels(trace.trace_id, query.judges)).labels));
-  const groups = new Map<string, Promise<Trace[]>>();
-  const traces: CreditedTrace[] = [];
+  // the oldest max_traces (the created_at index, read no further than they are), and when there
+  // may be more, how many matched (an index-only count) while their sums are read
+  const rows = await readPrepared<{ id: number; trace_id: string }>(Prisma.sql`SELECT t.id, t.trace_id FROM traces t ${where} ORDER BY t.created_at, t.id LIMIT ${heatmap.max_traces}`);
+  const matching = rows.length < heatmap.max_traces ? Promise.resolve(rows.length) : readPrepared<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM traces t ${where}`).then((r) => r[0]!.n);
+  matching.catch(() => {});
   const skipped: string[] = [];
-  for (const [i, trace] of ordered.entries()) {
-    try {
-      traces.push(creditedTrace(trace, await creditOf(trace, query, preset, groups, labels[i])));
-    } catch (error) {
-      if (!(error instanceof GroupTooSmallError)) throw error;
-      skipped.push(trace.trace_id);
+  let traces: TraceRoleSums[];
+  if (keepsRoleSums(query)) traces = (await roleSumsOfTraces(rows, query, preset)).sums;
+  else {
+    // group methods and overridden weights: every trace's credit computed here, the traces read in
+    // one batch (three queries for all of them) and their labels side by side
+    const loaded = await loadTracesById(rows.map((r) => r.id));
+    const ordered = rows.flatMap((r) => loaded.get(r.id) ?? []);
+    const labels = await Promise.all(ordered.map(async (trace) => (await humanLabels(trace.trace_id, query.judges)).labels));
+    const groups = new Map<string, Promise<Trace[]>>();
+    traces = [];
+    for (const [i, trace] of ordered.entries()) {
+      try {
+        traces.push(roleSumsOf(creditedTrace(trace, await creditOf(trace, query, preset, groups, labels[i]))));
+      } catch (error) {
+        if (!(error instanceof GroupTooSmallError)) throw error;
+        skipped.push(trace.trace_id);
+      }
     }
   }
   const notes: string[] = [];
-  const matched = rows[0]?.matched ?? 0;
-  if (matched > ids.length) notes.push(`The ${ids.length} oldest of ${matched} matching traces (max_traces=${heatmap.max_traces}).`);
+  const matched = await matching;
+  if (matched > rows.length) notes.push(`The ${rows.length} oldest of ${matched} matching traces (max_traces=${heatmap.max_traces}).`);
   if (skipped.length > 0) notes.push(`${skipped.length} trace(s) skipped: ${query.method} needs a group of at least 2 (${skipped.join(", ")}).`);
   const model = buildRoleFamilyHeatmap({
     traces,
