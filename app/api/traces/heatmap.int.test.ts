@@ -87,8 +87,12 @@ describe("GET /api/heatmap?kind=role-family", () => {
   });
 
   it("says when it used fewer traces than matched, and skips traces without a group for grpo", async () => {
+    // all traces: counted from the metric summaries' cells; a group: counted from the traces
     const capped = await get("/api/heatmap?kind=role-family&max_traces=1");
     expect(capped.body.notes[0]).toBe("The 1 oldest of 2 matching traces (max_traces=1).");
+    const group = await get("/api/heatmap?kind=role-family&group_id=hm-g&max_traces=1");
+    expect(group.body.notes[0]).toBe("The 1 oldest of 2 matching traces (max_traces=1).");
+    expect((await get("/api/heatmap?kind=role-family&system=none-such&max_traces=1")).body.notes).toEqual([]);
     const grpo = await get("/api/heatmap?kind=role-family&method=grpo&group_id=hm-g");
     expect(grpo.status).toBe(200);
     expect(grpo.body.cells[0]!.at(-1)!.n).toBe(2);

@@ -20,6 +20,7 @@ import { humanLabels } from "../queries/annotations";
 import { loadGroup, loadTrace, loadTracesById } from "../queries/load-trace";
 import { userPresets } from "../queries/presets";
 import { describeFilter, traceWhere, type TraceFilter } from "../queries/trace-filter";
+import { summaryWhere } from "../summaries/read";
 import type { CreditQuery } from "./credit";
 import { keepsRoleSums, roleSumsOfTraces } from "./role-sums";
 
@@ -88,9 +89,12 @@ export async function roleFamilyHeatmap(filter: TraceFilter, heatmap: RoleHeatma
   const preset = await presetOf(query);
   const where = traceWhere(filter);
   // the oldest max_traces (the created_at index, read no further than they are), and when there
-  // may be more, how many matched (an index-only count) while their sums are read
+  // may be more, how many matched while their sums are read: from the metric summaries' cells when
+  // the filter is on their grain (exact counts), else an index-only count
   const rows = await readPrepared<{ id: number; trace_id: string }>(Prisma.sql`SELECT t.id, t.trace_id FROM traces t ${where} ORDER BY t.created_at, t.id LIMIT ${heatmap.max_traces}`);
-  const matching = rows.length < heatmap.max_traces ? Promise.resolve(rows.length) : readPrepared<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM traces t ${where}`).then((r) => r[0]!.n);
+  const cells = summaryWhere(filter);
+  const count = cells ? Prisma.sql`SELECT coalesce(sum(c.traces), 0)::int AS n FROM summary_cells c ${cells}` : Prisma.sql`SELECT count(*)::int AS n FROM traces t ${where}`;
+  const matching = rows.length < heatmap.max_traces ? Promise.resolve(rows.length) : readPrepared<{ n: number }>(count).then((r) => r[0]!.n);
   matching.catch(() => {});
   const skipped: string[] = [];
   let traces: TraceRoleSums[];
