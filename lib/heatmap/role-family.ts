@@ -20,7 +20,7 @@ import { TOTAL_COLUMN, type HeatmapAxisItem, type HeatmapCell, type HeatmapCredi
  * One trace's share of the heatmap: per role, in order of first appearance,
  * its events and its summed value per column; which columns the trace gives
  * a value for. It is all the builder needs of a trace, so it is what the
- * server keeps per trace and credit setting (lib/server/compute/role-cells.ts).
+ * server keeps per trace and credit setting (lib/server/compute/role-sums.ts).
  */
 export interface TraceRoleSums {
   trace_id: string;
