@@ -43,51 +43,62 @@ export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection
 const SCAN_COLUMNS = DASHBOARD_METRICS.map((m, i) => ({ ...m, name: `m${i}`, integer: INTEGER_COLUMNS.has(m.key) }));
 /** GROUPING(m0, ..., m<k>) of the set that groups by metric i alone: every bit set but i's (the first column is the highest bit). */
 const METRIC_OF_MASK = new Map(SCAN_COLUMNS.map((_, i) => [(2 ** SCAN_COLUMNS.length - 1) ^ (2 ** (SCAN_COLUMNS.length - 1 - i)), i]));
+/** The scan's row kinds (`part`): the rollup's GROUPING() masks of a day's, a checkpoint's and a verdict's row; then the metrics' values. */
+const PART_DAY = 3;
+const PART_POLICY = 5;
+const PART_VERDICT = 6;
+const PART_VALUES = 7;
 
 /**
  * The scan of the traces a filter selects, as one statement that reads each
  * row once: the rows' columns (materialised once), then from them (1) the
  * counts, E1 and each metric's count and exact numeric sum per (day,
- * checkpoint, verdict), rolled up into the day and checkpoint trends (the
- * exact means, as safeMean gives them) and the verdict counts, and (2) each
- * metric's distinct values with their counts (one grouping set per metric,
- * one aggregate). From (2) this module takes min, max, the 2nd and 98th
- * percentiles (percentile_cont's rule, in the same float arithmetic) and,
- * once the bins are known, each histogram's counts (width_bucket's rule,
- * bucketIndex): one round trip, a prepared statement.
+ * checkpoint, verdict), rolled up in one aggregate into the day and
+ * checkpoint trends (the exact means, as safeMean gives them) and the
+ * verdict counts, ordered by one window, and (2) each metric's distinct
+ * values with their counts (one grouping set per metric, one aggregate).
+ * The day is kept as a date per row and formatted per group. From (2) this
+ * module takes min, max, the 2nd and 98th percentiles (percentile_cont's
+ * rule, in the same float arithmetic) and, once the bins are known, each
+ * histogram's counts (width_bucket's rule, bucketIndex): one round trip, a
+ * prepared statement.
  */
 export function dashboardScanSql(filter: TraceFilter, judges: JudgeSelection): Prisma.Sql {
   const where = traceWhere(filter);
   const { join, e1 } = e1WithJudges(judges);
-  const cols = Prisma.raw(SCAN_COLUMNS.map((m) => `${m.kind === "boolean" ? `(t.${m.key})::int` : `t.${m.key}`} AS ${m.name}`).join(", "));
-  const sums = Prisma.raw(SCAN_COLUMNS.map((m) => `${m.integer ? `sum(${m.name})` : `sum(${m.name}::numeric)`} AS s${m.name}, count(${m.name}) AS n${m.name}`).join(", "));
-  const means = Prisma.raw(`ARRAY[${SCAN_COLUMNS.map((m) => `(trim_scale(sum(s${m.name})::numeric) / nullif(sum(n${m.name}), 0))::text`).join(", ")}]`);
-  // each metric's distinct values with their counts: one grouping set per metric, one aggregate over the rows
-  const names = SCAN_COLUMNS.map((m) => m.name).join(", ");
-  const values = Prisma.raw(`
-    UNION ALL
-    SELECT 3, NULL, count(*)::int, 0, 0, NULL, GROUPING(${names})::int, coalesce(${SCAN_COLUMNS.map((m) => `${m.name}::float8`).join(", ")})
-    FROM f GROUP BY GROUPING SETS (${SCAN_COLUMNS.map((m) => `(${m.name})`).join(", ")})`);
-  return Prisma.sql`
-    WITH f AS MATERIALIZED (
-      SELECT to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, t.metadata->>'policy_version' AS policy, t.verdict::text AS verdict,
-        t.created_at, ${e1} AS e1, ${cols}
-      FROM traces t ${join} ${where}),
-    g AS (SELECT day, policy, verdict, count(*) AS traces, count(e1) AS e1_n, sum(e1) AS e1_s, min(created_at) AS first_at, ${sums}
-      FROM f GROUP BY 1, 2, 3)
-    SELECT 0 AS part, day AS key, sum(traces)::int AS traces, sum(e1_n)::int AS e1_n, coalesce(sum(e1_s), 0)::int AS e1_successes, ${means} AS means,
-      row_number() OVER (ORDER BY day)::int AS ord, NULL::float8 AS v
-    FROM g GROUP BY day
-    UNION ALL
-    SELECT 1, policy, sum(traces)::int, sum(e1_n)::int, coalesce(sum(e1_s), 0)::int, ${means},
-      row_number() OVER (ORDER BY policy IS NULL, min(first_at), policy)::int, NULL
-    FROM g GROUP BY policy
-    UNION ALL
-    SELECT 2, verdict, sum(traces)::int, 0, 0, NULL, 0, NULL FROM g GROUP BY verdict${values}`;
+  return Prisma.sql`${SCAN_ROWS}${e1} AS e1, ${SCAN_COLS} FROM traces t ${join} ${where})${SCAN_REST}`;
 }
 
+/** The statement's fixed parts around the filter (built once: they depend on the metric list alone). */
+const SCAN_ROWS = Prisma.raw(`
+    WITH f AS MATERIALIZED (
+      SELECT (t.created_at AT TIME ZONE 'UTC')::date AS day, t.metadata->>'policy_version' AS policy, t.verdict::text AS verdict, t.created_at, `);
+const SCAN_COLS = Prisma.raw(SCAN_COLUMNS.map((m) => `${m.kind === "boolean" ? `(t.${m.key})::int` : `t.${m.key}`} AS ${m.name}`).join(", "));
+const SCAN_REST = (() => {
+  const sums = SCAN_COLUMNS.map((m) => `${m.integer ? `sum(${m.name})` : `sum(${m.name}::numeric)`} AS s${m.name}, count(${m.name}) AS n${m.name}`).join(", ");
+  const means = `ARRAY[${SCAN_COLUMNS.map((m) => `(trim_scale(sum(s${m.name})::numeric) / nullif(sum(n${m.name}), 0))::text`).join(", ")}]`;
+  const names = SCAN_COLUMNS.map((m) => m.name).join(", ");
+  // the rollup's sets: GROUPING(key, policy, verdict) is 3 for a day's row, 5 for a checkpoint's, 6 for a verdict's
+  return Prisma.raw(`,
+    g AS (SELECT day, policy, verdict, count(*) AS traces, count(e1) AS e1_n, sum(e1) AS e1_s, min(created_at) AS first_at, ${sums}
+      FROM f GROUP BY 1, 2, 3),
+    r AS (SELECT GROUPING(to_char(day, 'YYYY-MM-DD'), policy, verdict)::int AS part, to_char(day, 'YYYY-MM-DD') AS key, policy, verdict,
+        sum(traces)::int AS traces, sum(e1_n)::int AS e1_n, coalesce(sum(e1_s), 0)::int AS e1_successes, ${means} AS means, min(first_at) AS first_at
+      FROM g GROUP BY GROUPING SETS ((to_char(day, 'YYYY-MM-DD')), (policy), (verdict)))
+    SELECT part, coalesce(key, policy, verdict) AS key, traces, e1_n, e1_successes, CASE WHEN part <> ${PART_VERDICT} THEN means END AS means,
+      row_number() OVER (PARTITION BY part ORDER BY key, policy IS NULL, first_at, policy)::int AS ord, NULL::float8 AS v
+    FROM r
+    UNION ALL
+    SELECT ${PART_VALUES}, NULL, count(*)::int, 0, 0, NULL, GROUPING(${names})::int, coalesce(${SCAN_COLUMNS.map((m) => `${m.name}::float8`).join(", ")})
+    FROM f GROUP BY GROUPING SETS (${SCAN_COLUMNS.map((m) => `(${m.name})`).join(", ")})`);
+})();
+
 async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promise<DashboardModel> {
-  const rows = await readPrepared<ScanRow>(dashboardScanSql(filter, judges));
+  return dashboardOfScan(filter, await readPrepared<ScanRow>(dashboardScanSql(filter, judges)));
+}
+
+/** The model from the scan's rows (exported for the bench, which times it apart). */
+export function dashboardOfScan(filter: TraceFilter, rows: readonly ScanRow[]): DashboardModel {
   const days: { ord: number; row: TrendRow }[] = [];
   const policies: { ord: number; row: TrendRow }[] = [];
   const verdicts: { verdict: string | null; n: number }[] = [];
@@ -96,14 +107,14 @@ async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promi
   let e1n = 0;
   let e1successes = 0;
   for (const r of rows) {
-    if (r.part === 3) {
+    if (r.part === PART_VALUES) {
       // ord: the GROUPING() mask of the set, every metric's bit set but its own; a null value is the metric's nulls
       if (r.v === null) continue;
       const i = METRIC_OF_MASK.get(r.ord)!;
       pushTo(values, i, { v: r.v, n: r.traces });
       continue;
     }
-    if (r.part === 2) {
+    if (r.part === PART_VERDICT) {
       verdicts.push({ verdict: r.key, n: r.traces });
       continue;
     }
@@ -114,8 +125,8 @@ async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promi
       e1_successes: r.e1_successes,
       means: Object.fromEntries(SCAN_COLUMNS.map((m, i) => [m.key, r.means![i] === null || r.means![i] === undefined ? null : Number(r.means![i])])),
     };
-    if (r.part === 1) policies.push({ ord: r.ord, row });
-    else {
+    if (r.part === PART_POLICY) policies.push({ ord: r.ord, row });
+    else if (r.part === PART_DAY) {
       days.push({ ord: r.ord, row });
       traces += r.traces;
       e1n += r.e1_n;
@@ -164,7 +175,7 @@ async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promi
   });
 }
 
-interface ScanRow {
+export interface ScanRow {
   part: number;
   key: string | null;
   traces: number;
