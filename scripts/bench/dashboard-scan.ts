@@ -1,5 +1,5 @@
 /**
- * `npx tsx --conditions=react-server scripts/bench/dashboard-scan.ts [--rounds 31] [--all-rounds 7] [--before <module>] [--explain]`
+ * `npm run bench:dashboard-scan -- [--rounds 31] [--all-rounds 7] [--before <module>] [--explain]`
  *
  * The dashboard's scan (the fallback of GET /api/dashboard where the filter
  * is off the summaries' grain, lib/server/queries/dashboard.ts) beside the
