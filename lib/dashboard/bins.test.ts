@@ -37,6 +37,35 @@ describe("binEdges", () => {
   });
 });
 
+describe("binEdges, the ranges kept", () => {
+  it("gives each call its own arrays: changing one answer leaves the next as it was", () => {
+    const first = binEdges("real", { min: 1, max: 2.6 });
+    first.edges.push(99);
+    first.labels[0] = "changed";
+    expect(binEdges("real", { min: 1, max: 2.6 })).toEqual({ edges: [1, 1.2, 1.4, 1.6, 1.8, 2, 2.2, 2.4, 2.6], labels: ["1-1.2", "1.2-1.4", "1.4-1.6", "1.6-1.8", "1.8-2", "2-2.2", "2.2-2.4", "2.4-2.6"] });
+    const unit = binEdges("unit", { min: 0.2, max: 0.3 });
+    unit.edges[0] = -1;
+    expect(binEdges("unit", { min: 0.5, max: 0.6 }).edges[0]).toBe(0);
+  });
+
+  it("keeps -0 apart from 0, and a kind apart from another on the same range", () => {
+    expect(Object.is(binEdges("real", { min: -0, max: -0 }).edges[0], -0)).toBe(true);
+    expect(Object.is(binEdges("real", { min: 0, max: 0 }).edges[0], 0)).toBe(true);
+    expect(binEdges("count", { min: 0, max: 1 }).labels).toEqual(["0", "1"]);
+    expect(binEdges("boolean", { min: 0, max: 1 }).labels).toEqual(["no", "yes"]);
+  });
+
+  it("answers a range asked again as it did the first time", () => {
+    const kinds: MetricKind[] = ["unit", "count", "real", "boolean"];
+    fc.assert(
+      fc.property(fc.constantFrom(...kinds), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), (kind, a, b) => {
+        const range = { min: Math.min(a, b), max: Math.max(a, b) };
+        expect(binEdges(kind, range)).toEqual(binEdges(kind, { ...range }));
+      }),
+    );
+  });
+});
+
 describe("binIndex (the SQL width_bucket rule)", () => {
   it("puts lower edges in their bin and the top edge in the last bin", () => {
     const edges = [0, 0.5, 1];

@@ -47,17 +47,35 @@ const short = (x: number) => String(Number(x.toPrecision(4)));
 /** Values near ±1e308 (stored before SPEC's 1e15 limit): nice edges would pass the float8 limit, so one bin holds them all. */
 const MAX_BINNABLE = 1e300;
 
+/**
+ * The bins of a metric's range. Pure, and the same ranges come back request
+ * after request (a view refreshed, the same filter), so the last BINS_KEPT
+ * are kept; each call gets its own copy.
+ */
 export function binEdges(kind: MetricKind, range: Range | null): Bins {
-  if (range !== null && range.min !== range.max && Math.max(Math.abs(range.min), Math.abs(range.max)) > MAX_BINNABLE) {
+  if (range === null) return { edges: [], labels: [] };
+  const key = `${kind} ${keyOf(range.min)} ${keyOf(range.max)}`;
+  let bins = binsKept.get(key);
+  if (bins === undefined) {
+    bins = edgesOf(kind, range);
+    if (binsKept.size >= BINS_KEPT) binsKept.clear();
+    binsKept.set(key, bins);
+  }
+  return { edges: [...bins.edges], labels: [...bins.labels] };
+}
+
+const binsKept = new Map<string, Bins>();
+const BINS_KEPT = 1024;
+/** A number's key: String(x) is exact for every double but -0, which it writes as 0. */
+const keyOf = (x: number) => (Object.is(x, -0) ? "-0" : String(x));
+
+function edgesOf(kind: MetricKind, range: Range): Bins {
+  if (range.min !== range.max && Math.max(Math.abs(range.min), Math.abs(range.max)) > MAX_BINNABLE) {
     return { edges: [range.min, range.max], labels: [`${short(range.min)}…${short(range.max)}`] };
   }
-  if (range === null) return { edges: [], labels: [] };
   const { min, max } = range;
   if (kind === "boolean") return { edges: [0, 1, 2], labels: ["no", "yes"] };
-  if (kind === "unit" && min >= 0 && max <= 1) {
-    const edges = Array.from({ length: 11 }, (_, i) => round12(i / 10));
-    return { edges, labels: edges.slice(0, -1).map((e, i) => `${short(e)}-${short(edges[i + 1]!)}`) };
-  }
+  if (kind === "unit" && min >= 0 && max <= 1) return { edges: [...UNIT.edges], labels: [...UNIT.labels] };
   if (min === max) return { edges: [min, max], labels: [short(min)] };
   if (kind === "count") {
     const step = Math.max(1, Math.ceil(niceStep((max - min + 1) / 20)));
@@ -80,8 +98,20 @@ export function binEdges(kind: MetricKind, range: Range | null): Bins {
   const edges = [lo];
   for (let i = 1; i < n; i++) edges.push(Math.min(hi, Math.max(edges[i - 1]!, round12(lo + i * step))));
   edges.push(hi);
-  return { edges, labels: edges.slice(0, -1).map((e, i) => `${short(e)}-${short(edges[i + 1]!)}`) };
+  return { edges, labels: rangeLabels(edges) };
 }
+
+/** "lo-hi" per bin, each edge written once (short). */
+function rangeLabels(edges: readonly number[]): string[] {
+  const written = edges.map(short);
+  return written.slice(0, -1).map((e, i) => `${e}-${written[i + 1]!}`);
+}
+
+/** The unit bins (ten of 0.1 over [0, 1]), the same for every range inside [0, 1]: made once, copied per call. */
+const UNIT: Bins = (() => {
+  const edges = Array.from({ length: 11 }, (_, i) => round12(i / 10));
+  return { edges, labels: rangeLabels(edges) };
+})();
 
 /** The bin of a value (as SQL's width_bucket rule above); -1 outside [first edge, last edge]. */
 export function binIndex(edges: readonly number[], v: number): number {

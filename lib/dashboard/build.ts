@@ -8,6 +8,7 @@ import { wilsonInterval } from "../stats/wilson";
 import { binKey, dayKey, nullKey, policyKey } from "./bars";
 import type { Bins } from "./bins";
 import { DASHBOARD_METRICS } from "./metrics";
+import { pushTo } from "../util/group";
 import type { Bar, DashboardModel, Histogram, Rate, Trend, TrendPoint } from "./types";
 
 export interface MetricStats {
@@ -114,6 +115,8 @@ export function buildDashboard(raw: DashboardRaw): DashboardModel {
   const verdictCount = new Map(raw.verdicts.map((v) => [v.verdict, v.n]));
   const verdictBars: Bar[] = VERDICTS.map((v) => ({ key: `verdict:${v}`, label: v, count: verdictCount.get(v) ?? 0, null: false }));
   const noVerdict = verdictCount.get(null) ?? 0;
+  const countsOf = new Map<string, BinCount[]>();
+  for (const c of raw.counts) pushTo(countsOf, c.metric, c);
   if (noVerdict > 0) verdictBars.push({ key: "verdict:none", label: "none", count: noVerdict, null: true });
   return {
     version: SPEC_VERSION,
@@ -121,7 +124,7 @@ export function buildDashboard(raw: DashboardRaw): DashboardModel {
     traces: raw.traces,
     e1: { ...rate, successes: raw.e1_successes, bars: e1Bars },
     histograms: DASHBOARD_METRICS.map((m) =>
-      buildHistogram(m, raw.bins[m.key] ?? { edges: [], labels: [] }, raw.stats[m.key] ?? { min: null, max: null, values: 0, nulls: raw.traces }, raw.counts),
+      buildHistogram(m, raw.bins[m.key] ?? { edges: [], labels: [] }, raw.stats[m.key] ?? { min: null, max: null, values: 0, nulls: raw.traces }, countsOf.get(m.key) ?? []),
     ),
     verdicts: { bars: verdictBars, y_max: Math.max(0, ...verdictBars.map((b) => b.count)) },
     trends: { day: dayTrend(raw.days), policy: policyTrend(raw.policies) },

@@ -15,7 +15,20 @@ import { reader } from "./read";
  */
 export async function readPrepared<R extends object>(sql: Prisma.Sql): Promise<R[]> {
   const text = sql.text;
-  const name = `baton_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
-  const { rows } = await (await reader()).pool.query<R>({ name, text, values: sql.values });
+  const { rows } = await (await reader()).pool.query<R>({ name: statementName(text), text, values: sql.values });
   return rows;
+}
+
+/** The names of the statements' texts seen lately (a text's digest once, not per request; at most NAMES_KEPT kept). */
+const names = new Map<string, string>();
+const NAMES_KEPT = 512;
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `baton_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+    if (names.size >= NAMES_KEPT) names.delete(names.keys().next().value!);
+    names.set(text, name);
+  }
+  return name;
 }

@@ -22,7 +22,7 @@ import { e1WithJudges } from "../judges/e1";
 import { describeFilter, traceWhere, type TraceFilter } from "./trace-filter";
 import { percentileCont, histogramValue } from "@/lib/metrics/sketch";
 import { judgedE1, KIND, summaryGroups, summaryMetrics, summaryTotals, summaryWhere } from "../summaries/read";
-import { pushTo } from "@/lib/util/group";
+import { NumericSum } from "@/lib/stats/numeric";
 
 /**
  * The dashboard's numbers, in the SQL style of metrics.ts: over the stored
@@ -39,99 +39,122 @@ export async function dashboardModel(filter: TraceFilter, judges: JudgeSelection
   return dashboardScan(filter, judges);
 }
 
-/** A metric's column in the scan's rows (`f`, below): `m<i>` in DASHBOARD_METRICS order. */
-const SCAN_COLUMNS = DASHBOARD_METRICS.map((m, i) => ({ ...m, name: `m${i}`, integer: INTEGER_COLUMNS.has(m.key) }));
-/** GROUPING(m0, ..., m<k>) of the set that groups by metric i alone: every bit set but i's (the first column is the highest bit). */
-const METRIC_OF_MASK = new Map(SCAN_COLUMNS.map((_, i) => [(2 ** SCAN_COLUMNS.length - 1) ^ (2 ** (SCAN_COLUMNS.length - 1 - i)), i]));
+/** The scan's metric columns, in DASHBOARD_METRICS order: `a<i>`, each cell's values of metric i. */
+const SCAN_COLUMNS = DASHBOARD_METRICS.map((m, i) => ({ ...m, name: `a${i}`, integer: INTEGER_COLUMNS.has(m.key) }));
+// each cell's non-null values of a metric as float8send's 8 bytes each, one after the other (a bytea: read back exactly, and without printing and parsing a decimal per value)
+const SCAN_ARRAYS = Prisma.raw(SCAN_COLUMNS.map((m) => `string_agg(float8send(${m.kind === "boolean" ? `(t.${m.key})::int::float8` : `t.${m.key}::float8`}), ''::bytea) AS ${m.name}`).join(", "));
+const SCAN_NAMES = Prisma.raw(SCAN_COLUMNS.map((m) => `g.${m.name}`).join(", "));
 
 /**
  * The scan of the traces a filter selects, as one statement that reads each
- * row once: the rows' columns (materialised once), then from them (1) the
- * counts, E1 and each metric's count and exact numeric sum per (day,
- * checkpoint, verdict), rolled up into the day and checkpoint trends (the
- * exact means, as safeMean gives them) and the verdict counts, and (2) each
- * metric's distinct values with their counts (one grouping set per metric,
- * one aggregate). From (2) this module takes min, max, the 2nd and 98th
- * percentiles (percentile_cont's rule, in the same float arithmetic) and,
- * once the bins are known, each histogram's counts (width_bucket's rule,
- * bucketIndex): one round trip, a prepared statement.
+ * row once, one aggregate: per (day, checkpoint, verdict) cell its traces,
+ * E1 and each metric's values (float8send's bytes, a bytea each), the cells ordered by their
+ * checkpoint's first trace (then its name, "none" last), so the checkpoints
+ * come in the order of the trends. The rest is arithmetic, here
+ * (dashboardOfScan): the day and checkpoint trends with their exact means
+ * (lib/stats/numeric.ts: the numeric means safeMean gives, to the bit),
+ * the verdict counts, and per metric its values sorted: min, max, the 2nd
+ * and 98th percentiles (percentile_cont's rule, in the same float
+ * arithmetic) and, once the bins are known, each histogram's counts
+ * (width_bucket's rule, bucketIndex). One round trip, a prepared statement.
  */
 export function dashboardScanSql(filter: TraceFilter, judges: JudgeSelection): Prisma.Sql {
   const where = traceWhere(filter);
   const { join, e1 } = e1WithJudges(judges);
-  const cols = Prisma.raw(SCAN_COLUMNS.map((m) => `${m.kind === "boolean" ? `(t.${m.key})::int` : `t.${m.key}`} AS ${m.name}`).join(", "));
-  const sums = Prisma.raw(SCAN_COLUMNS.map((m) => `${m.integer ? `sum(${m.name})` : `sum(${m.name}::numeric)`} AS s${m.name}, count(${m.name}) AS n${m.name}`).join(", "));
-  const means = Prisma.raw(`ARRAY[${SCAN_COLUMNS.map((m) => `(trim_scale(sum(s${m.name})::numeric) / nullif(sum(n${m.name}), 0))::text`).join(", ")}]`);
-  // each metric's distinct values with their counts: one grouping set per metric, one aggregate over the rows
-  const names = SCAN_COLUMNS.map((m) => m.name).join(", ");
-  const values = Prisma.raw(`
-    UNION ALL
-    SELECT 3, NULL, count(*)::int, 0, 0, NULL, GROUPING(${names})::int, coalesce(${SCAN_COLUMNS.map((m) => `${m.name}::float8`).join(", ")})
-    FROM f GROUP BY GROUPING SETS (${SCAN_COLUMNS.map((m) => `(${m.name})`).join(", ")})`);
   return Prisma.sql`
-    WITH f AS MATERIALIZED (
-      SELECT to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, t.metadata->>'policy_version' AS policy, t.verdict::text AS verdict,
-        t.created_at, ${e1} AS e1, ${cols}
-      FROM traces t ${join} ${where}),
-    g AS (SELECT day, policy, verdict, count(*) AS traces, count(e1) AS e1_n, sum(e1) AS e1_s, min(created_at) AS first_at, ${sums}
-      FROM f GROUP BY 1, 2, 3)
-    SELECT 0 AS part, day AS key, sum(traces)::int AS traces, sum(e1_n)::int AS e1_n, coalesce(sum(e1_s), 0)::int AS e1_successes, ${means} AS means,
-      row_number() OVER (ORDER BY day)::int AS ord, NULL::float8 AS v
-    FROM g GROUP BY day
-    UNION ALL
-    SELECT 1, policy, sum(traces)::int, sum(e1_n)::int, coalesce(sum(e1_s), 0)::int, ${means},
-      row_number() OVER (ORDER BY policy IS NULL, min(first_at), policy)::int, NULL
-    FROM g GROUP BY policy
-    UNION ALL
-    SELECT 2, verdict, sum(traces)::int, 0, 0, NULL, 0, NULL FROM g GROUP BY verdict${values}`;
+    SELECT to_char(g.day, 'YYYY-MM-DD') AS day, g.policy, g.verdict, g.traces, g.e1_n, g.e1_successes, ${SCAN_NAMES}
+    FROM (SELECT (t.created_at AT TIME ZONE 'UTC')::date AS day, t.metadata->>'policy_version' AS policy, t.verdict::text AS verdict,
+            count(*)::int AS traces, count(${e1})::int AS e1_n, coalesce(sum(${e1}), 0)::int AS e1_successes, min(t.created_at) AS first_at, ${SCAN_ARRAYS}
+          FROM traces t ${join} ${where} GROUP BY 1, 2, 3) g
+    ORDER BY g.policy IS NULL, min(g.first_at) OVER (PARTITION BY g.policy), g.policy`;
 }
 
 async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promise<DashboardModel> {
-  const rows = await readPrepared<ScanRow>(dashboardScanSql(filter, judges));
-  const days: { ord: number; row: TrendRow }[] = [];
-  const policies: { ord: number; row: TrendRow }[] = [];
-  const verdicts: { verdict: string | null; n: number }[] = [];
-  const values = new Map<number, { v: number; n: number }[]>();
+  return dashboardOfScan(filter, await readPrepared<ScanRow>(dashboardScanSql(filter, judges)));
+}
+
+/** A day's or a checkpoint's running totals: its traces, E1, and per metric the exact sum and count of its values. */
+interface Trend {
+  key: string | null;
+  traces: number;
+  e1_n: number;
+  e1_successes: number;
+  sums: NumericSum[];
+  counts: number[];
+}
+
+const trendOf = (key: string | null): Trend => ({ key, traces: 0, e1_n: 0, e1_successes: 0, sums: SCAN_COLUMNS.map(() => new NumericSum()), counts: SCAN_COLUMNS.map(() => 0) });
+
+const trendRow = (t: Trend): TrendRow => ({
+  key: t.key,
+  traces: t.traces,
+  e1_n: t.e1_n,
+  e1_successes: t.e1_successes,
+  means: Object.fromEntries(SCAN_COLUMNS.map((m, i) => [m.key, t.sums[i]!.mean(t.counts[i]!)])),
+});
+
+/** The model from the scan's cells. */
+function dashboardOfScan(filter: TraceFilter, rows: readonly ScanRow[]): DashboardModel {
+  const days = new Map<string, Trend>();
+  const policies = new Map<string | null, Trend>();
+  const verdictCounts = new Map<string | null, number>();
+  const bytes = (r: ScanRow, i: number) => (r as unknown as Record<string, Buffer | null>)[SCAN_COLUMNS[i]!.name] ?? null;
+  // each metric's values from every cell, then sorted
+  const values = SCAN_COLUMNS.map((_, i) => new Float64Array(rows.reduce((n, r) => n + (bytes(r, i)?.length ?? 0) / 8, 0)));
+  const filled = SCAN_COLUMNS.map(() => 0);
   let traces = 0;
   let e1n = 0;
   let e1successes = 0;
   for (const r of rows) {
-    if (r.part === 3) {
-      // ord: the GROUPING() mask of the set, every metric's bit set but its own; a null value is the metric's nulls
-      if (r.v === null) continue;
-      const i = METRIC_OF_MASK.get(r.ord)!;
-      pushTo(values, i, { v: r.v, n: r.traces });
-      continue;
+    const day = days.get(r.day) ?? days.set(r.day, trendOf(r.day)).get(r.day)!;
+    const policy = policies.get(r.policy) ?? policies.set(r.policy, trendOf(r.policy)).get(r.policy)!;
+    for (const t of [day, policy]) {
+      t.traces += r.traces;
+      t.e1_n += r.e1_n;
+      t.e1_successes += r.e1_successes;
     }
-    if (r.part === 2) {
-      verdicts.push({ verdict: r.key, n: r.traces });
-      continue;
-    }
-    const row: TrendRow = {
-      key: r.key,
-      traces: r.traces,
-      e1_n: r.e1_n,
-      e1_successes: r.e1_successes,
-      means: Object.fromEntries(SCAN_COLUMNS.map((m, i) => [m.key, r.means![i] === null || r.means![i] === undefined ? null : Number(r.means![i])])),
-    };
-    if (r.part === 1) policies.push({ ord: r.ord, row });
-    else {
-      days.push({ ord: r.ord, row });
-      traces += r.traces;
-      e1n += r.e1_n;
-      e1successes += r.e1_successes;
+    verdictCounts.set(r.verdict, (verdictCounts.get(r.verdict) ?? 0) + r.traces);
+    traces += r.traces;
+    e1n += r.e1_n;
+    e1successes += r.e1_successes;
+    for (let i = 0; i < SCAN_COLUMNS.length; i++) {
+      const b = bytes(r, i);
+      if (b === null) continue;
+      const sum = new NumericSum();
+      const all = values[i]!;
+      const integer = SCAN_COLUMNS[i]!.integer;
+      let at = filled[i]!;
+      for (let k = 0; k < b.length; k += 8) {
+        const v = b.readDoubleBE(k);
+        all[at++] = v;
+        if (integer) sum.add(v, 0);
+        else sum.addFloat(v);
+      }
+      const n = at - filled[i]!;
+      filled[i] = at;
+      for (const t of [day, policy]) {
+        t.sums[i]!.addAll(sum);
+        t.counts[i]! += n;
+      }
     }
   }
-  days.sort((a, b) => a.ord - b.ord);
-  policies.sort((a, b) => a.ord - b.ord);
   const stats: Record<string, MetricStats> = {};
   const bins: Record<string, Bins> = {};
   const counts: BinCount[] = [];
   SCAN_COLUMNS.forEach((m, i) => {
-    const distinct = (values.get(i) ?? []).sort((a, b) => a.v - b.v);
-    const vs = distinct.map((d) => d.v);
-    const ns = distinct.map((d) => d.n);
-    const n = ns.reduce((a, b) => a + b, 0);
+    // the distinct values ascending, each with its count (-0 and 0 one value, as in SQL)
+    const sorted = values[i]!.sort();
+    const vs: number[] = [];
+    const ns: number[] = [];
+    for (let k = 0; k < sorted.length; k++) {
+      const v = sorted[k]!;
+      if (k > 0 && v === sorted[k - 1]) ns[ns.length - 1]!++;
+      else {
+        vs.push(v);
+        ns.push(1);
+      }
+    }
+    const n = sorted.length;
     const min = vs.length > 0 ? vs[0]! : null;
     const max = vs.length > 0 ? vs.at(-1)! : null;
     stats[m.key] = { min, max, values: n, nulls: traces - n };
@@ -158,21 +181,21 @@ async function dashboardScan(filter: TraceFilter, judges: JudgeSelection): Promi
     stats,
     bins,
     counts,
-    verdicts,
-    days: days.map((d) => d.row),
-    policies: policies.map((p) => p.row),
+    verdicts: [...verdictCounts].map(([verdict, n]) => ({ verdict, n })),
+    // days ascending ('YYYY-MM-DD' sorts as text does); checkpoints in the rows' order
+    days: [...days.values()].sort((a, b) => (a.key! < b.key! ? -1 : a.key! > b.key! ? 1 : 0)).map(trendRow),
+    policies: [...policies.values()].map(trendRow),
   });
 }
 
+/** A cell of the scan: its day, checkpoint and verdict, counts, and `a<i>`: metric i's non-null values, 8 bytes each (float8send), null for none. */
 interface ScanRow {
-  part: number;
-  key: string | null;
+  day: string;
+  policy: string | null;
+  verdict: string | null;
   traces: number;
   e1_n: number;
   e1_successes: number;
-  means: (string | null)[] | null;
-  ord: number;
-  v: number | null;
 }
 
 
