@@ -211,6 +211,48 @@ describe("GET /api/decisions", () => {
     // step_quality had no value (no automatic one, no reward channel): the label makes R = 1, weight 1 under uniform
     expect(after - before).toBeCloseTo(1, 12);
   });
+
+  it("a task_success label on a rollout of a group in one cell moves the cell's stored sums in place, by hand", async () => {
+    // dc-s (spawns, succeeds) labelled a failure: dc's one stratum now has with 0/1, without 0/1: numerator (0·1 − 0·1)/2 = 0,
+    // weight 1/2, so the estimate 0; variance 0. The trace's E1 changes value (not whether it has one): the triggers' values-only path
+    const response = await annotate(jsonRequest("/api/traces/dc-s/annotations", { family: "task_success", value: 0 }), params({ id: "dc-s" }));
+    expect(response.status).toBe(201);
+    const contained = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body;
+    const spawn = contained.decisions.find((d) => d.key === "spawn")!;
+    expect(spawn.within_group).toMatchObject({ estimate: 0, low: 0, high: 0, groups: 1, with: 1, without: 1 });
+    expect(spawn.taken.e1).toMatchObject({ rate: 0, n: 1 });
+    expect(contained.overall.e1).toMatchObject({ rate: 0, n: 2 });
+    setSummaries(false);
+    try {
+      expect(rounded(contained)).toEqual(rounded((await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body));
+    } finally {
+      setSummaries(true);
+    }
+  });
+
+  it("one statement that flips E1 and moves R_total of rollouts in two cells: the cells' stored sums, by hand, equal to the scan", async () => {
+    // several traces in one statement, each changing values only (the set-based values-only path); dc-s is at E1 0 (above)
+    const flip = (ids: string[]) => prisma().$executeRaw`WITH t AS (UPDATE traces SET e1 = 1 - e1 WHERE trace_id = ANY(${ids}) RETURNING id)
+      UPDATE trace_decisions d SET r_total = d.r_total + 0.25 FROM t WHERE d.trace_id = t.id`;
+    const check = async (estimate: number) => {
+      const summary = (await get<DecisionReport>(decisions, "/api/decisions")).body;
+      const contained = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body;
+      expect(contained.decisions.find((d) => d.key === "spawn")!.within_group).toMatchObject({ estimate, groups: 1, with: 1, without: 1 });
+      setSummaries(false);
+      try {
+        expect(rounded(summary)).toEqual(rounded((await get<DecisionReport>(decisions, "/api/decisions")).body));
+        expect(rounded(contained)).toEqual(rounded((await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body));
+      } finally {
+        setSummaries(true);
+      }
+    };
+    // dc-s back to 1: with 1/1, without 0/1, numerator 1/2, weight 1/2: the estimate 1
+    await flip(["dc-s", "dg-s1"]);
+    await check(1);
+    // and to 0 again: the cell's sums lose the terms they gained (the numerator back to 0: the estimate 0)
+    await flip(["dc-s", "dg-s1"]);
+    await check(0);
+  });
 });
 
 describe("any query answers 200 or a 4xx with the error shape, never a 500", () => {
