@@ -1,5 +1,5 @@
 /**
- * `tsx --conditions=react-server scripts/bench/label-triggers.ts [-- --traces 40 --install --check --nested]`
+ * `npm run bench:label-triggers [-- --traces 40 --install --check --nested]`
  *
  * What the summaries' triggers cost one label write, on the idle database: for --traces traces of
  * the kept bench:scale database (.baton-bench/scale, port BATON_BENCH_PG_PORT or 24371; DATABASE_URL
@@ -7,7 +7,8 @@
  * recompute runs (lib/server/compute/persist.ts: the traces row's E1 rewritten and the trace_decisions
  * row upserted with a new R_total, in one statement) under EXPLAIN ANALYZE, each in a transaction
  * that is rolled back; three ways: the summaries' triggers off, the metric summaries' only, all.
- * Prints the medians of the statement's execution time and of each trigger's time. --install first
+ * Prints the medians of the statement's execution time, the WAL it wrote (a label write's commit
+ * waits for it to be flushed) and each trigger's time. --install first
  * installs the triggers as the code generates them now (what the migration or the rebuild installs);
  * --check writes those labels in one transaction and compares the decision summaries the triggers
  * kept with a rebuild from the rows (rolled back); --nested prints the statements the triggers ran
@@ -59,17 +60,21 @@ async function main(): Promise<void> {
     for (const [label, on] of modes) {
       await triggers(client, on);
       const total: number[] = [];
+      const wal: number[] = [];
       const perTrigger = new Map<string, number[]>();
       for (const [pass, { id }] of [...rows, ...rows].entries()) {
         await client.query("BEGIN");
+        const lsn = (await client.query<{ l: string }>("SELECT pg_current_wal_insert_lsn()::text AS l")).rows[0]!.l;
         const { rows: plan } = await client.query<{ "QUERY PLAN": [{ "Execution Time": number; Triggers?: { "Trigger Name": string; Time: number }[] }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${LABEL}`, [id]);
+        const written = Number((await client.query<{ b: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn) AS b", [lsn])).rows[0]!.b);
         await client.query("ROLLBACK");
         if (pass < rows.length) continue; // the first pass warms the caches and the functions' plans
         const p = plan[0]!["QUERY PLAN"][0];
         total.push(p["Execution Time"]);
+        wal.push(written);
         for (const t of p.Triggers ?? []) perTrigger.set(t["Trigger Name"], [...(perTrigger.get(t["Trigger Name"]) ?? []), t.Time]);
       }
-      console.log(`${label}: statement ${median(total).toFixed(3)} ms; ${[...perTrigger].map(([name, ts]) => `${name} ${median(ts).toFixed(3)} ms`).join(", ")}`);
+      console.log(`${label}: statement ${median(total).toFixed(3)} ms, ${median(wal)} bytes of WAL; ${[...perTrigger].map(([name, ts]) => `${name} ${median(ts).toFixed(3)} ms`).join(", ")}`);
     }
     if (values.check) {
       // the label writes of every trace above in one transaction, then the decision summaries the triggers kept

@@ -17,6 +17,9 @@
  * E1 on traces and R_total on trace_decisions in one statement), or the
  * delete of a trace (whose trace_decisions row goes by cascade, before either
  * trigger runs), is counted exactly once, in whichever order the triggers run.
+ * A change of E1's value and R_total only (a label's recompute) moves sums in
+ * place, without the general path's join and grouping: for one trace, by key
+ * from variables (singleTraceSql); for several, in one statement (valuesOnlySql).
  *
  * No "server-only" import: scripts/summaries-sql.ts prints the migration.
  */
