@@ -253,6 +253,25 @@ describe("GET /api/decisions", () => {
     await flip(["dc-s", "dg-s1"]);
     await check(0);
   });
+
+  it("a role twice in a trace's delegated roles counts twice, also when its E1 then changes alone", async () => {
+    // written by hand (the recorder writes each role once): the tallies count the role's row twice, as the scan does;
+    // then E1 alone changes (values only, one trace): its row moves by twice the difference (the set-based path: a key twice)
+    await prisma().$executeRaw`UPDATE trace_decisions d SET delegate_role_buckets = ARRAY['coder', 'coder'] FROM traces t WHERE d.trace_id = t.id AND t.trace_id = 'dc-s'`;
+    const coder = async () => {
+      const report = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body;
+      setSummaries(false);
+      try {
+        expect(rounded(report)).toEqual(rounded((await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body));
+      } finally {
+        setSummaries(true);
+      }
+      return report.decisions.find((d) => d.key === "delegate")!.buckets.flatMap((b) => b.rows).find((r) => r.bucket === "coder")!;
+    };
+    expect(await coder()).toMatchObject({ traces: 2, e1: { n: 2, rate: 0 } });
+    await prisma().$executeRaw`UPDATE traces SET e1 = 1 - e1 WHERE trace_id = 'dc-s'`;
+    expect(await coder()).toMatchObject({ traces: 2, e1: { n: 2, rate: 1 } });
+  });
 });
 
 describe("any query answers 200 or a 4xx with the error shape, never a 500", () => {
