@@ -211,6 +211,67 @@ describe("GET /api/decisions", () => {
     // step_quality had no value (no automatic one, no reward channel): the label makes R = 1, weight 1 under uniform
     expect(after - before).toBeCloseTo(1, 12);
   });
+
+  it("a task_success label on a rollout of a group in one cell moves the cell's stored sums in place, by hand", async () => {
+    // dc-s (spawns, succeeds) labelled a failure: dc's one stratum now has with 0/1, without 0/1: numerator (0·1 − 0·1)/2 = 0,
+    // weight 1/2, so the estimate 0; variance 0. The trace's E1 changes value (not whether it has one): the triggers' values-only path
+    const response = await annotate(jsonRequest("/api/traces/dc-s/annotations", { family: "task_success", value: 0 }), params({ id: "dc-s" }));
+    expect(response.status).toBe(201);
+    const contained = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body;
+    const spawn = contained.decisions.find((d) => d.key === "spawn")!;
+    expect(spawn.within_group).toMatchObject({ estimate: 0, low: 0, high: 0, groups: 1, with: 1, without: 1 });
+    expect(spawn.taken.e1).toMatchObject({ rate: 0, n: 1 });
+    expect(contained.overall.e1).toMatchObject({ rate: 0, n: 2 });
+    setSummaries(false);
+    try {
+      expect(rounded(contained)).toEqual(rounded((await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body));
+    } finally {
+      setSummaries(true);
+    }
+  });
+
+  it("one statement that flips E1 and moves R_total of rollouts in two cells: the cells' stored sums, by hand, equal to the scan", async () => {
+    // several traces in one statement, each changing values only (the set-based values-only path); dc-s is at E1 0 (above)
+    const flip = (ids: string[]) => prisma().$executeRaw`WITH t AS (UPDATE traces SET e1 = 1 - e1 WHERE trace_id = ANY(${ids}) RETURNING id)
+      UPDATE trace_decisions d SET r_total = d.r_total + 0.25 FROM t WHERE d.trace_id = t.id`;
+    const check = async (estimate: number) => {
+      const summary = (await get<DecisionReport>(decisions, "/api/decisions")).body;
+      const contained = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body;
+      expect(contained.decisions.find((d) => d.key === "spawn")!.within_group).toMatchObject({ estimate, groups: 1, with: 1, without: 1 });
+      setSummaries(false);
+      try {
+        expect(rounded(summary)).toEqual(rounded((await get<DecisionReport>(decisions, "/api/decisions")).body));
+        expect(rounded(contained)).toEqual(rounded((await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body));
+      } finally {
+        setSummaries(true);
+      }
+    };
+    // dc-s back to 1: with 1/1, without 0/1, numerator 1/2, weight 1/2: the estimate 1
+    await flip(["dc-s", "dg-s1"]);
+    await check(1);
+    // and to 0 again: the cell's sums lose the terms they gained (the numerator back to 0: the estimate 0)
+    await flip(["dc-s", "dg-s1"]);
+    await check(0);
+  });
+
+  it("a role twice in a trace's delegated roles counts twice, also when its E1 then changes alone", async () => {
+    // written by hand (the recorder writes each role once): the tallies count the role's row twice, as the scan does;
+    // then E1 alone changes (values only, one trace): its row moves by twice the difference (the set-based path: a key twice)
+    await prisma().$executeRaw`UPDATE trace_decisions d SET delegate_role_buckets = ARRAY['coder', 'coder'] FROM traces t WHERE d.trace_id = t.id AND t.trace_id = 'dc-s'`;
+    const coder = async () => {
+      const report = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body;
+      setSummaries(false);
+      try {
+        expect(rounded(report)).toEqual(rounded((await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body));
+      } finally {
+        setSummaries(true);
+      }
+      return report.decisions.find((d) => d.key === "delegate")!.buckets.flatMap((b) => b.rows).find((r) => r.bucket === "coder")!;
+    };
+    expect(await coder()).toMatchObject({ traces: 2, e1: { n: 2, rate: 0 } });
+    await prisma().$executeRaw`UPDATE traces SET e1 = 1 - e1 WHERE trace_id = 'dc-s'`;
+    expect(await coder()).toMatchObject({ traces: 2, e1: { n: 2, rate: 1 } });
+  });
 });
 
 describe("any query answers 200 or a 4xx with the error shape, never a 500", () => {

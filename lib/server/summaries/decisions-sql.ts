@@ -17,6 +17,9 @@
  * E1 on traces and R_total on trace_decisions in one statement), or the
  * delete of a trace (whose trace_decisions row goes by cascade, before either
  * trigger runs), is counted exactly once, in whichever order the triggers run.
+ * A change of E1's value and R_total only (a label's recompute) moves sums in
+ * place, without the general path's join and grouping: for one trace, by key
+ * from variables (singleTraceSql); for several, in one statement (valuesOnlySql).
  *
  * No "server-only" import: scripts/summaries-sql.ts prints the migration.
  */
@@ -63,6 +66,12 @@ const TALLY_VALUES = `CROSS JOIN LATERAL (
       ('stop_reason', x.stop_reason::text), ('verdict', x.verdict::text)) AS v(dim, value)
     UNION ALL SELECT 'delegate_role', role FROM unnest(x.delegate_role_buckets) AS role) AS tv`;
 
+/** TALLY_VALUES' dimensions but the delegated roles, of the counted row in variable `wrow` (the single-trace path's keys). */
+const ROW_DIMS: readonly (readonly [string, string])[] = [
+  ["total", "NULL::text"], ["agents_spawned", "wrow.agents_spawned_bucket"], ["messages_per_agent", "wrow.messages_per_agent_bucket"],
+  ["aggregate_fan_in", "wrow.aggregate_fan_in_bucket"], ["stop_reason", "wrow.stop_reason::text"], ["verdict", "wrow.verdict::text"],
+];
+
 const GRAIN = "x.project_id, x.system, x.topology, x.policy_version, x.day";
 const GRAIN_COLS = "project_id, system, topology, policy_version, day";
 /** Per decision, in the total rows: traces that took it, their E1 count and successes, their R_total's sum. */
@@ -106,19 +115,19 @@ function applySql(delta: string, extra = ""): string {
 }
 
 /** Per decision, the within-group terms of a decision_groups row `g` (lib/decisions/difference.ts addStratum), in numeric; zero without both arms. */
-function groupTerms(k: string): [string, string][] {
-  const [n1, a, n0, c] = [`g.n1_${k}::numeric`, `g.a_${k}::numeric`, `(g.rows - g.n1_${k})::numeric`, `(g.e1_sum - g.a_${k})::numeric`];
-  const when = (e: string) => `CASE WHEN g.n1_${k} > 0 AND g.rows > g.n1_${k} THEN ${e} ELSE 0 END`;
+function groupTerms(k: string, g = "g"): [string, string][] {
+  const [n1, a, n0, c] = [`${g}.n1_${k}::numeric`, `${g}.a_${k}::numeric`, `(${g}.rows - ${g}.n1_${k})::numeric`, `(${g}.e1_sum - ${g}.a_${k})::numeric`];
+  const when = (e: string) => `CASE WHEN ${g}.n1_${k} > 0 AND ${g}.rows > ${g}.n1_${k} THEN ${e} ELSE 0 END`;
   return [
     [`strata_${k}`, when("1")],
-    [`n1_${k}`, when(`g.n1_${k}`)],
-    [`n0_${k}`, when(`g.rows - g.n1_${k}`)],
+    [`n1_${k}`, when(`${g}.n1_${k}`)],
+    [`n0_${k}`, when(`${g}.rows - ${g}.n1_${k}`)],
     [`numerator_${k}`, when(`(${a} * ${n0} - ${c} * ${n1}) / (${n1} + ${n0})`)],
     [`weight_${k}`, when(`${n1} * ${n0} / (${n1} + ${n0})`)],
     [`variance_${k}`, when(`(${a} * (${n1} - ${a}) * ${n0} ^ 3 + ${c} * (${n0} - ${c}) * ${n1} ^ 3) / (${n1} * ${n0} * (${n1} + ${n0}) ^ 2)`)],
   ];
 }
-const TERMS = TAKEN.flatMap(groupTerms);
+const TERMS = TAKEN.flatMap((k) => groupTerms(k));
 const G_GRAIN = "g.project_id, g.system, g.topology, g.policy_version, g.day";
 
 /** Adds (`sign` 1) or subtracts (-1) the terms of the decision_groups rows `g` that `where` selects to their cells' decision_group_sums; returns the keys. */
@@ -137,6 +146,131 @@ const respanSql = `WITH span AS (SELECT group_id, count(*) AS cells FROM decisio
 /** Drops the cells' sums left at zero (no group with both arms of any decision). */
 const dropZeroSums = `DELETE FROM decision_group_sums WHERE key = ANY(zs) AND ${TAKEN.map((k) => `strata_${k} = 0`).join(" AND ")}`;
 
+/**
+ * The columns of a counted row that stay when a write moves only its E1's value (not whether it has
+ * one) and its R_total: a label's recompute. Then every row of the summaries the trace counts in stays
+ * where it is, with the same traces and rows; only sums move (below, `valuesOnlySql`).
+ */
+const KEPT = NAMES.filter((n) => n !== "trace_id" && n !== "e1" && n !== "r_total");
+
+
+/**
+ * The values-only case, for the traces whose counted row (`was`) and joined row now (`now`) differ only
+ * in E1's value and R_total: the differences added in place (E1's to the tallies' successes and the
+ * groups' E1 sums and a, R_total's to the tallies' sums), the counted rows rewritten; no row is added or
+ * dropped and no group changes cells, so there is nothing to drop or flag. The upserts go in key order
+ * like the general path's and find every key (the trace counts in those rows). It returns the groups
+ * that lie in one cell with both arms of some decision (`gkeys`) and their differences (`gdiff`: E1's, then per
+ * decision a's): only their cells' sums change, by the new terms less the old (`valuesOnlySumsSql`).
+ */
+function valuesOnlySql(ctes: string): string {
+  const takenDeltas = (k: string) => ["0", "0", `coalesce(sum(x.de) FILTER (WHERE tv.dim = 'total' AND x.${k}_taken), 0)`, `coalesce(sum(x.dr) FILTER (WHERE tv.dim = 'total' AND x.${k}_taken), 0)`];
+  const moved = ["successes", "r_sum", ...TAKEN.flatMap((k) => [`successes_${k}`, `r_sum_${k}`])];
+  return `WITH ${ctes},
+  x AS MATERIALIZED (SELECT ${list("w")}, coalesce(n.e1 - w.e1, 0) AS de, n.r_total::numeric - w.r_total::numeric AS dr, n.e1 AS e1_now, n.r_total AS r_now
+    FROM was w JOIN now n ON n.trace_id = w.trace_id WHERE (w.e1, w.r_total) IS DISTINCT FROM (n.e1, n.r_total)),
+  tal AS (
+    INSERT INTO decision_tallies AS s (key, ${GRAIN_COLS}, dim, value, traces, n, successes, r_sum, ${TAKEN_COLS.join(", ")})
+    SELECT jsonb_build_array(${GRAIN}, tv.dim, tv.value)::text, ${GRAIN}, tv.dim, tv.value, 0, 0, sum(x.de), sum(x.dr), ${TAKEN.flatMap(takenDeltas).join(", ")}
+    FROM x ${TALLY_VALUES}
+    GROUP BY ${GRAIN}, tv.dim, tv.value
+    ORDER BY 1
+    ON CONFLICT (key) DO UPDATE SET ${moved.map((c) => `${c} = s.${c} + excluded.${c}`).join(", ")}),
+  gd AS (
+    SELECT jsonb_build_array(${GRAIN}, x.group_id)::text AS key, ${GRAIN}, x.group_id, ARRAY[sum(x.de), ${TAKEN.map((k) => `coalesce(sum(x.de) FILTER (WHERE x.${k}_taken), 0)`).join(", ")}]::int[] AS d
+    FROM x WHERE x.group_id IS NOT NULL AND x.e1 IS NOT NULL
+    GROUP BY ${GRAIN}, x.group_id),
+  grp AS (
+    INSERT INTO decision_groups AS s (key, ${GRAIN_COLS}, group_id, ${GROUP_COLS.join(", ")})
+    SELECT gd.key, ${GRAIN_COLS}, gd.group_id, 0, gd.d[1], ${TAKEN.map((k, i) => `0, gd.d[${i + 2}]`).join(", ")} FROM gd ORDER BY 1
+    ON CONFLICT (key) DO UPDATE SET e1_sum = s.e1_sum + excluded.e1_sum, ${TAKEN.map((k) => `a_${k} = s.a_${k} + excluded.a_${k}`).join(", ")}
+    RETURNING s.key, s.spans, ${TAKEN.map((k) => `s.n1_${k} > 0 AND s.rows > s.n1_${k}`).join(" OR ")} AS arms),
+  counted AS (UPDATE decision_summary_rows r SET e1 = x.e1_now, r_total = x.r_now FROM x WHERE r.trace_id = x.trace_id)
+  SELECT array_agg(g.key), array_agg(gd.d) FROM grp g JOIN gd ON gd.key = g.key WHERE g.spans IS NOT TRUE AND g.arms`;
+}
+
+/** The term columns that depend on a group's E1 (the others read only its rows and n1, which a values-only change keeps). */
+const E1_TERMS = TERMS.filter(([c]) => c.startsWith("numerator_") || c.startsWith("variance_"));
+
+/**
+ * The cells' sums of the groups `gkeys` (in one cell, with both arms) after a values-only change, whose
+ * differences `gdiff` the upsert above added: each group's new terms less its old, the old counts being the
+ * new less the difference (the group's row as this transaction locked it, not as an earlier snapshot read
+ * it). Its cell's row exists: the group's terms are in it.
+ */
+const valuesOnlySumsSql = (() => {
+  const old = `SELECT g.rows, g.e1_sum - gdiff[k.i][1] AS e1_sum, ${TAKEN.map((k, i) => `g.n1_${k}, g.a_${k} - gdiff[k.i][${i + 2}] AS a_${k}`).join(", ")}`;
+  const oldTerms = new Map(TAKEN.flatMap((k) => groupTerms(k, "o")));
+  const e1Term = new Set(E1_TERMS.map(([c]) => c));
+  return `INSERT INTO decision_group_sums AS s (key, ${GRAIN_COLS}, ${TERMS.map(([c]) => c).join(", ")})
+    SELECT jsonb_build_array(${G_GRAIN})::text, ${G_GRAIN}, ${TERMS.map(([c, e]) => (e1Term.has(c) ? `sum(${e}) - sum(${oldTerms.get(c)!})` : "0")).join(", ")}
+    FROM unnest(gkeys) WITH ORDINALITY AS k(key, i) JOIN decision_groups g ON g.key = k.key CROSS JOIN LATERAL (${old}) AS o
+    GROUP BY ${G_GRAIN} ORDER BY 1
+    ON CONFLICT (key) DO UPDATE SET ${E1_TERMS.map(([c]) => `${c} = s.${c} + excluded.${c}`).join(", ")}`;
+})();
+
+/**
+ * The values-only case of a statement that changed one trace (a label's recompute), with no set-based
+ * statement: the trace's joined row now (`nrow`) and its counted row (`wrow`) read by key into
+ * variables; nothing else to do when they are equal (the second trigger of a statement that wrote both
+ * tables). Else, when they differ only in E1's value and R_total, the differences go in place: the
+ * trace's tally rows (their keys built as the general path builds them, updated by key: an index scan
+ * in key order, so rows are locked in the general path's order), its group's row, the group's cell's
+ * sums (the new terms less the old, the old counts being the new less the difference) when the group
+ * lies in one cell with both arms of some decision, and its counted row. Any other case falls through
+ * to the set-based statements below.
+ */
+function singleTraceSql(): string {
+  const readNow = `SELECT ${ROW.map(([name, value]) => `${value} AS ${name}`).join(", ")} INTO nrow FROM traces t JOIN trace_decisions d ON d.trace_id = t.id WHERE t.id = tids[1]`;
+  const readWas = `SELECT ${NAMES.join(", ")} INTO wrow FROM decision_summary_rows WHERE trace_id = tids[1]`;
+  const cols = (r: string, names: readonly string[]) => names.map((c) => `${r}.${c}`).join(", ");
+  const grainW = "wrow.project_id, wrow.system, wrow.topology, wrow.policy_version, wrow.day";
+  const tallyKey = (dim: string, value: string) => `jsonb_build_array(${grainW}, ${dim}, ${value})::text`;
+  const takenDelta = (k: string, cond: string) => `CASE WHEN ${cond}wrow.${k}_taken THEN de ELSE 0 END`;
+  const terms = (alias: string) => new Map(TAKEN.flatMap((k) => groupTerms(k, alias)));
+  const [newTerms, oldTerms] = [terms("ng"), terms("og")];
+  const groupCols = (old: boolean) =>
+    `SELECT grow.rows AS rows, grow.e1_sum${old ? " - de" : ""} AS e1_sum, ${TAKEN.map((k) => `grow.n1_${k} AS n1_${k}, grow.a_${k}${old ? ` - ${takenDelta(k, "")}` : ""} AS a_${k}`).join(", ")}`;
+  return `IF cardinality(tids) = 1 THEN
+    ${readNow};
+    found_now := FOUND;
+    ${readWas};
+    IF FOUND AND found_now THEN
+      IF (${cols("wrow", NAMES)}) IS NOT DISTINCT FROM (${cols("nrow", NAMES)}) THEN
+        RETURN NULL;
+      END IF;
+      IF (wrow.e1 IS NULL) = (nrow.e1 IS NULL) AND (${cols("wrow", KEPT)}) IS NOT DISTINCT FROM (${cols("nrow", KEPT)}) THEN
+        de := coalesce(nrow.e1 - wrow.e1, 0);
+        dr := nrow.r_total::numeric - wrow.r_total::numeric;
+        -- the tally keys, in expressions (no statement); a key twice (a role twice in delegate_role_buckets) counts twice: the set-based path adds it up
+        keys := ARRAY[${ROW_DIMS.map(([dim, value]) => `${tallyKey(`'${dim}'`, value)}`).join(", ")}];
+        once := true;
+        FOREACH drole IN ARRAY coalesce(wrow.delegate_role_buckets, '{}') LOOP
+          once := once AND NOT ${tallyKey("'delegate_role'", "drole")} = ANY(keys);
+          keys := keys || ${tallyKey("'delegate_role'", "drole")};
+        END LOOP;
+        IF once THEN
+          UPDATE decision_tallies s SET successes = s.successes + de, r_sum = s.r_sum + dr,
+            ${TAKEN.map((k) => `successes_${k} = s.successes_${k} + ${takenDelta(k, "s.dim = 'total' AND ")}, r_sum_${k} = s.r_sum_${k} + CASE WHEN s.dim = 'total' AND wrow.${k}_taken THEN dr ELSE 0 END`).join(",\n            ")}
+            WHERE s.key = ANY(keys);
+          IF wrow.group_id IS NOT NULL AND wrow.e1 IS NOT NULL THEN
+            UPDATE decision_groups s SET e1_sum = s.e1_sum + de, ${TAKEN.map((k) => `a_${k} = s.a_${k} + ${takenDelta(k, "")}`).join(", ")}
+              WHERE s.key = jsonb_build_array(${grainW}, wrow.group_id)::text
+              RETURNING s.spans, s.rows, s.e1_sum, ${TAKEN.map((k) => `s.n1_${k}, s.a_${k}`).join(", ")} INTO grow;
+            IF grow.spans IS NOT TRUE AND (${TAKEN.map((k) => `(grow.n1_${k} > 0 AND grow.rows > grow.n1_${k})`).join(" OR ")}) THEN
+              UPDATE decision_group_sums s SET ${E1_TERMS.map(([c]) => `${c} = s.${c} + (${newTerms.get(c)!}) - (${oldTerms.get(c)!})`).join(",\n                ")}
+                FROM (${groupCols(false)}) AS ng, (${groupCols(true)}) AS og
+                WHERE s.key = jsonb_build_array(${grainW})::text;
+            END IF;
+          END IF;
+          UPDATE decision_summary_rows SET e1 = nrow.e1, r_total = nrow.r_total WHERE trace_id = wrow.trace_id;
+          RETURN NULL;
+        END IF;
+      END IF;
+    END IF;
+  END IF;`;
+}
+
 /** The trigger's statements for the traces whose ids `ids` selects: the difference between their joined rows now and what was counted. */
 function triggerBody(ids: string): string {
   const ctes = `ids AS (SELECT DISTINCT id FROM unnest(tids) AS i(id)),
@@ -152,15 +286,30 @@ function triggerBody(ids: string): string {
   kept AS (
     INSERT INTO decision_summary_rows AS r (${NAMES.join(", ")}) SELECT ${NAMES.join(", ")} FROM x WHERE x.sign > 0 ORDER BY trace_id
     ON CONFLICT (trace_id) DO UPDATE SET ${NAMES.slice(1).map((n) => `${n} = excluded.${n}`).join(", ")}),`;
+  const valuesOnly = `w.trace_id IS NOT NULL AND n.trace_id IS NOT NULL AND (w.e1 IS NULL) = (n.e1 IS NULL) AND (${KEPT.map((c) => `w.${c}`).join(", ")}) IS NOT DISTINCT FROM (${KEPT.map((c) => `n.${c}`).join(", ")})`;
+  const groups = (a: string) => `array_agg(${a}.group_id) FILTER (WHERE ${a}.group_id IS NOT NULL AND ${a}.e1 IS NOT NULL)`;
   // most statements change nothing counted (a metric rewritten, or the second of two triggers of one statement): a look first,
-  // which also names the groups whose counts change
+  // which also tells whether every change is values-only (a label's: one statement that moves sums in place),
+  // and names the groups whose counts change
   // the ids first, into a variable: the statements below then name no transition table, and keep their plans from call to call
   return `SELECT array_agg(id) INTO tids FROM (${ids}) AS i(id);
   IF tids IS NULL THEN
     RETURN NULL;
   END IF;
-  SELECT count(*) > 0, array_agg(DISTINCT d.group_id) FILTER (WHERE d.group_id IS NOT NULL AND d.e1 IS NOT NULL) INTO changed, ga FROM (${delta}) AS d;
-  IF NOT changed THEN
+  ${singleTraceSql()}
+  WITH ${ctes}
+  SELECT count(*), coalesce(bool_and(${valuesOnly}), false), ${groups("w")} || ${groups("n")}
+    FROM was w FULL JOIN now n ON n.trace_id = w.trace_id WHERE ${differs}
+    INTO changed, fast, ga;
+  IF changed = 0 THEN
+    RETURN NULL;
+  END IF;
+  IF fast THEN
+    ${valuesOnlySql(ctes)}
+      INTO gkeys, gdiff;
+    IF gkeys IS NOT NULL THEN
+      ${valuesOnlySumsSql};
+    END IF;
     RETURN NULL;
   END IF;
   -- those groups leave their cell's sums (the ones that lay in one cell), and come back below as they are now
@@ -194,7 +343,19 @@ export function decisionTriggerSql(): string {
     (t) => `CREATE OR REPLACE FUNCTION baton_decision_summaries_${t.name}() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
   tids int[];
-  changed boolean;
+  changed bigint;
+  fast boolean;
+  gkeys text[];
+  gdiff int[];
+  nrow record;
+  wrow record;
+  grow record;
+  found_now boolean;
+  de int;
+  dr numeric;
+  keys text[];
+  once boolean;
+  drole text;
   ga text[];
   zs text[];
   za text[];

@@ -28,9 +28,11 @@ import { setSummaries } from "./read";
  * lib/metrics/sketch.ts's bound on the approximate ones (medians, the
  * histograms); decision analytics answered from the decision summaries equal
  * the scan's (integer tallies exactly, float sums within 1e-9 relative), also
- * after writes of trace_decisions, of group_id and of both tables in one
- * statement; and the summaries kept by the triggers equal a rebuild. The
- * scan's histograms (ranges, percentiles and counts taken from each metric's
+ * after writes of trace_decisions, of group_id, of both tables in one
+ * statement and of several traces' E1 and R_total in one statement (the
+ * values-only paths: one trace, or a set of them, or mixed with rows that
+ * take the general path); and the summaries kept by the triggers equal a
+ * rebuild. The scan's histograms (ranges, percentiles and counts taken from each metric's
  * distinct values in one statement) equal PostgreSQL's own min, max,
  * percentile_cont and width_bucket over the same rows.
  */
@@ -68,6 +70,15 @@ const op = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("judge" as const), pick: fc.nat(), judge: fc.constantFrom("pj", "pk"), value: fc.constantFrom(0, 0.2, 1) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), day: fc.constantFrom(...DAYS), hour: fc.constantFrom("01", "05", "23") }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("group" as const), pick: fc.nat(), group: fc.constantFrom("g1", "g2", "g3", null) }) },
+  // one statement over several traces, as a rescore would write them: E1 flipped (values-only: a null stays null) or set to 1
+  // (null to 1 is not values-only), R_total moved; on its own rows (values-only) or with other rows (the general path)
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("values" as const), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), e1: fc.constantFrom("flip", "keep", "one"),
+      dr: fc.constantFrom(0, 0.5, -1.25, 1e-3),
+    }),
+  },
   {
     weight: 4,
     arbitrary: fc.record({
@@ -151,6 +162,14 @@ async function apply(live: string[], o: Op): Promise<void> {
     case "group":
       if (pick) await prisma().$executeRaw`UPDATE traces SET group_id = ${o.group} WHERE trace_id = ${pick}`;
       return;
+    case "values": {
+      if (live.length === 0) return;
+      const ids = [...new Set(o.picks.map((i) => live[i % live.length]!))];
+      const e1 = { flip: Prisma.sql`CASE WHEN e1 IS NULL THEN NULL ELSE 1 - e1 END`, keep: Prisma.sql`e1`, one: Prisma.sql`1` }[o.e1];
+      await prisma().$executeRaw`WITH t AS (UPDATE traces SET e1 = ${e1} WHERE trace_id = ANY(${ids}) RETURNING id)
+        UPDATE trace_decisions d SET r_total = d.r_total + ${o.dr}::float8 FROM t WHERE d.trace_id = t.id`;
+      return;
+    }
     case "decision":
       if (!pick) return;
       if (o.both) {
@@ -319,7 +338,9 @@ async function snapshot(): Promise<unknown> {
 async function decisionSnapshot(): Promise<unknown> {
   const project = Prisma.sql`project_id = (SELECT id FROM projects WHERE name = ${PROJECT})`;
   return Promise.all([
-    prisma().$queryRaw`SELECT key, traces, n, successes, trim_scale(r_sum)::text AS r_sum, taken_spawn, taken_delegate, taken_communicate, taken_aggregate, taken_stop FROM decision_tallies WHERE ${project} ORDER BY key`,
+    prisma().$queryRaw`SELECT key, traces, n, successes, trim_scale(r_sum)::text AS r_sum,
+      ${Prisma.raw(["spawn", "delegate", "communicate", "aggregate", "stop"].map((k) => `taken_${k}, n_${k}, successes_${k}, trim_scale(r_sum_${k})::text AS r_sum_${k}`).join(", "))}
+      FROM decision_tallies WHERE ${project} ORDER BY key`,
     prisma().$queryRaw`SELECT * FROM decision_groups WHERE ${project} ORDER BY key`,
     prisma().$queryRaw`SELECT key, ${Prisma.raw(["spawn", "delegate", "communicate", "aggregate", "stop"].map((k) => `strata_${k}, n1_${k}, n0_${k}, trim_scale(numerator_${k})::text AS numerator_${k}, trim_scale(weight_${k})::text AS weight_${k}, trim_scale(variance_${k})::text AS variance_${k}`).join(", "))}
       FROM decision_group_sums WHERE ${project} ORDER BY key`,

@@ -1,0 +1,130 @@
+/**
+ * `npm run bench:label-triggers [-- --traces 40 --install --check --nested]`
+ *
+ * What the summaries' triggers cost one label write, on the idle database: for --traces traces of
+ * the kept bench:scale database (.baton-bench/scale, port BATON_BENCH_PG_PORT or 24371; DATABASE_URL
+ * to use another server) that have a group and an E1, the statement a task_success label's
+ * recompute runs (lib/server/compute/persist.ts: the traces row's E1 rewritten and the trace_decisions
+ * row upserted with a new R_total, in one statement) under EXPLAIN ANALYZE, each in a transaction
+ * that is rolled back; three ways: the summaries' triggers off, the metric summaries' only, all.
+ * Prints the medians of the statement's execution time, the WAL it wrote (a label write's commit
+ * waits for it to be flushed) and each trigger's time. --install first
+ * installs the triggers as the code generates them now (what the migration or the rebuild installs);
+ * --check writes those labels in one transaction and compares the decision summaries the triggers
+ * kept with a rebuild from the rows (rolled back); --nested prints the statements the triggers ran
+ * for the last of three labels, each with its time (auto_explain, without instrumentation).
+ */
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { decisionRebuildSql, decisionTriggerSql } from "@/lib/server/summaries/decisions-sql";
+import { triggerSql } from "@/lib/server/summaries/sql";
+import { benchDatabase } from "./db";
+
+const { values } = parseArgs({ options: { traces: { type: "string", default: "40" }, nested: { type: "boolean", default: false }, install: { type: "boolean", default: false }, check: { type: "boolean", default: false } } });
+const PORT = Number(process.env.BATON_BENCH_PG_PORT ?? 24371);
+
+const DECISION_COLUMNS = [
+  "spawn_taken", "agents_spawned", "delegate_taken", "delegate_role_buckets", "communicate_taken", "messages", "messages_per_agent", "aggregate_taken",
+  "aggregate_fan_in", "stop_taken", "policy_version", "r_total", "agents_spawned_bucket", "messages_per_agent_bucket", "aggregate_fan_in_bucket",
+];
+
+/** The recompute's shape: every decision column upserted (R_total changed), E1 flipped. */
+const LABEL = `WITH m AS (UPDATE traces SET e1 = 1 - e1, updated_at = now() WHERE id = $1),
+  d AS (INSERT INTO trace_decisions SELECT * FROM trace_decisions WHERE trace_id = $1
+    ON CONFLICT (trace_id) DO UPDATE SET ${DECISION_COLUMNS.map((c) => (c === "r_total" ? `r_total = EXCLUDED.r_total + 0.5` : `${c} = EXCLUDED.${c}`)).join(", ")})
+  SELECT 1`;
+
+async function triggers(client: pg.Client, on: { metrics: boolean; decisions: boolean }): Promise<void> {
+  const verb = (x: boolean) => (x ? "ENABLE" : "DISABLE");
+  await client.query(`ALTER TABLE traces ${[...["insert", "update", "delete"].map((op) => `${verb(on.metrics)} TRIGGER summaries_${op}`), ...["update", "delete"].map((op) => `${verb(on.decisions)} TRIGGER decision_summaries_traces_${op}`)].join(", ")}`);
+  await client.query(`ALTER TABLE trace_decisions ${["insert", "update", "delete"].map((op) => `${verb(on.decisions)} TRIGGER decision_summaries_decisions_${op}`).join(", ")}`);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function main(): Promise<void> {
+  const db = await benchDatabase("baton_bench_scale", { reuse: true, embedded: { dataDir: ".baton-bench/scale", port: PORT } });
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    if (values.install) {
+      // the triggers as the code generates them now (a migration or the rebuild would install the same)
+      await client.query(triggerSql());
+      await client.query(decisionTriggerSql());
+    }
+    const { rows } = await client.query<{ id: number }>(
+      `SELECT t.id FROM traces t JOIN trace_decisions d ON d.trace_id = t.id WHERE t.group_id IS NOT NULL AND t.e1 IS NOT NULL ORDER BY t.id % 997, t.id LIMIT $1`,
+      [Number(values.traces)],
+    );
+    const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' only", { metrics: true, decisions: false }], ["all", { metrics: true, decisions: true }]] as const;
+    for (const [label, on] of modes) {
+      await triggers(client, on);
+      const total: number[] = [];
+      const wal: number[] = [];
+      const perTrigger = new Map<string, number[]>();
+      for (const [pass, { id }] of [...rows, ...rows].entries()) {
+        await client.query("BEGIN");
+        const lsn = (await client.query<{ l: string }>("SELECT pg_current_wal_insert_lsn()::text AS l")).rows[0]!.l;
+        const { rows: plan } = await client.query<{ "QUERY PLAN": [{ "Execution Time": number; Triggers?: { "Trigger Name": string; Time: number }[] }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${LABEL}`, [id]);
+        const written = Number((await client.query<{ b: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn) AS b", [lsn])).rows[0]!.b);
+        await client.query("ROLLBACK");
+        if (pass < rows.length) continue; // the first pass warms the caches and the functions' plans
+        const p = plan[0]!["QUERY PLAN"][0];
+        total.push(p["Execution Time"]);
+        wal.push(written);
+        for (const t of p.Triggers ?? []) perTrigger.set(t["Trigger Name"], [...(perTrigger.get(t["Trigger Name"]) ?? []), t.Time]);
+      }
+      console.log(`${label}: statement ${median(total).toFixed(3)} ms, ${median(wal)} bytes of WAL; ${[...perTrigger].map(([name, ts]) => `${name} ${median(ts).toFixed(3)} ms`).join(", ")}`);
+    }
+    if (values.check) {
+      // the label writes of every trace above in one transaction, then the decision summaries the triggers kept
+      // against a rebuild from the rows (rolled back)
+      await client.query("BEGIN");
+      for (const { id } of rows) await client.query(LABEL, [id]);
+      // compared as values (EXCEPT both ways), not as text: a numeric sum kept by additions may print more trailing zeros than the rebuild's
+      const tables = ["decision_tallies", "decision_groups", "decision_group_sums", "decision_summary_rows"];
+      const columns = new Map<string, string>();
+      for (const t of tables) {
+        const { rows: cs } = await client.query<{ c: string }>(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = $1 AND column_name NOT IN ('id', 'created_at', 'updated_at') ORDER BY ordinal_position`, [t]);
+        columns.set(t, cs.map((r) => r.c).join(", "));
+        await client.query(`CREATE TEMP TABLE kept_${t} AS SELECT ${columns.get(t)} FROM ${t}`);
+      }
+      for (const statement of decisionRebuildSql()) await client.query(statement);
+      for (const t of tables) {
+        const c = columns.get(t)!;
+        const { rows: d } = await client.query<{ n: number; extra: number; missing: number }>(
+          `SELECT (SELECT count(*)::int FROM ${t}) AS n, (SELECT count(*)::int FROM (SELECT * FROM kept_${t} EXCEPT ALL SELECT ${c} FROM ${t}) x) AS extra, (SELECT count(*)::int FROM (SELECT ${c} FROM ${t} EXCEPT ALL SELECT * FROM kept_${t}) x) AS missing`,
+        );
+        const r = d[0]!;
+        console.log(`${t}: ${r.n} rows rebuilt; kept by the triggers and not rebuilt: ${r.extra}, rebuilt and not kept: ${r.missing}${r.extra + r.missing === 0 ? " (equal)" : " (DIFFER)"}`);
+      }
+      await client.query("ROLLBACK");
+    }
+    if (values.nested) {
+      await client.query("LOAD 'auto_explain'");
+      await client.query("SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_analyze = off; SET client_min_messages = log");
+      const notices: string[] = [];
+      client.on("notice", (n) => notices.push(n.message ?? ""));
+      for (let i = 0; i < 3; i++) {
+        notices.length = 0;
+        await client.query("BEGIN");
+        await client.query(LABEL, [rows[i % rows.length]!.id]);
+        await client.query("ROLLBACK");
+      }
+      for (const n of notices) {
+        const time = /duration: ([\d.]+) ms/.exec(n)?.[1];
+        const query = /Query Text: ([^\n]*)/.exec(n)?.[1] ?? "";
+        console.log(`${time ?? "?"} ms  ${query.slice(0, 160)}`);
+      }
+    }
+  } finally {
+    await triggers(client, { metrics: true, decisions: true });
+    await client.end();
+    await db.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
