@@ -209,6 +209,20 @@ const valuesOnlySumsSql = (() => {
     ON CONFLICT (key) DO UPDATE SET ${E1_TERMS.map(([c]) => `${c} = s.${c} + excluded.${c}`).join(", ")}`;
 })();
 
+/** The advisory-lock class of decision groups (beside 7031 judges' units and 7032 blame models). */
+export const GROUP_LOCK_CLASS = 7033;
+
+/**
+ * Writers of one group, one at a time: a transaction-level advisory lock per group (of the group ids in
+ * the text[] `groups`), taken in the order of their keys before any summary row is read or locked. A
+ * group's row, and the terms its cell's sums hold for it, are read by the statements after it, each
+ * with a snapshot taken once the writer before has committed; without it, two writers changing
+ * rollouts of one group at once would both take the group's terms out as they were before either, and
+ * the cell's sums would keep the first one's change twice.
+ */
+const groupLocks = (groups: string) =>
+  `PERFORM pg_advisory_xact_lock(${GROUP_LOCK_CLASS}, k) FROM (SELECT DISTINCT hashtext(g) AS k FROM unnest(${groups}) AS g) AS l ORDER BY k`;
+
 /**
  * The values-only case of a statement that changed one trace (a label's recompute), with no set-based
  * statement: the trace's joined row now (`nrow`) and its counted row (`wrow`) read by key into
@@ -242,6 +256,9 @@ function singleTraceSql(): string {
       IF (wrow.e1 IS NULL) = (nrow.e1 IS NULL) AND (${cols("wrow", KEPT)}) IS NOT DISTINCT FROM (${cols("nrow", KEPT)}) THEN
         de := coalesce(nrow.e1 - wrow.e1, 0);
         dr := nrow.r_total::numeric - wrow.r_total::numeric;
+        IF wrow.group_id IS NOT NULL AND wrow.e1 IS NOT NULL THEN
+          ${groupLocks("ARRAY[wrow.group_id]")};
+        END IF;
         -- the tally keys, in expressions (no statement); a key twice (a role twice in delegate_role_buckets) counts twice: the set-based path adds it up
         keys := ARRAY[${ROW_DIMS.map(([dim, value]) => `${tallyKey(`'${dim}'`, value)}`).join(", ")}];
         once := true;
@@ -303,6 +320,9 @@ function triggerBody(ids: string): string {
     INTO changed, fast, ga;
   IF changed = 0 THEN
     RETURN NULL;
+  END IF;
+  IF ga IS NOT NULL THEN
+    ${groupLocks("ga")};
   END IF;
   IF fast THEN
     ${valuesOnlySql(ctes)}
