@@ -41,7 +41,7 @@ interface Kept {
   roles: TraceRoleSums["roles"];
 }
 
-/** Counts of the last call, for the bench and tests. */
+/** The sums of a call, in the traces' order, and how many were read back kept and how many computed (the tests check these). */
 export interface RoleSumsRead {
   sums: TraceRoleSums[];
   kept: number;
