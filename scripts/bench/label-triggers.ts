@@ -1,5 +1,5 @@
 /**
- * `npm run bench:label-triggers [-- --traces 40 --install --check --nested]`
+ * `npm run bench:label-triggers [-- --traces 40 --install --check --nested --concurrent 4 --seconds 5 --rounds 3]`
  *
  * What the summaries' triggers cost one label write, on the idle database: for --traces traces of
  * the kept bench:scale database (.baton-bench/scale, port BATON_BENCH_PG_PORT or 24371; DATABASE_URL
@@ -12,7 +12,8 @@
  * installs the triggers as the code generates them now (what the migration or the rebuild installs);
  * --check writes those labels in one transaction and compares the decision summaries the triggers
  * kept with a rebuild from the rows (rolled back); --nested prints the statements the triggers ran
- * for the last of three labels, each with its time (auto_explain, without instrumentation).
+ * for the last of three labels, each with its time (auto_explain, without instrumentation); --concurrent n
+ * commits the statement from n connections at once, the three ways in turn (concurrent() below).
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -20,7 +21,17 @@ import { decisionRebuildSql, decisionTriggerSql } from "@/lib/server/summaries/d
 import { triggerSql } from "@/lib/server/summaries/sql";
 import { benchDatabase } from "./db";
 
-const { values } = parseArgs({ options: { traces: { type: "string", default: "40" }, nested: { type: "boolean", default: false }, install: { type: "boolean", default: false }, check: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    traces: { type: "string", default: "40" },
+    nested: { type: "boolean", default: false },
+    install: { type: "boolean", default: false },
+    check: { type: "boolean", default: false },
+    concurrent: { type: "string", default: "0" },
+    seconds: { type: "string", default: "5" },
+    rounds: { type: "string", default: "3" },
+  },
+});
 const PORT = Number(process.env.BATON_BENCH_PG_PORT ?? 24371);
 
 const DECISION_COLUMNS = [
@@ -76,6 +87,7 @@ async function main(): Promise<void> {
       }
       console.log(`${label}: statement ${median(total).toFixed(3)} ms, ${median(wal)} bytes of WAL; ${[...perTrigger].map(([name, ts]) => `${name} ${median(ts).toFixed(3)} ms`).join(", ")}`);
     }
+    if (Number(values.concurrent) > 0) await concurrent(db.url, client, rows.map((r) => r.id));
     if (values.check) {
       // the label writes of every trace above in one transaction, then the decision summaries the triggers kept
       // against a rebuild from the rows (rolled back)
@@ -121,6 +133,65 @@ async function main(): Promise<void> {
     await triggers(client, { metrics: true, decisions: true });
     await client.end();
     await db.close();
+  }
+}
+
+/**
+ * --concurrent n: n clients, each on its own traces, commit the statement above one after another (autocommit: the
+ * commit waits for its WAL to be flushed) for --seconds, the three ways in turn for --rounds rounds; a sixth connection
+ * samples pg_stat_activity every 2 ms for backends waiting on a lock (a row another writer holds until its commit).
+ * Prints per way the medians over rounds of the statement's p50 (as a client sees it), writes/s and the share of samples
+ * in which some writer waited on a lock.
+ */
+async function concurrent(url: string, admin: pg.Client, ids: number[]): Promise<void> {
+  const n = Number(values.concurrent);
+  const clients = await Promise.all(Array.from({ length: n }, async () => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    return c;
+  }));
+  const sampler = new pg.Client({ connectionString: url });
+  await sampler.connect();
+  const pids = (await Promise.all(clients.map((c) => c.query<{ p: number }>("SELECT pg_backend_pid() AS p")))).map((r) => r.rows[0]!.p);
+  const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' only", { metrics: true, decisions: false }], ["all", { metrics: true, decisions: true }]] as const;
+  const results = new Map<string, { p50: number[]; perS: number[]; waiting: number[] }>(modes.map(([label]) => [label, { p50: [], perS: [], waiting: [] }]));
+  try {
+    for (let round = 0; round < Number(values.rounds); round++) {
+      for (const [label, on] of modes) {
+        await triggers(admin, on);
+        const times: number[] = [];
+        const until = performance.now() + Number(values.seconds) * 1000;
+        let samples = 0;
+        let waited = 0;
+        const sampling = (async () => {
+          while (performance.now() < until) {
+            const { rows } = await sampler.query<{ w: number }>("SELECT count(*)::int AS w FROM pg_stat_activity WHERE pid = ANY($1) AND wait_event_type = 'Lock'", [pids]);
+            samples++;
+            if (rows[0]!.w > 0) waited++;
+            await new Promise((r) => setTimeout(r, 2));
+          }
+        })();
+        await Promise.all(clients.map(async (c, k) => {
+          const mine = ids.filter((_, i) => i % n === k);
+          for (let i = 0; performance.now() < until; i++) {
+            const started = performance.now();
+            await c.query(LABEL, [mine[i % mine.length]]);
+            times.push(performance.now() - started);
+          }
+        }));
+        await sampling;
+        const r = results.get(label)!;
+        r.p50.push(median(times));
+        r.perS.push(times.length / Number(values.seconds));
+        r.waiting.push(waited / Math.max(1, samples));
+      }
+    }
+    console.log(`${n} concurrent writers, ${values.rounds} rounds of ${values.seconds} s per way (medians over rounds):`);
+    for (const [label, r] of results) {
+      console.log(`  ${label}: p50 ${median(r.p50).toFixed(2)} ms, ${median(r.perS).toFixed(0)} writes/s, a writer waiting on a lock in ${(100 * median(r.waiting)).toFixed(1)} % of samples`);
+    }
+  } finally {
+    await Promise.all([...clients, sampler].map((c) => c.end()));
   }
 }
 
