@@ -5,6 +5,7 @@ import { FAILED_TOOL } from "./fixtures";
 import { blameInput } from "./input";
 import { judgeFeatures, withJudges } from "./judge";
 import { learnedEvents, learnedJudged, prepareCandidates } from "./learned";
+import { suspectReasons } from "./reasons";
 import { JUDGED_METHODS, METHODS, methodsFor } from "./registry";
 import { attributionReport } from "./report";
 import { withTrainingCache } from "./train-cache";
@@ -82,6 +83,9 @@ describe("a judge's answers as features of the event model (learned_judged)", ()
     const model = learnedJudged.train(labelled);
     expect(model.judges).toBe(true);
     expect(model.named.judge_all_at_once).toBeGreaterThan(1);
+    // the suspects panel says why, in words
+    const ranking = learnedJudged.rank(model, labelled[0]!.input);
+    expect(suspectReasons(ranking.events, ranking.events[0]!.id)).toContain("an LLM judge named it (whole run at once)");
     // a run no judge answered about is still ranked (on its other features)
     expect(learnedJudged.rank(model, runs(false)[0]!.input).events).toHaveLength(STEPS + 2);
   });
