@@ -14,6 +14,7 @@ import { fitPick, scoreFitted, FIT_INNER_CV } from "@/lib/blame/honest";
 import { withTrainingCache } from "@/lib/blame/train-cache";
 import { defaultFamilies, nestedRankings, METHODS, taskGroups, rankingsOf, scoredTraces, scoreRankings, DEFAULT_CV, type BlameMethod, type LabelledTrace, type LearnedMethod, type BlameScores, type BlameInput, type HeuristicMethod } from "@/lib/blame";
 import { isHoldout } from "@/lib/blame/holdout";
+import { STUMPS, stumpProbabilities, trainStumps, type StumpModel } from "@/lib/blame/boosted";
 import { contextOf } from "@/lib/blame/input";
 import { eventProbabilities, trainEventModel, type EventModel } from "@/lib/blame/learned";
 import { isHuman, toRanking } from "@/lib/blame/rank";
@@ -43,6 +44,21 @@ function bagged(k: number, l2: number, features: FeatureSet): LearnedMethod<{ me
       const ps = model.models.map((m) => eventProbabilities(m, input).p);
       const { ordered } = contextOf(input);
       return toRanking(name, ordered.map((event, i) => ({ event, score: ps.reduce((a, p) => a + p[i]!, 0) / ps.length, signals: {} })), "sum");
+    },
+  };
+}
+
+/** The bagged portable logit and the portable stumps, their probabilities averaged (learned_mix's way). */
+function bagMix(): LearnedMethod<{ method: string; trained_on: number; bag: { models: EventModel[] }; stumps: StumpModel }> {
+  const name = "mix(bag10(l2=0.3,portable),stumps(portable))";
+  const bag = bagged(10, 0.3, "portable");
+  return {
+    name, learned: true, needs_group: false, description: name,
+    train: (examples) => ({ method: name, trained_on: examples.length, bag: bag.train(examples), stumps: trainStumps(examples, name, { ...STUMPS, features: "portable" }) }),
+    rank: (model, input) => {
+      const ps = model.bag.models.map((m) => eventProbabilities(m, input).p);
+      const q = stumpProbabilities(model.stumps, input);
+      return toRanking(name, contextOf(input).ordered.map((event, i) => ({ event, score: (ps.reduce((a, p) => a + p[i]!, 0) / ps.length + q[i]!) / 2, signals: {} })), "sum");
     },
   };
 }
@@ -117,8 +133,8 @@ function priorsLogit(l2: number): LearnedMethod<{ method: string; trained_on: nu
 const pct = (x: number) => (100 * x).toFixed(1);
 const cell = (s: BlameScores) => `${pct(s.agent.top1.value)} [${pct(s.agent.top1.low)}-${pct(s.agent.top1.high)}] | ${pct(s.step.top1.value)} [${pct(s.step.top1.low)}-${pct(s.step.top1.high)}] | ${pct(s.step.top3.value)}`;
 
-async function fixed(seed: number) {
-  const which = "all";
+async function fixed(seed: number, only?: string) {
+  const which = only ?? "all";
   const hc = await loadWhoAndWhen("Hand-Crafted");
   const ag = (await loadWhoAndWhen("Algorithm-Generated")).filter((t) => !isHoldout(t.input.trace.trace_id));
   const union: LabelledTrace[] = [...hc, ...ag];
@@ -128,7 +144,7 @@ async function fixed(seed: number) {
   const methods: BlameMethod[] = [
     byName("learned_events"), byName("learned_stumps"), byName("errors"), byName("first_step"), byName("answer_origin"),
     single(1, "portable"), single(3, "portable"), single(10, "portable"),
-    bagged(10, 0.1, "all"), bagged(10, 0.3, "portable"),
+    bagged(10, 0.1, "all"), bagged(10, 0.3, "portable"), bagMix(),
     priorsLogit(0.1), priorsLogit(1),
   ].filter((m) => which === "all" || m.name.startsWith(which) || ["learned_events", "errors"].includes(m.name));
   for (const m of methods) {
@@ -172,5 +188,6 @@ async function nested(withBag: boolean): Promise<void> {
 
 export async function portableBench(part: string, seed: number, withBag = false): Promise<void> {
   if (part === "nested") return nested(withBag);
-  return fixed(seed);
+  // `fixed:<prefix>`: only the methods whose name starts with it (and learned_events, errors beside them)
+  return fixed(seed, part.startsWith("fixed:") ? part.slice(6) : undefined);
 }
