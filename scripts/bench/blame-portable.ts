@@ -8,7 +8,7 @@
  *     bootstrap samples of the training runs, probabilities averaged); the untrained priors' scores as the only
  *     inputs of a small conditional logit;
  *   nested: `best (nested)` under nested CV by task and cross-system (the pick made by inner CV by task on the
- *     training system), without and with the bagged logit among its candidates (`nested base` / `nested bag`).
+ *     training system), without and with the bagged logit (`--bag`) or the mix (`nested:mix`) among its candidates.
  */
 import { fitPick, scoreFitted, FIT_INNER_CV } from "@/lib/blame/honest";
 import { withTrainingCache } from "@/lib/blame/train-cache";
@@ -162,15 +162,15 @@ async function fixed(seed: number, only?: string) {
     console.log(`${m.name.padEnd(28)} CVtask AG ${cell(onAg)} || CVtask HC ${cell(onHc)} || HC->AG ${cell(hcToAg)} || AG->HC ${cell(agToHc)} || ${((used.user + used.system) / 1e6).toFixed(1)} s CPU`);
   }
 }
-async function nested(withBag: boolean): Promise<void> {
+async function nested(extra: BlameMethod | null): Promise<void> {
   const hc = await loadWhoAndWhen("Hand-Crafted");
   const ag = (await loadWhoAndWhen("Algorithm-Generated")).filter((t) => !isHoldout(t.input.trace.trace_id));
   const union: LabelledTrace[] = [...hc, ...ag];
   const systems = union.map((_, i) => (i < hc.length ? "HC" : "AG"));
   const groups = taskGroups(union);
   const base = defaultFamilies()["best (nested)"]!;
-  const candidates = withBag ? [...base, bagged(10, 0.3, "portable")] : base;
-  const label = withBag ? "best (nested) + bag10(l2=0.3,portable)" : "best (nested)";
+  const candidates = extra ? [...base, extra] : base;
+  const label = extra ? `best (nested) + ${extra.name}` : "best (nested)";
   console.log(`${label}: ${candidates.length} candidates; load ${readFileSync("/proc/loadavg", "utf8").trim()}`);
   withTrainingCache(() => {
     let cpu = process.cpuUsage();
@@ -187,7 +187,9 @@ async function nested(withBag: boolean): Promise<void> {
 }
 
 export async function portableBench(part: string, seed: number, withBag = false): Promise<void> {
-  if (part === "nested") return nested(withBag);
+  // `nested`: best (nested) as registered, or (`--bag`) with the bagged portable logit among its candidates; `nested:mix`: with the mix
+  if (part === "nested") return nested(withBag ? bagged(10, 0.3, "portable") : null);
+  if (part === "nested:mix") return nested(bagMix());
   // `fixed:<prefix>`: only the methods whose name starts with it (and learned_events, errors beside them)
   return fixed(seed, part.startsWith("fixed:") ? part.slice(6) : undefined);
 }
