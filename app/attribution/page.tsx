@@ -70,6 +70,12 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
                 The scores above choose among methods on the same runs they score, so the best of them is flattered. Here each outer fold&apos;s choice (settings, and for <span className="font-mono">best (nested)</span> the method, as <span className="font-mono">method=best</span> makes it) is made on the other folds alone. Folds are made of runs, so runs of one question can sit on both sides; the estimate at the top keeps them apart.
               </p>
               <NestedTable nested={report.nested} testId="nested-all" />
+              {report.nested_by_task && report.nested_by_task.length > 0 && JSON.stringify(report.nested_by_task) !== JSON.stringify(report.nested) && (
+                <>
+                  <p className="text-sm text-slate-600">The same with folds made of whole tasks (what the estimate at the top leads with), every family:</p>
+                  <NestedTable nested={report.nested_by_task} testId="nested-by-task" />
+                </>
+              )}
             </section>
           )}
           {report.by_system.map((s) => (

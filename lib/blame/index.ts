@@ -20,7 +20,8 @@ export { blameInput, orderedEventIds, stripTrace } from "./input";
 export { scoredTraces, scoreRankings, topK, reciprocalRank, type BlameScores, type LevelScores, type Score } from "./scores";
 export { evaluateMethods, evaluateMethod, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
 export { kFolds, groupFolds, foldsOf, taskGroups, crossValidatedRankings, rankUnderCv, DEFAULT_CV, type CvOptions } from "./cv";
-export { METHODS, methodByName } from "./registry";
+export { METHODS, JUDGED_METHODS, methodsFor, methodByName } from "./registry";
+export { withJudges, hasJudges, judgeFeatures } from "./judge";
 export type { BlameMethod, HeuristicMethod, LearnedMethod, LearnedModel, MethodInfo } from "./methods";
 export { learnedModelSchema } from "./methods";
 export { simulateGuided, type GuidedRun, type GuidedSimulation } from "./simulate";
@@ -52,4 +53,4 @@ export function rankTrace(method: string, input: BlameInput, options: { model?: 
   if (options.model.method !== method) throw new BlameNotApplicableError(method, `the model given was trained for ${options.model.method}`);
   return m.rank(options.model, input);
 }
-export { nestedCv, nestedRankings, transfer, trainTuned, rankTuned, defaultFamilies, innerSeed, INNER_K, LEARNED_GRID, EVENTS_GRID, STUMPS_GRID, EVENT_L2_GRID, STUMP_GRID, type NestedResult, type TransferResult, type TunedModel } from "./tuned";
+export { nestedCv, nestedRankings, transfer, trainTuned, rankTuned, defaultFamilies, innerSeed, INNER_K, LEARNED_GRID, JUDGED_GRID, EVENTS_GRID, STUMPS_GRID, EVENT_L2_GRID, STUMP_GRID, type NestedResult, type TransferResult, type TunedModel } from "./tuned";

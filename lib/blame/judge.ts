@@ -12,8 +12,8 @@
 import type { ChatMessage } from "../judges/prompt";
 import { cut } from "../judges/prompt";
 import { contextOf } from "./input";
-import { toRanking } from "./rank";
-import type { BlameInput, BlameRanking } from "./types";
+import { isHuman, toRanking } from "./rank";
+import type { BlameInput, BlameRanking, JudgeAnswer } from "./types";
 
 export const JUDGE_MODES = ["all_at_once", "binary_search", "step_by_step"] as const;
 export type JudgeMode = (typeof JUDGE_MODES)[number];
@@ -116,4 +116,78 @@ export function judgeRanking(method: string, input: BlameInput, step: number, re
   const named: Record<string, number> = { judge_named: 1, reason_chars: reason.length };
   const none: Record<string, number> = {};
   return toRanking(method, ordered.map((event, k) => ({ event, score: k === step ? 1 : 0, signals: k === step ? named : none })), "max");
+}
+
+/**
+ * The input with the judges' answers about it (none: the input itself, unchanged). The judges saw the input without
+ * them (lib/server/blame/judge.ts ranks from blameInput alone): an answer holds no label.
+ */
+export function withJudges(input: BlameInput, answers: readonly JudgeAnswer[]): BlameInput {
+  if (answers.length === 0) return input;
+  return Object.freeze({ trace: input.trace, group: input.group, judges: Object.freeze([...answers]) });
+}
+
+/** Whether some judge answered about this input. */
+export const hasJudges = (input: BlameInput) => (input.judges?.length ?? 0) > 0;
+
+/** The named features a judge's answers add (every name starts with this). */
+export const JUDGE_FEATURE_PREFIX = "judge_";
+
+/**
+ * What the judges said of each event, as features of the event model (`learned_judged`), in event order; null when no
+ * judge answered. Each value is a share of the trace's answers (several judges or modes average):
+ * - `judge_<mode>`: the answers of that mode that named this event (present when one of that mode named an event);
+ * - `judge_near`: the answers that named the non-human step just before or just after this one (a judge a step off);
+ * - `judge_cleared`: the answers whose questions cleared this event (`binary_search`: on track after it or after a
+ *   later event, or off track already before it; `step_by_step`: "not the decisive error").
+ */
+export function judgeFeatures(input: BlameInput): Record<string, number>[] | null {
+  const answers = input.judges ?? [];
+  if (answers.length === 0) return null;
+  const { ordered } = contextOf(input);
+  const n = ordered.length;
+  const index = new Map(ordered.map((e, k) => [e.id, k]));
+  const out: Record<string, number>[] = ordered.map(() => ({}));
+  const add = (name: string, k: number, x: number) => {
+    out[k]![name] = (out[k]![name] ?? 0) + x;
+  };
+  const zero = (name: string) => {
+    for (const f of out) f[name] ??= 0;
+  };
+  const naming = answers.filter((a) => a.event_id !== null && index.has(a.event_id));
+  for (const mode of ["all_at_once", "binary_search", "step_by_step"] as const) {
+    const of = naming.filter((a) => a.mode === mode);
+    if (of.length === 0) continue;
+    zero(`judge_${mode}`);
+    for (const a of of) add(`judge_${mode}`, index.get(a.event_id!)!, 1 / of.length);
+  }
+  if (naming.length > 0) {
+    zero("judge_near");
+    const step = (from: number, by: number) => {
+      for (let k = from + by; k >= 0 && k < n; k += by) if (!isHuman(ordered[k]!)) return k;
+      return -1;
+    };
+    for (const a of naming) {
+      const k = index.get(a.event_id!)!;
+      for (const near of new Set([step(k, -1), step(k, 1)])) if (near >= 0) add("judge_near", near, 1 / naming.length);
+    }
+  }
+  const asking = answers.filter((a) => a.questions.some((q) => index.has(q.event_id)));
+  if (asking.length > 0) {
+    zero("judge_cleared");
+    for (const a of asking) {
+      const cleared = new Uint8Array(n);
+      for (const q of a.questions) {
+        const j = index.get(q.event_id);
+        if (j === undefined) continue;
+        if (q.decisive === false) cleared[j] = 1;
+        if (q.on_track === true) cleared.fill(1, 0, j + 1);
+        if (q.on_track === false) cleared.fill(1, j + 1);
+      }
+      cleared.forEach((c, k) => {
+        if (c) add("judge_cleared", k, 1 / asking.length);
+      });
+    }
+  }
+  return out;
 }

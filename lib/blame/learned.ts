@@ -8,6 +8,7 @@
 import { eventFeatures, featureFilter, type EventFeatures, type FeatureSet } from "./features";
 import { foldsOf, type CvOptions } from "./cv";
 import { contextOf } from "./input";
+import { judgeFeatures } from "./judge";
 import type { BlameMethod, LearnedMethod, LearnedModel } from "./methods";
 import { toRanking } from "./rank";
 import { dot, softmax, trainLogit, trainLogitBatch, type ChoiceSet, type LogitOptions, type SparseRow, type TailedRow } from "./softmax";
@@ -24,6 +25,8 @@ export interface EventModel extends LearnedModel {
   /** Value a present n-gram takes (the named features are about [0, 1]). */
   readonly hash_value: number;
   readonly l2: number;
+  /** Trained with the judges' features as well (judge.ts judgeFeatures): `learned_judged`'s models only. */
+  readonly judges?: true;
 }
 
 export const EVENT_LOGIT: Required<LogitOptions> = { l2: 0.1, iterations: 250, rate: 0.05 };
@@ -32,17 +35,28 @@ const HASH_VALUE = 0.25;
 const SIGNAL_FLOOR = 0.05;
 
 const featureCache = new WeakMap<BlameInput, EventFeatures[]>();
-export function cachedFeatures(input: BlameInput): EventFeatures[] {
+const judgedCache = new WeakMap<BlameInput, EventFeatures[]>();
+/** An input's event features; with `judges`, the judges' features as well (judgeFeatures; none when no judge answered). */
+export function cachedFeatures(input: BlameInput, judges = false): EventFeatures[] {
+  if (judges) {
+    let j = judgedCache.get(input);
+    if (!j) {
+      const plain = cachedFeatures(input);
+      const extra = judgeFeatures(input);
+      judgedCache.set(input, (j = extra ? plain.map((f, k) => ({ named: { ...f.named, ...extra[k] }, hashed: f.hashed })) : plain));
+    }
+    return j;
+  }
   let f = featureCache.get(input);
   if (!f) featureCache.set(input, (f = eventFeatures(input)));
   return f;
 }
 
 /** Feature name -> column; hashed buckets come after the named columns. */
-function columns(examples: readonly LabelledTrace[], set: FeatureSet): string[] {
+function columns(examples: readonly LabelledTrace[], set: FeatureSet, judges = false): string[] {
   const keep = featureFilter(set);
   const names = new Set<string>();
-  for (const t of examples) for (const f of cachedFeatures(t.input)) for (const name of Object.keys(f.named)) if (keep(name)) names.add(name);
+  for (const t of examples) for (const f of cachedFeatures(t.input, judges)) for (const name of Object.keys(f.named)) if (keep(name)) names.add(name);
   return [...names].sort();
 }
 
@@ -71,6 +85,8 @@ export interface EventModelOptions {
   hashValue?: number;
   /** Named features it may use (default all); the model holds weights for those only. */
   features?: FeatureSet;
+  /** The judges' features as well (`learned_judged`). */
+  judges?: boolean;
 }
 
 /** Everything an event model's weights depend on besides its training traces. */
@@ -79,10 +95,12 @@ export interface EventSettings {
   readonly hashValue: number;
   readonly logit: Required<LogitOptions>;
   readonly features: FeatureSet;
+  /** only when true (the settings of every other model are what they were before judges) */
+  readonly judges?: true;
 }
 
 export function eventSettings(options: EventModelOptions = {}): EventSettings {
-  return { words: options.words ?? false, hashValue: options.hashValue ?? HASH_VALUE, logit: { ...EVENT_LOGIT, ...options.logit }, features: options.features ?? "all" };
+  return { words: options.words ?? false, hashValue: options.hashValue ?? HASH_VALUE, logit: { ...EVENT_LOGIT, ...options.logit }, features: options.features ?? "all", ...(options.judges && { judges: true as const }) };
 }
 
 // the weights do not depend on the method's name: one training serves every method that trains this model
@@ -129,7 +147,8 @@ export function prepareTrainings(universe: readonly LabelledTrace[], hosts: read
       const { logit, hashValue, words } = training.settings;
       // a model with words reads long rows the others skip: it is batched with the other models with words, over the universe
       const over = words ? universe : host.over;
-      const batch = JSON.stringify([logit.iterations, logit.rate, hashValue, words, words ? -1 : h]);
+      // a model with the judges' features reads other rows: batched with its kind only
+      const batch = JSON.stringify([logit.iterations, logit.rate, hashValue, words, words ? -1 : h, ...(training.settings.judges ? ["judges"] : [])]);
       const entry = batches.get(batch) ?? { over, trainings: [] };
       entry.trainings.push(training);
       batches.set(batch, entry);
@@ -200,19 +219,20 @@ export function prepareCandidates(methods: readonly BlameMethod[], labelled: rea
  */
 function trainEventWeightsBatch(examples: readonly LabelledTrace[], models: readonly EventTraining[]): EventModel[] {
   const { logit, hashValue } = models[0]!.settings;
-  const names = columns(examples, "all");
+  const judges = models[0]!.settings.judges === true;
+  const names = columns(examples, "all", judges);
   const column = new Map(names.map((n, i) => [n, i]));
   const sets: { rows: TailedRow[]; chosen: number }[] = [];
   const setOf: LabelledTrace[] = [];
   examples.forEach((t) => {
     const chosen = contextOf(t.input).ordered.findIndex((e) => e.id === t.decisive_event_id);
     if (chosen < 0) return;
-    sets.push({ rows: cachedFeatures(t.input).map((f) => tailedRow(f, column, hashValue)), chosen });
+    sets.push({ rows: cachedFeatures(t.input, judges).map((f) => tailedRow(f, column, hashValue)), chosen });
     setOf.push(t);
   });
   const batch = models.map(({ settings, examples: own }) => {
     // its columns: those it would have alone (the named features of its examples, of its feature set)
-    const mine = own === examples && settings.features === "all" ? null : new Set(columns(own, settings.features));
+    const mine = own === examples && settings.features === "all" ? null : new Set(columns(own, settings.features, judges));
     const members = own === examples ? null : new Set(own);
     return {
       l2: settings.logit.l2,
@@ -230,7 +250,7 @@ function trainEventWeightsBatch(examples: readonly LabelledTrace[], models: read
       if (!own.columns || own.columns[i]) named[n] = w[i]!;
     });
     const trained = own.sets ? own.sets.reduce((a, b) => a + b, 0) : sets.length;
-    return { method: "", trained_on: trained, version: 1, named, hashed: settings.words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: hashValue, l2: settings.logit.l2 } satisfies EventModel;
+    return { method: "", trained_on: trained, version: 1, named, hashed: settings.words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: hashValue, l2: settings.logit.l2, ...(judges && { judges: true as const }) } satisfies EventModel;
   });
 }
 
@@ -242,18 +262,19 @@ function tailedRow(f: EventFeatures, column: ReadonlyMap<string, number>, hashVa
 }
 
 function trainEventWeights(examples: readonly LabelledTrace[], o: EventSettings): EventModel {
-  const names = columns(examples, o.features);
+  const judges = o.judges === true;
+  const names = columns(examples, o.features, judges);
   const column = new Map(names.map((n, i) => [n, i]));
   const sets: ChoiceSet[] = [];
   for (const t of examples) {
     const chosen = contextOf(t.input).ordered.findIndex((e) => e.id === t.decisive_event_id);
     if (chosen < 0) continue;
-    sets.push({ rows: cachedFeatures(t.input).map((f) => row(f, column, o.hashValue, o.words)), chosen });
+    sets.push({ rows: cachedFeatures(t.input, judges).map((f) => row(f, column, o.hashValue, o.words)), chosen });
   }
   const w = trainLogit(sets, names.length + HASH_BUCKETS, o.logit);
   const named: Record<string, number> = {};
   names.forEach((n, i) => (named[n] = w[i]!));
-  return { method: "", trained_on: sets.length, version: 1, named, hashed: o.words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: o.hashValue, l2: o.logit.l2 };
+  return { method: "", trained_on: sets.length, version: 1, named, hashed: o.words ? Array.from(w.subarray(names.length)) : new Array<number>(HASH_BUCKETS).fill(0), hash_value: o.hashValue, l2: o.logit.l2, ...(judges && { judges: true as const }) };
 }
 
 // a model's probabilities of an input, kept while both live: one trained model ranks the same runs for several methods
@@ -271,7 +292,7 @@ export function eventProbabilities(model: EventModel, input: BlameInput): { p: n
 }
 
 function computeProbabilities(model: EventModel, input: BlameInput): { p: number[]; signals: Record<string, number>[] } {
-  const features = cachedFeatures(input);
+  const features = cachedFeatures(input, model.judges === true);
   const names = Object.keys(model.named);
   const column = new Map(names.map((n, i) => [n, i]));
   const weights = [...names.map((n) => model.named[n]!), ...model.hashed];
@@ -320,3 +341,20 @@ export const learnedWords: LearnedMethod<EventModel> = withEventTrainings({
   train: (examples) => trainEventModel(examples, "learned_words", WORDS),
   rank: (model, input) => rankWithEventModel(model, input, "learned_words"),
 }, [eventSettings(WORDS)]);
+
+const JUDGED: EventModelOptions = { judges: true };
+
+/**
+ * `learned_events` with what the project's LLM judges answered about each event as features as well (judge.ts
+ * judgeFeatures). Registered apart (registry.ts JUDGED_METHODS): scored, and a candidate of `method=best`, only where
+ * the labelled traces have judges' answers; without any its model is `learned_events`' to the bit.
+ */
+export const learnedJudged: LearnedMethod<EventModel> = withEventTrainings({
+  name: "learned_judged",
+  learned: true,
+  needs_group: false,
+  judged: true,
+  description: "learned_events plus the project's LLM judges' answers about each event (the step each named, the steps next to it, the steps their questions cleared)",
+  train: (examples) => trainEventModel(examples, "learned_judged", JUDGED),
+  rank: (model, input) => rankWithEventModel(model, input, "learned_judged"),
+}, [eventSettings(JUDGED)]);

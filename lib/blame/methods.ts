@@ -14,6 +14,11 @@ export interface MethodInfo {
    * and ranks when asked for by name.
    */
   readonly in_best?: false;
+  /**
+   * true: it reads the judges' answers about the trace (BlameInput.judges), which the server attaches only for such a
+   * method; scored only where the labelled traces have some (registry.ts JUDGED_METHODS).
+   */
+  readonly judged?: true;
 }
 
 export interface HeuristicMethod extends MethodInfo {

@@ -52,6 +52,12 @@ const WORDS: Record<string, string> = {
   answer_stated: "it states the final answer",
   credit_ccp: "low credit",
   credit: "low credit",
+  judge_all_at_once: "an LLM judge named it (whole run at once)",
+  judge_binary_search: "an LLM judge named it (bisection)",
+  judge_step_by_step: "an LLM judge named it (step by step)",
+  judge_near: "next to the step an LLM judge named",
+  judge_cleared: "an LLM judge cleared it",
+  judge_named: "an LLM judge named it",
 };
 
 /** A signal's name in words. */

@@ -7,8 +7,10 @@ import { frequentAgent, frequentStep } from "./frequency";
 import { learnedStumps } from "./boosted";
 import { learnedCombined } from "./combined";
 import { learnedMix } from "./ensemble";
-import { learnedEvents, learnedWords } from "./learned";
+import { hasJudges } from "./judge";
+import { learnedEvents, learnedJudged, learnedWords } from "./learned";
 import type { BlameMethod, HeuristicMethod } from "./methods";
+import type { LabelledTrace } from "./types";
 import { rankFirstStep, rankLastEvent, rankMostActive, rankRandom } from "./priors";
 
 const creditMethods: HeuristicMethod[] = CREDIT_METHODS.map((m) => ({
@@ -39,6 +41,17 @@ export const METHODS: readonly BlameMethod[] = [
   learnedMix,
 ];
 
+/**
+ * Methods that read the judges' answers about a trace (`judged`): not in METHODS, so that where no judge answered
+ * every list, score and choice is what it was; methodsFor adds them where some did.
+ */
+export const JUDGED_METHODS: readonly BlameMethod[] = [learnedJudged];
+
+/** The methods scored on a set of labelled traces: METHODS, and JUDGED_METHODS when a judge answered about one of them. */
+export function methodsFor(labelled: readonly LabelledTrace[]): readonly BlameMethod[] {
+  return labelled.some((t) => hasJudges(t.input)) ? [...METHODS, ...JUDGED_METHODS] : METHODS;
+}
+
 export function methodByName(name: string): BlameMethod | undefined {
-  return METHODS.find((m) => m.name === name);
+  return METHODS.find((m) => m.name === name) ?? JUDGED_METHODS.find((m) => m.name === name);
 }

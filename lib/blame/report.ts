@@ -8,7 +8,7 @@ import { DEFAULT_CV, taskGroups } from "./cv";
 import { evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf, type MethodEvaluation } from "./evaluate";
 import { prepareCandidates } from "./learned";
 import type { BlameMethod, LearnedMethod } from "./methods";
-import { METHODS } from "./registry";
+import { methodsFor } from "./registry";
 import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
 import { withTrainingCache } from "./train-cache";
 import { simulateGuidedWith, type GuidedSimulation } from "./simulate";
@@ -112,7 +112,7 @@ export type ReportPart = { part: "nested"; byTask: boolean; fold: number } | { p
 export type PartResult = NestedFold | TransferResult[];
 
 const distinctSystems = (systems: readonly (string | null)[]) => [...new Set(systems)].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
-const LEARNED = METHODS.filter((m): m is LearnedMethod => m.learned);
+const learnedOf = (methods: readonly BlameMethod[]) => methods.filter((m): m is LearnedMethod => m.learned);
 
 /** The report's parts, the longest first (what helpers and this thread claim in turn). */
 export function reportParts({ labelled, systems }: Pick<ReportInput, "labelled" | "systems">): ReportPart[] {
@@ -129,15 +129,18 @@ export function reportParts({ labelled, systems }: Pick<ReportInput, "labelled" 
 
 /** One part of the report of `input`. */
 export function runPart({ labelled, systems }: Pick<ReportInput, "labelled" | "systems">, part: ReportPart): PartResult {
+  // with judges' answers about the runs, `learned_judged` and its family as well (registry.ts methodsFor)
+  const methods = methodsFor(labelled);
   if (part.part === "nested") {
     const outer = part.byTask ? { ...DEFAULT_CV, groups: taskGroups(labelled) } : DEFAULT_CV;
-    return nestedFold(labelled, defaultFamilies(), outer, distinctSystems(systems).length >= 2 ? systems : undefined, part.fold);
+    return nestedFold(labelled, defaultFamilies(methods), outer, distinctSystems(systems).length >= 2 ? systems : undefined, part.fold);
   }
   const keep = (i: number) => systems[i] === part.system;
   return transfer(
     labelled.filter((_, i) => !keep(i)),
     labelled.filter((_, i) => keep(i)),
-    LEARNED,
+    learnedOf(methods),
+    defaultFamilies(methods),
   );
 }
 
@@ -172,10 +175,11 @@ function report(input: ReportInput, onProgress: (share: number) => void, helpers
   if (helping) helpers.start(input, claims);
   try {
     // every method ranks every trace once (a learned one under CV over all of them); systems are scored from the same rankings
-    prepareCandidates(METHODS, labelled, DEFAULT_CV);
-    const ranked = METHODS.map((method, i) => {
+    const methods = methodsFor(labelled);
+    prepareCandidates(methods, labelled, DEFAULT_CV);
+    const ranked = methods.map((method, i) => {
       const rankings = rankingsOf(method, labelled, DEFAULT_CV);
-      onProgress((METHODS_SHARE * (i + 1)) / METHODS.length);
+      onProgress((METHODS_SHARE * (i + 1)) / methods.length);
       return { method, rankings };
     });
     const weight = (p: ReportPart) => (p.part === "transfer" ? TRANSFER_WEIGHT : 1);
@@ -209,7 +213,7 @@ function assemble({ labelled, traceIds, systems, judged }: ReportInput, ranked: 
     return { best: pickBest(methods), methods: [...methods, ...scoreJudges(labelled, judged, keep)] };
   };
   const overall = scoreAll(() => true);
-  const families = defaultFamilies();
+  const families = defaultFamilies(ranked.map((r) => r.method));
   const foldsOf = (byTask: boolean) => parts.flatMap((p, i) => (p.part === "nested" && p.byTask === byTask ? [{ fold: p.fold, result: results[i] as NestedFold }] : [])).sort((a, b) => a.fold - b.fold).map((p) => p.result);
   const merged = (folds: NestedFold[]) => (folds.length === 0 ? [] : mergeNested(labelled.length, families, folds));
   const nested = merged(foldsOf(false));

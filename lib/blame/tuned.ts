@@ -15,7 +15,7 @@ import { learnedStumps, rankWithStumps, STUMPS, trainStumps, type StumpModel } f
 import { foldsOf, DEFAULT_CV, type CvOptions } from "./cv";
 import { evaluateMethods, evaluationOf, OWN_LABELS_NEEDED, pickBest, rankingsOf } from "./evaluate";
 import type { FeatureSet } from "./features";
-import { EVENT_LOGIT, eventSettings, learnedEvents, prepareCandidates, rankWithEventModel, trainEventModel, withEventTrainings, type EventModel } from "./learned";
+import { EVENT_LOGIT, eventSettings, learnedEvents, learnedJudged, prepareCandidates, rankWithEventModel, trainEventModel, withEventTrainings, type EventModel } from "./learned";
 import type { BlameMethod, LearnedMethod, LearnedModel } from "./methods";
 import { METHODS } from "./registry";
 import { scoredTraces, scoreRankings, type BlameScores } from "./scores";
@@ -57,22 +57,51 @@ export function stumpsCandidate(rounds: number, lambda: number, features: Featur
   };
 }
 
+/** A grid point of `learned_judged` (the event logit with the judges' features). */
+export function judgedCandidate(l2: number, features: FeatureSet): LearnedMethod<EventModel> {
+  const options = { logit: { ...EVENT_LOGIT, l2 }, features, judges: true };
+  return withEventTrainings({
+    name: `learned_judged(l2=${l2},${features})`,
+    learned: true,
+    needs_group: false,
+    judged: true,
+    description: `learned_judged with L2 ${l2} on the ${features} feature set and the judges' features`,
+    train: (examples) => trainEventModel(examples, learnedJudged.name, options),
+    rank: (model, input) => rankWithEventModel(model, input, learnedJudged.name),
+  }, [eventSettings(options)]);
+}
+
 export const EVENTS_GRID: readonly LearnedMethod[] = FEATURE_SETS.flatMap((f) => EVENT_L2_GRID.map((l2) => eventsCandidate(l2, f)));
 export const STUMPS_GRID: readonly LearnedMethod[] = FEATURE_SETS.flatMap((f) => STUMP_GRID.map((s) => stumpsCandidate(s.rounds, s.lambda, f)));
 /** What a model is chosen from when no one looked at the traces it will rank. */
 export const LEARNED_GRID: readonly LearnedMethod[] = [...EVENTS_GRID, ...STUMPS_GRID];
+/** `learned_judged`'s grid: the event logit's L2 and feature sets, with the judges' features. */
+export const JUDGED_GRID: readonly LearnedMethod[] = FEATURE_SETS.flatMap((f) => EVENT_L2_GRID.map((l2) => judgedCandidate(l2, f)));
 
 /**
  * Families scored under nested CV: each is a list of candidates, of which
  * the inner folds keep one. `best` is what `method=best` does (every
- * registered method that ranks every trace, and the grid).
+ * registered method that ranks every trace, and the grid). When `methods`
+ * hold a judged one (registry.ts methodsFor: some judge answered about the
+ * labelled traces), `learned_judged (tuned)` (JUDGED_GRID) as well, and its
+ * grid among `best`'s candidates; else exactly the families without judges.
  */
 export function defaultFamilies(methods: readonly BlameMethod[] = METHODS): Record<string, readonly BlameMethod[]> {
+  const best = [...methods.filter((m) => !m.needs_group && m.in_best !== false), ...LEARNED_GRID];
+  if (!methods.some((m) => m.judged === true)) {
+    return {
+      "learned_events (tuned)": EVENTS_GRID,
+      "learned_stumps (tuned)": STUMPS_GRID,
+      "learned (tuned)": LEARNED_GRID,
+      "best (nested)": best,
+    };
+  }
   return {
     "learned_events (tuned)": EVENTS_GRID,
     "learned_stumps (tuned)": STUMPS_GRID,
     "learned (tuned)": LEARNED_GRID,
-    "best (nested)": [...methods.filter((m) => !m.needs_group && m.in_best !== false), ...LEARNED_GRID],
+    "learned_judged (tuned)": JUDGED_GRID,
+    "best (nested)": [...best, ...JUDGED_GRID],
   };
 }
 

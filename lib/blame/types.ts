@@ -42,6 +42,24 @@ export interface BlameInput {
   readonly trace: Trace;
   /** Other rollouts sharing the trace's group_id (grpo, gigpo, divergence); absent or empty when there is no group. */
   readonly group: readonly Trace[];
+  /**
+   * What the project's LLM judges answered about this trace (lib/blame/judge.ts `withJudges`), absent when none did.
+   * A judge saw only this input without it (never a label); only `learned_judged` reads it.
+   */
+  readonly judges?: readonly JudgeAnswer[];
+}
+
+/**
+ * One judge's stored attribution of a trace in one mode: the event it named (null when its reply failed or it called
+ * no step decisive) and the questions it answered on the way (`binary_search`: "still on track after this event?";
+ * `step_by_step`: "is this event the decisive error?").
+ */
+export interface JudgeAnswer {
+  /** `judge:<name>:<mode>` */
+  readonly method: string;
+  readonly mode: "all_at_once" | "binary_search" | "step_by_step";
+  readonly event_id: string | null;
+  readonly questions: readonly { readonly event_id: string; readonly on_track?: boolean; readonly decisive?: boolean }[];
 }
 
 /** A trace with a known decisive error (SPEC.md section 5), for scoring and training. */

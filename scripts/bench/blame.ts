@@ -18,7 +18,9 @@
  * (lib/blame/holdout.ts) are left out of all of it; the run ends with
  * `--honest` (scripts/bench/blame-honest.ts): nested CV by task and by run,
  * file order, cross-system, then the hold-out scored once. `--honest
- * --no-holdout` runs the diagnosis alone, `--honest --holdout` the hold-out alone.
+ * --no-holdout` runs the diagnosis alone, `--honest --holdout` the hold-out alone. `--portable fixed|nested
+ * [--bag]` (scripts/bench/blame-portable.ts): models meant to carry better to new runs, on the 118 runs outside the
+ * hold-out.
  */
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -26,10 +28,11 @@ import { evaluateMethods, INNER_K, METHODS, nestedCv, nestedRankings, pickBest, 
 import { attributionReport, estimatedSeconds } from "@/lib/blame/report";
 import { loadWhoAndWhen, WHO_AND_WHEN_SUBSETS } from "../lib/who-and-when";
 import { honestBench } from "./blame-honest";
+import { portableBench } from "./blame-portable";
 import { isHoldout } from "@/lib/blame/holdout";
 import { threadHelpers } from "@/lib/server/blame/report-threads";
 
-const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" }, report: { type: "boolean", default: false }, honest: { type: "boolean", default: false }, "no-holdout": { type: "boolean", default: false }, holdout: { type: "boolean", default: false }, runs: { type: "string" }, threads: { type: "string", default: "2" } } });
+const { values } = parseArgs({ options: { json: { type: "string" }, k: { type: "string", default: "5" }, seed: { type: "string", default: "1" }, report: { type: "boolean", default: false }, honest: { type: "boolean", default: false }, "no-holdout": { type: "boolean", default: false }, holdout: { type: "boolean", default: false }, portable: { type: "string" }, bag: { type: "boolean", default: false }, runs: { type: "string" }, threads: { type: "string", default: "2" } } });
 const CV = { k: Number(values.k), seed: Number(values.seed) };
 const SUBSETS = WHO_AND_WHEN_SUBSETS;
 
@@ -94,6 +97,7 @@ async function timeReport(): Promise<void> {
 
 async function main(): Promise<void> {
   if (values.report) return timeReport();
+  if (values.portable) return portableBench(values.portable, CV.seed, values.bag);
   if (values.honest) return honestBench(values.json, { diagnose: !values.holdout, holdout: !values["no-holdout"] });
   const report: Record<string, unknown> = { cv: CV, anchors: ANCHORS, subsets: {}, nested: {}, pooled: {}, cross_system: {} };
   const data = new Map<string, LabelledTrace[]>();

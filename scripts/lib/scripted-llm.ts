@@ -14,7 +14,8 @@ import type { AddressInfo } from "node:net";
  * - `limit`: 429 for the first `limitFirst` requests, then as `good`
  * - `flaky`: 500 every other request, then as `good`
  * - `blame:<k>`: attribution all at once, `{"step": k, ...}`; asked "on track after step j?" (binary search), `{"on_track": j < k}`;
- *   asked "is step j the decisive error?" (step by step), `{"decisive": j === k}`
+ *   asked "is step j the decisive error?" (step by step), `{"decisive": j === k}`; `blame:<word>` (not a number): k is the
+ *   first step of the timeline shown whose text holds <word> (case-insensitive; step 0 when none does)
  * Every request is recorded (headers and body) and the peak of requests in flight is kept.
  */
 export interface ScriptedLlm {
@@ -45,8 +46,9 @@ export async function startScriptedLlm(options: { delayMs?: number; slowMs?: num
         const binary = JSON.stringify(body.response_format ?? "").includes('"enum":[0,1]') || body.messages[0]!.content.includes("Answer 0 (failure");
         const asked = /after step (\d+)\?\s*$/.exec(body.messages[1]?.content ?? "");
         const step = /Is step (\d+) the decisive error\?\s*$/.exec(body.messages[1]?.content ?? "");
+        const k = model === "blame" ? (/^\d+$/.test(arg ?? "") ? Number(arg) : firstStepWith(body.messages[1]?.content ?? "", arg ?? "")) : 0;
         const content =
-          model === "blame" ? JSON.stringify(step ? { decisive: Number(step[1]) === Number(arg), reason: "scripted" } : asked ? { on_track: Number(asked[1]) < Number(arg), reason: "scripted" } : { step: Number(arg), reason: "scripted blame" })
+          model === "blame" ? JSON.stringify(step ? { decisive: Number(step[1]) === k, reason: "scripted" } : asked ? { on_track: Number(asked[1]) < k, reason: "scripted" } : { step: k, reason: "scripted blame" })
           : model === "garbage" ? "Looks fine to me, I'd say pretty good overall."
           : model === "range" ? JSON.stringify({ value: 3, reason: "very good" })
           : JSON.stringify({ value: arg !== undefined ? Number(arg) : binary ? 1 : 0.5, reason: "scripted answer" });
@@ -70,6 +72,13 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   if (res.destroyed) return;
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
+}
+
+/** The first `[step k]` section of a judge's timeline whose text holds `word` (case-insensitive); 0 when none does. */
+function firstStepWith(timeline: string, word: string): number {
+  const parts = timeline.split(/\[step (\d+)\]/);
+  for (let i = 1; i + 1 < parts.length; i += 2) if (parts[i + 1]!.toLowerCase().includes(word.toLowerCase())) return Number(parts[i]);
+  return 0;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BEST, METHODS } from "@/lib/blame";
+import { BEST, JUDGED_METHODS, METHODS } from "@/lib/blame";
 import { roleHeatmapQuery, traceHeatmapQuery } from "@/lib/heatmap/query";
 import { CREDIT_METHODS, type CreditResponse } from "@/lib/credit";
 import type { GroupView } from "@/lib/decisions/view";
@@ -160,7 +160,7 @@ export const traceBlame = defineEndpoint({
   params: idParams,
   // a judge's stored attributions are `judge:<judge name>:<mode>`
   query: z.strictObject({
-    method: z.union([z.enum([BEST, ...METHODS.map((m) => m.name)]), z.string().regex(/^judge:.+:(all_at_once|binary_search|step_by_step)$/)]).default(BEST),
+    method: z.union([z.enum([BEST, ...METHODS.map((m) => m.name), ...JUDGED_METHODS.map((m) => m.name)]), z.string().regex(/^judge:.+:(all_at_once|binary_search|step_by_step)$/)]).default(BEST),
     limit: z.coerce.number().int().min(1).max(100_000).optional(),
     offset: z.coerce.number().int().min(0).max(100_000).default(0),
   }),

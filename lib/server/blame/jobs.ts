@@ -1,10 +1,11 @@
 import "server-only";
 import { onPrimary } from "../db/read";
-import { METHODS } from "@/lib/blame";
+import { JUDGED_METHODS, METHODS } from "@/lib/blame";
 import { prisma } from "../db/client";
 import { boss } from "../jobs/boss";
 import { blameEvaluation } from "./evaluation";
 import { fullModel } from "./models";
+import { judgeStamp, labelledRows } from "./labelled";
 import { setting } from "../config";
 
 /**
@@ -45,10 +46,14 @@ function ensureWorker(): void {
   });
 }
 
-/** Retrains every learned method of a project and queues the scoring of its methods (blame_scorings). */
+/**
+ * Retrains every learned method of a project (those that read the judges' answers when judges answered about its
+ * labelled traces) and queues the scoring of its methods (blame_scorings).
+ */
 export async function refreshProject(project: string): Promise<void> {
   const row = await prisma().project.findUnique({ where: { name: project } });
   if (!row) return;
   for (const method of METHODS) if (method.learned) await fullModel(row.id, method);
+  if ((await judgeStamp((await labelledRows({ projectId: row.id })).map((r) => r.trace_id))).n > 0) for (const method of JUDGED_METHODS) if (method.learned) await fullModel(row.id, method);
   await blameEvaluation({ project });
 }

@@ -1,7 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { blameInput, type BlameInput, type LabelledTrace } from "@/lib/blame";
-import { pool } from "../db/client";
+import { z } from "zod";
+import { blameInput, withJudges, type BlameInput, type JudgeAnswer, type LabelledTrace } from "@/lib/blame";
+import { judgeMethodName, JUDGE_MODES, type JudgeMode } from "@/lib/blame/judge";
+import { pool, prisma } from "../db/client";
 import { loadGroup, loadTraceById } from "../queries/load-trace";
 import { DECISIVE_SQL } from "../queries/decisive-errors";
 
@@ -47,15 +49,56 @@ export function fingerprintOf(rows: readonly LabelledRow[]): string {
   return h.digest("hex");
 }
 
-/** A stored trace as an attribution method sees it: stripped of labels (lib/blame/input.ts), with its group's other rollouts. */
-export async function blameInputOf(traceDbId: number, groupId: string | null): Promise<BlameInput> {
+/**
+ * A stored trace as an attribution method sees it: stripped of labels (lib/blame/input.ts), with its group's other
+ * rollouts; with `judgesOf` (the trace's key), with the judges' stored answers about it as well (what a `judged`
+ * method reads; a judge itself is asked with the input without them).
+ */
+export async function blameInputOf(traceDbId: number, groupId: string | null, judgesOf?: string): Promise<BlameInput> {
   const trace = await loadTraceById(traceDbId, { content: "all" });
   const group = groupId ? await loadGroup(groupId) : [];
-  return blameInput(trace, group);
+  const input = blameInput(trace, group);
+  return judgesOf === undefined ? input : withJudges(input, (await judgeAnswersOf([judgesOf])).get(judgesOf) ?? []);
 }
 
-export async function loadLabelled(rows: readonly LabelledRow[]): Promise<LabelledTrace[]> {
+/** The labelled traces' inputs; with `judges`, each with the judges' stored answers about it (none: the plain input). */
+export async function loadLabelled(rows: readonly LabelledRow[], options: { judges?: boolean } = {}): Promise<LabelledTrace[]> {
+  const answers = options.judges ? await judgeAnswersOf(rows.map((r) => r.trace_id)) : new Map<string, JudgeAnswer[]>();
   const out: LabelledTrace[] = [];
-  for (const r of rows) out.push({ input: await blameInputOf(r.id, r.group_id), decisive_event_id: r.event_id, decisive_agent: r.agent });
+  for (const r of rows) out.push({ input: withJudges(await blameInputOf(r.id, r.group_id), answers.get(r.trace_id) ?? []), decisive_event_id: r.event_id, decisive_agent: r.agent });
   return out;
+}
+
+const storedQuestions = z.array(z.object({ event_id: z.string(), on_track: z.boolean().optional(), decisive: z.boolean().optional() }));
+
+/**
+ * Every judge's stored attribution of these traces (judge_attributions), by trace key, in the order of the judges'
+ * names, then the modes: the judge's named event (null for a failed reply) and the questions it answered.
+ */
+export async function judgeAnswersOf(traceKeys: readonly string[]): Promise<Map<string, JudgeAnswer[]>> {
+  const out = new Map<string, JudgeAnswer[]>();
+  if (traceKeys.length === 0) return out;
+  const stored = await prisma().judgeAttribution.findMany({ where: { traceKey: { in: [...traceKeys] } }, include: { judge: { select: { name: true } } } });
+  stored.sort((a, b) => (a.judge.name < b.judge.name ? -1 : a.judge.name > b.judge.name ? 1 : a.mode < b.mode ? -1 : a.mode > b.mode ? 1 : 0));
+  for (const a of stored) {
+    if (!(JUDGE_MODES as readonly string[]).includes(a.mode)) continue;
+    const mode = a.mode as JudgeMode;
+    const questions = storedQuestions.safeParse(a.questions);
+    const list = out.get(a.traceKey) ?? [];
+    list.push({ method: judgeMethodName(a.judge.name, mode), mode, event_id: a.eventId, questions: questions.success ? questions.data : [] });
+    out.set(a.traceKey, list);
+  }
+  return out;
+}
+
+/** What the judges' stored answers about these traces are: a new or changed answer changes it. */
+export async function judgeStamp(traceKeys: readonly string[]): Promise<{ n: number; latest: Date | null }> {
+  const { rows } = await pool().query<{ n: number; latest: Date | null }>("SELECT count(*)::int AS n, max(created_at) AS latest FROM judge_attributions WHERE trace_key = ANY($1::text[])", [[...traceKeys]]);
+  return rows[0]!;
+}
+
+/** fingerprintOf for a method that reads the judges' answers (`judged`): the labels and those answers. */
+export async function judgedFingerprintOf(rows: readonly LabelledRow[]): Promise<string> {
+  const stamp = await judgeStamp(rows.map((r) => r.trace_id));
+  return createHash("sha256").update(`${fingerprintOf(rows)}\u0001${stamp.n}\u0000${stamp.latest?.toISOString() ?? ""}`).digest("hex");
 }

@@ -118,7 +118,7 @@ export async function runRanking(job: RankJob): Promise<void> {
   if (job.modelKey !== job.method && !model) return; // retrained since: a newer job ranks with the new one
   // the child loads the trace itself (2 s of this process's event loop at 100,000 events, and 100 MB through the pipe), and
   // sends back only the kept events: a whole ranking of 100,000 events is 28 MB to decode on this process's thread
-  const ranking = await rankStoredElsewhere({ method: job.method, model, traceDbId: job.traceDbId, groupId: job.groupId, keep: RANKING_KEPT });
+  const ranking = await rankStoredElsewhere({ method: job.method, model, traceDbId: job.traceDbId, groupId: job.groupId, keep: RANKING_KEPT, traceKey: job.traceKey });
   const data = {
     modelKey: job.modelKey,
     totalEvents: ranking.total_events,

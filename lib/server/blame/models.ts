@@ -3,7 +3,7 @@ import { learnedModelSchema, type LearnedMethod, type LearnedModel } from "@/lib
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { pool, prisma } from "../db/client";
 import { storedOrNull } from "../db/stored";
-import { fingerprintOf, labelledRows, loadLabelled, type LabelledRow } from "./labelled";
+import { fingerprintOf, judgedFingerprintOf, labelledRows, loadLabelled, type LabelledRow } from "./labelled";
 import { elsewhere } from "./report-process";
 
 /**
@@ -31,10 +31,13 @@ export interface TrainedModel {
 /** What there is to rank a trace with: the model for the labels as they are now, or (`pending`) an older one or none while it trains. */
 export type ModelLookup = { pending: false; trained: TrainedModel } | { pending: true; trained: TrainedModel | null; reason: string };
 
+/** What a model of `method` is trained on: the labels, and for a method that reads the judges' answers, those answers. */
+const fingerprintFor = (method: LearnedMethod, rows: readonly LabelledRow[]) => (method.judged ? judgedFingerprintOf(rows) : Promise.resolve(fingerprintOf(rows)));
+
 /** The stored model that ranks `traceId` (null when there is nothing to learn from), with a training queued when it is missing or older than the labels. */
 export async function modelFor(projectId: number, method: LearnedMethod, traceId: string, queue: (job: TrainJob) => Promise<string | null>): Promise<ModelLookup | null> {
   const rows = await labelledRows({ projectId });
-  const fingerprint = fingerprintOf(rows);
+  const fingerprint = await fingerprintFor(method, rows);
   const own = rows.findIndex((r) => r.trace_id === traceId);
   if (rows.length === 0 || (own >= 0 && rows.length < 2)) return null;
   const stored = own < 0 ? await storedFullModel(projectId, method.name) : await storedHeldOutModel(projectId, method.name, traceId);
@@ -80,11 +83,11 @@ export async function modelByKey(projectId: number, method: string, traceKey: st
 /** The job's work: trains (in a child process) and stores the model, unless the labels changed since it was queued. */
 export async function trainAndStore(job: TrainJob, method: LearnedMethod, signal?: AbortSignal): Promise<void> {
   const rows = await labelledRows({ projectId: job.projectId });
-  if (fingerprintOf(rows) !== job.fingerprint) return;
+  if ((await fingerprintFor(method, rows)) !== job.fingerprint) return;
   const current = job.traceKey === null ? await storedFullModel(job.projectId, job.method) : await storedHeldOutModel(job.projectId, job.method, job.traceKey);
   if (current?.fingerprint === job.fingerprint) return;
   const training: readonly LabelledRow[] = job.traceKey === null ? rows : rows.filter((r) => r.trace_id !== job.traceKey);
-  const model = await elsewhere({ task: "train", method: method.name, labelled: await loadLabelled(training) }, { signal });
+  const model = await elsewhere({ task: "train", method: method.name, labelled: await loadLabelled(training, { judges: method.judged === true }) }, { signal });
   const data = { fingerprint: job.fingerprint, trainedOn: training.length, trainedAt: new Date(), model: model as unknown as Prisma.InputJsonValue };
   if (job.traceKey === null) {
     await prisma().blameModel.upsert({ where: { projectId_method: { projectId: job.projectId, method: job.method } }, create: { projectId: job.projectId, method: job.method, ...data }, update: data });
@@ -102,7 +105,7 @@ export async function fullModel(projectId: number, method: LearnedMethod): Promi
   try {
     // one process trains a project's models at a time
     await client.query("SELECT pg_advisory_lock(7032, $1)", [projectId]);
-    await trainAndStore({ projectId, method: method.name, traceKey: null, fingerprint: fingerprintOf(rows) }, method);
+    await trainAndStore({ projectId, method: method.name, traceKey: null, fingerprint: await fingerprintFor(method, rows) }, method);
   } finally {
     await client.query("SELECT pg_advisory_unlock(7032, $1)", [projectId]).catch(() => {});
     client.release();

@@ -1,5 +1,5 @@
 import "server-only";
-import type { LearnedModel } from "@/lib/blame";
+import { methodByName, type LearnedModel } from "@/lib/blame";
 import { blameInputOf } from "./labelled";
 import { runTask, type RankResult } from "./tasks";
 
@@ -17,9 +17,11 @@ export interface StoredRankTask {
   groupId: string | null;
   /** only the first `keep` events of the ranking come back (with `total_events`) */
   keep?: number;
+  /** the trace's key: a method that reads the judges' answers (`judged`) ranks with the trace's */
+  traceKey?: string;
 }
 
 export async function rankStored(t: StoredRankTask): Promise<RankResult> {
-  const input = await blameInputOf(t.traceDbId, t.groupId);
+  const input = await blameInputOf(t.traceDbId, t.groupId, methodByName(t.method)?.judged ? t.traceKey : undefined);
   return runTask({ task: "rank", method: t.method, model: t.model, input, keep: t.keep });
 }

@@ -80,7 +80,8 @@ async function ranked(trace: TraceRef, method: BlameMethod, model: LearnedModel 
     const refused = await queueRanking({ traceDbId: trace.id, traceKey: trace.traceId, groupId: trace.groupId, projectId: trace.projectId, method: method.name, modelKey }, caller);
     return pending(method.name, "ranking", refused ?? `a trace of ${trace.events.toLocaleString("en")} events is ranked in the background (a minute at 100,000 events); its top suspects are kept`, extra.chosen);
   }
-  const input = await blameInputOf(trace.id, trace.groupId);
+  // a method that reads the judges' answers gets this trace's (the judges were asked without them)
+  const input = await blameInputOf(trace.id, trace.groupId, method.judged ? trace.traceId : undefined);
   try {
     const ranking = method.learned ? method.rank(model!, input) : method.rank(input);
     return { status: 200, body: paged(ranking, extra, page) };

@@ -1,12 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { DEFAULT_CV, orderedEventIds, type BlameRanking, type LabelledTrace } from "@/lib/blame";
+import { DEFAULT_CV, orderedEventIds, withJudges, type BlameRanking, type LabelledTrace } from "@/lib/blame";
 import { attributionReport, type Report, type ReportInput } from "@/lib/blame/report";
 import { judgeMethodName, judgeRanking, type JudgeMode } from "@/lib/blame/judge";
 import { SPEC_VERSION } from "@/lib/metrics";
 import { pool, prisma } from "../db/client";
 import type { BlameEvaluationResponse } from "./evaluation";
-import type { LabelledRow } from "./labelled";
+import { judgeAnswersOf, judgeStamp, type LabelledRow } from "./labelled";
 
 /**
  * What a scoring computes (the scoring job's work, scoring.ts) and the key
@@ -34,7 +34,10 @@ export async function judgedRankings(labelled: readonly LabelledTrace[], rows: r
   return out;
 }
 
-/** The form of a scoring's input and result: a new form is a new key (older results are never read as current). */
+/**
+ * The form of a scoring's input and result: a new form is a new key (older results are never read as current). A
+ * scoring of runs that judges answered about has its own (`<form>j`): since `learned_judged`, its result holds more.
+ */
 const SCORING_FORM = 5;
 
 /**
@@ -42,15 +45,18 @@ const SCORING_FORM = 5;
  * systems, the judges' attributions of them, the scoring's settings), never of who asks.
  */
 export async function scoringKey(rows: readonly LabelledRow[]): Promise<string> {
-  const judged = await pool().query<{ n: number; latest: Date | null }>("SELECT count(*)::int AS n, max(created_at) AS latest FROM judge_attributions WHERE trace_key = ANY($1::text[])", [rows.map((r) => r.trace_id)]);
+  const judged = await judgeStamp(rows.map((r) => r.trace_id));
   const h = createHash("sha256");
-  h.update(`${SCORING_FORM}\u0001k=${DEFAULT_CV.k},seed=${DEFAULT_CV.seed}\u0001${judged.rows[0]!.n}\u0000${judged.rows[0]!.latest?.toISOString() ?? ""}\u0001`);
+  h.update(`${SCORING_FORM}${judged.n > 0 ? "j" : ""}\u0001k=${DEFAULT_CV.k},seed=${DEFAULT_CV.seed}\u0001${judged.n}\u0000${judged.latest?.toISOString() ?? ""}\u0001`);
   for (const r of rows) h.update(`${r.id}\u0000${r.trace_id}\u0000${r.system ?? ""}\u0000${r.group_id ?? ""}\u0000${r.event_id}\u0000${r.agent}\u0001`);
   return h.digest("hex");
 }
 
 /** Everything the report needs besides the labelled traces, and the response made of its result. */
-export async function scoreLabelled(rows: readonly LabelledRow[], labelled: readonly LabelledTrace[], report: (input: ReportInput) => Report | Promise<Report> = attributionReport): Promise<BlameEvaluationResponse> {
+export async function scoreLabelled(rows: readonly LabelledRow[], given: readonly LabelledTrace[], report: (input: ReportInput) => Report | Promise<Report> = attributionReport): Promise<BlameEvaluationResponse> {
+  // the judges' answers about each run, for the methods that read them (learned_judged: scored only where there are some)
+  const answers = await judgeAnswersOf(rows.map((r) => r.trace_id));
+  const labelled = given.map((t, i) => (answers.has(rows[i]!.trace_id) ? { ...t, input: withJudges(t.input, answers.get(rows[i]!.trace_id)!) } : t));
   const judged = await judgedRankings(labelled, rows);
   const input = { labelled, traceIds: rows.map((r) => r.trace_id), systems: rows.map((r) => r.system), judged: [...judged] };
   const scored = await report(input);
