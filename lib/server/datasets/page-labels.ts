@@ -2,7 +2,7 @@ import "server-only";
 import { DIAGNOSTICS_VERSION, TRACE_DETECTORS } from "@/lib/hacking";
 import type { JudgeSelection } from "@/lib/judges/selection";
 import { humanLabelsFrom, type HumanLabels } from "@/lib/rewards";
-import { pool, prisma } from "../db/client";
+import { pool } from "../db/client";
 import { storedDiagnostics } from "../hacking/store";
 import { humanLabels } from "../queries/annotations";
 import { pushTo } from "@/lib/util/group";
@@ -33,8 +33,8 @@ export async function pageLabels(traceKeys: readonly string[], judges: JudgeSele
 }
 
 export async function pageFlags(traceDbIds: readonly number[]): Promise<Map<number, string[]>> {
-  const rows = await prisma().traceDiagnostics.findMany({ where: { traceId: { in: [...traceDbIds] } }, select: { traceId: true, flags: true, version: true } });
-  const current = new Map(rows.filter((r) => r.version === DIAGNOSTICS_VERSION).map((r) => [r.traceId, TRACE_DETECTORS.filter((d) => r.flags.includes(d)) as string[]]));
+  const { rows } = await pool().query<{ trace_id: number; flags: string[]; version: string }>("SELECT trace_id, flags, version FROM trace_diagnostics WHERE trace_id = ANY($1::int[])", [traceDbIds]);
+  const current = new Map(rows.filter((r) => r.version === DIAGNOSTICS_VERSION).map((r) => [r.trace_id, TRACE_DETECTORS.filter((d) => r.flags.includes(d)) as string[]]));
   for (const id of traceDbIds) if (!current.has(id)) current.set(id, (await storedDiagnostics(id)).flags);
   return current;
 }
