@@ -106,14 +106,14 @@ function callOf(r: CallRow): ModelCall {
   });
 }
 
+const CALLS_MANY_SQL = `SELECT trace_id, call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
+    prompt_token_ids, response_token_ids, response_id, event_ids, ${FIDELITY_COLUMNS}
+  FROM model_calls WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq`;
+
 /** The calls of many stored traces at once (a snapshot's page), each trace's in call order. */
 export async function loadCallsMany(traceDbIds: readonly number[]): Promise<Map<number, ModelCall[]>> {
-  const { rows } = await pool().query<CallRow & { trace_id: number }>(
-    `SELECT trace_id, call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
-       prompt_token_ids, response_token_ids, response_id, event_ids, ${FIDELITY_COLUMNS}
-     FROM model_calls WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq`,
-    [traceDbIds],
-  );
+  // a named statement (parsed once per pooled connection): a snapshot reads a page's calls with it hundreds of times
+  const { rows } = await pool().query<CallRow & { trace_id: number }>({ name: "calls.load-many", text: CALLS_MANY_SQL, values: [traceDbIds] });
   const out = new Map<number, ModelCall[]>();
   for (const r of rows) {
     const list = out.get(r.trace_id) ?? [];
