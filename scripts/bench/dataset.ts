@@ -32,7 +32,7 @@
  *    the small requests alone; time, peak heap and RSS, small-request p50/p99.
  */
 import { spawnSync } from "node:child_process";
-import { createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -48,6 +48,33 @@ import { benchDatabase, fmt } from "./db";
 const OUT = ".baton-bench-dataset";
 /** Node flags of the measured children (`--profile`: a CPU profile each). */
 const childFlags = () => [...(process.argv.includes("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "profiles")}`] : []), ...(process.env.BATON_BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [])];
+
+/**
+ * CPU seconds used so far by the bench's PostgreSQL (the postmaster, its live
+ * processes and those it reaped: the backends of exited clients), from /proc;
+ * null where there is no /proc or no postmaster.pid (an outside server).
+ */
+function postgresCpuSeconds(dataDir: string): number | null {
+  try {
+    const pid = readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]!.trim();
+    // fields after the command's closing parenthesis: state is field 3, utime 14, stime 15, cutime 16, cstime 17
+    const fields = (stat: string) => stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const own = fields(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry) || entry === pid) continue;
+      try {
+        const f = fields(readFileSync(`/proc/${entry}/stat`, "utf8"));
+        if (f[1] === pid) ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // gone meanwhile: reaped, so counted in the postmaster's cutime
+      }
+    }
+    return ticks / 100;
+  } catch {
+    return null;
+  }
+}
 
 function* allTransitions(traces: number, calls: number): Generator<TransitionRow> {
   const opts = { method: "ccp" as const, preset: BUILTIN_PRESETS.uniform, normalize: false, annotationsAsOf: null, hackingFlags: [] };
@@ -227,7 +254,7 @@ async function main(): Promise<void> {
       const ingestSeconds = (performance.now() - t0) / 1000;
       const request = { body: { name: "bench", filter: {}, form: "transitions", format: "parquet" }, readable: null };
       console.log(`\n2. snapshot through PostgreSQL: ${fmt(dbTraces)} traces stored in ${fmt(ingestSeconds, 1)} s`);
-      console.log("| build | transitions | time | transitions/s | files | peak RSS | CPU |\n|---|---|---|---|---|---|---|");
+      console.log("| build | transitions | time | transitions/s | files (data files' and row hashes' digest) | peak RSS | CPU | PostgreSQL CPU |\n|---|---|---|---|---|---|---|---|");
       const measured: Record<string, number> = {};
       const peaks: Record<string, number> = {};
       const { buildProcesses } = await import("@/lib/server/datasets/build-process");
@@ -236,7 +263,12 @@ async function main(): Promise<void> {
       for (const [how, label] of builds) {
         const row = await prisma().dataset.create({ data: { name: "bench", filterKey: `bench-${how}`, request } });
         // the build in a process of its own, so that its peak RSS is the snapshot's alone (not the ingest's above)
+        const pgBefore = postgresCpuSeconds(path.join(OUT, "pg", "pg"));
         const result = spawnSync(process.execPath, [...childFlags(), "--import", "tsx", "--conditions=react-server", process.argv[1]!, "--child", "snapshot", "--dataset", String(row.id), "--how", how], { encoding: "utf8", env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 1 << 24 });
+        // the backends of the child's connections exit once it has: give the postmaster a moment to reap them
+        await new Promise((r) => setTimeout(r, 300));
+        const pgAfter = postgresCpuSeconds(path.join(OUT, "pg", "pg"));
+        const pgCpu = pgBefore === null || pgAfter === null ? "-" : `${fmt(pgAfter - pgBefore, 1)} s`;
         if (result.status !== 0) throw new Error(`snapshot child failed: ${result.stderr}`);
         const own = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { seconds: number; rssMB: number; cpuSeconds: number };
         const seconds = own.seconds;
@@ -251,11 +283,18 @@ async function main(): Promise<void> {
         measured[how] = seconds;
         if (how === "rows") {
           const { rows } = own as typeof own & { rows: number };
-          console.log(`| ${label} | ${fmt(rows)} | ${fmt(seconds, 1)} s | ${fmt(rows / seconds)} | - | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
+          console.log(`| ${label} | ${fmt(rows)} | ${fmt(seconds, 1)} s | ${fmt(rows / seconds)} | - | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s | ${pgCpu} |`);
         } else {
           const done = await prisma().dataset.findUniqueOrThrow({ where: { id: row.id } });
           const manifest = done.manifest as { counts: { rows: number }; files: { bytes: number; sha256: string }[] };
-          console.log(`| ${label} | ${fmt(manifest.counts.rows)} | ${fmt(seconds, 1)} s | ${fmt(manifest.counts.rows / seconds)} | ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB (${manifest.files[0]!.sha256.slice(0, 12)}) | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s |`);
+          // every data file's SHA-256 and every row's hash (what a diff compares), in one digest: the same for the same bytes
+          const digest = await pool().query<{ files: string; rows: string }>(
+            `SELECT (SELECT md5(string_agg(sha256, ',' ORDER BY path)) FROM dataset_files WHERE dataset_id = $1 AND path LIKE 'data/%') AS files,
+                    (SELECT md5(string_agg(array_to_string(keys, ',') || ';' || array_to_string(hashes, ','), ';' ORDER BY shard)) FROM dataset_row_sets WHERE dataset_id = $1) AS rows`,
+            [row.id],
+          );
+          const d = digest.rows[0]!;
+          console.log(`| ${label} | ${fmt(manifest.counts.rows)} | ${fmt(seconds, 1)} s | ${fmt(manifest.counts.rows / seconds)} | ${fmt(manifest.files.reduce((s, f) => s + f.bytes, 0) / 1e6, 1)} MB (files ${d.files.slice(0, 8)}, rows ${d.rows.slice(0, 8)}) | ${fmt(rssMB)} MB | ${fmt(cpuSeconds, 1)} s | ${pgCpu} |`);
           peaks[how] = rssMB;
         }
         await prisma().dataset.delete({ where: { id: row.id } });

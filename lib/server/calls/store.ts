@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { canonicalCall, modelCallSchema, type ModelCall } from "@/lib/trace/calls";
+import { modelCallSchema, type ModelCall } from "@/lib/trace/calls";
 import type { StoreItem } from "../ingest/store";
 import { copyLines, copyValue as v, jsonText } from "../db/copy";
 import { pool } from "../db/client";
@@ -83,37 +83,35 @@ function callOf(r: CallRow): ModelCall {
     { input: r.input, output: r.output, events: r.event_ids, ...(r.tools !== null && { tools: r.tools }), ...(r.params !== null && { params: r.params }) },
     () => `model call ${JSON.stringify(r.call_id)}`,
   );
-  return canonicalCall({
-    id: r.call_id,
-    agent: r.agent,
-    t: r.t,
-    ...(r.t_end !== null && { t_end: r.t_end }),
-    ...(r.model !== null && { model: r.model }),
-    input: json.input,
-    output: json.output,
-    ...(json.tools !== undefined && { tools: json.tools }),
-    ...(json.params !== undefined && { params: json.params }),
-    ...(r.finish_reason !== null && { finish_reason: r.finish_reason }),
-    ...(r.input_tokens !== null && { input_tokens: r.input_tokens }),
-    ...(r.output_tokens !== null && { output_tokens: r.output_tokens }),
-    ...(r.prompt_token_ids !== null && { prompt_token_ids: r.prompt_token_ids }),
-    ...(r.response_token_ids !== null && { response_token_ids: r.response_token_ids }),
-    ...(r.response_logprobs !== null && { response_logprobs: r.response_logprobs }),
-    ...(r.token_source !== null && { token_source: r.token_source }),
-    ...(r.response_id !== null && { response_id: r.response_id }),
-    ...(r.source !== null && { source: r.source }),
-    events: json.events,
-  });
+  // built in CALL_KEYS' order, absent values left out (what canonicalCall gives), one object per call: a snapshot reads hundreds of thousands
+  const call: Record<string, unknown> = { id: r.call_id, agent: r.agent, t: r.t };
+  if (r.t_end !== null) call.t_end = r.t_end;
+  if (r.model !== null) call.model = r.model;
+  call.input = json.input;
+  call.output = json.output;
+  if (json.tools !== undefined) call.tools = json.tools;
+  if (json.params !== undefined) call.params = json.params;
+  if (r.finish_reason !== null) call.finish_reason = r.finish_reason;
+  if (r.input_tokens !== null) call.input_tokens = r.input_tokens;
+  if (r.output_tokens !== null) call.output_tokens = r.output_tokens;
+  if (r.prompt_token_ids !== null) call.prompt_token_ids = r.prompt_token_ids;
+  if (r.response_token_ids !== null) call.response_token_ids = r.response_token_ids;
+  if (r.response_logprobs !== null) call.response_logprobs = r.response_logprobs;
+  if (r.token_source !== null) call.token_source = r.token_source;
+  if (r.response_id !== null) call.response_id = r.response_id;
+  if (r.source !== null) call.source = r.source;
+  call.events = json.events;
+  return call as ModelCall;
 }
+
+const CALLS_MANY_SQL = `SELECT trace_id, call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
+    prompt_token_ids, response_token_ids, response_id, event_ids, ${FIDELITY_COLUMNS}
+  FROM model_calls WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq`;
 
 /** The calls of many stored traces at once (a snapshot's page), each trace's in call order. */
 export async function loadCallsMany(traceDbIds: readonly number[]): Promise<Map<number, ModelCall[]>> {
-  const { rows } = await pool().query<CallRow & { trace_id: number }>(
-    `SELECT trace_id, call_id, agent, t, t_end, model, input, output, input_tokens, output_tokens,
-       prompt_token_ids, response_token_ids, response_id, event_ids, ${FIDELITY_COLUMNS}
-     FROM model_calls WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq`,
-    [traceDbIds],
-  );
+  // a named statement (parsed once per pooled connection): a snapshot reads a page's calls with it hundreds of times
+  const { rows } = await pool().query<CallRow & { trace_id: number }>({ name: "calls.load-many", text: CALLS_MANY_SQL, values: [traceDbIds] });
   const out = new Map<number, ModelCall[]>();
   for (const r of rows) {
     const list = out.get(r.trace_id) ?? [];

@@ -34,6 +34,16 @@ export function buildHeapMb(largestEvents: number): number {
 /** Heap per event of a trace being exported (measured: about 2.8 KB per event for a 50,000-event trace's export, docs/train-with-baton.md). */
 const HEAP_BYTES_PER_EVENT = 4096;
 
+/**
+ * A child's young generation (each of its semispaces, MB). V8 sizes it from
+ * the heap's cap, and under a cap of a few hundred MB leaves it so small
+ * that the rows' short-lived objects (every row, its JSON, the pages read)
+ * outlive it and are collected by full collections: measured at 200,000
+ * transitions, the child's CPU was 22-24 s with V8's own size and 16-18 s
+ * with 32 MB, its peak RSS 320 MB and 390 MB (docs/train-with-baton.md).
+ */
+const SEMI_SPACE_MB = 32;
+
 /** Fewer matching traces than this are built in this process (a child's start costs a second or two). */
 export const IN_PROCESS_BELOW = 200;
 
@@ -110,7 +120,7 @@ async function inChildren(child: string, datasetId: number, plans: readonly Shar
     let usage: ChildUsage | null = null;
     // results are recorded one after another, in the order they arrive
     let recording = Promise.resolve();
-    const worker = spawn(process.execPath, [`--max-old-space-size=${heap}`, "--import", "tsx", "--conditions=react-server", child, String(datasetId)], { stdio: ["ignore", "inherit", "pipe", "ipc"] });
+    const worker = spawn(process.execPath, [`--max-old-space-size=${heap}`, `--max-semi-space-size=${SEMI_SPACE_MB}`, "--import", "tsx", "--conditions=react-server", child, String(datasetId)], { stdio: ["ignore", "inherit", "pipe", "ipc"] });
     children.push(worker);
     const give = () => {
       if (failed.error !== null) return;

@@ -76,14 +76,9 @@ function eventOf(e: EventRow, content: string | undefined): TraceEvent {
 export async function loadTracesById(ids: readonly number[]): Promise<Map<number, Trace>> {
   const db = (await reader()).pool;
   const [traceRows, { rows: events }, { rows: edges }] = await Promise.all([
-    db.query<TraceRow & { id: number }>(TRACE_ROWS_SQL, [ids]),
-    db.query<EventRow & { trace_id: number; content: string | null }>(
-      `SELECT e.trace_id, ${EVENT_COLUMNS},
-         CASE WHEN e.type = 'message' THEN (SELECT c.content FROM event_content c WHERE c.trace_id = e.trace_id AND c.seq = e.seq) END AS content
-       FROM events e WHERE e.trace_id = ANY($1::int[]) ORDER BY e.trace_id, e.pos`,
-      [ids],
-    ),
-    db.query<{ trace_id: number; src: number; dst: number; type: EdgeType }>("SELECT trace_id, src, dst, type::text AS type FROM edges WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq", [ids]),
+    db.query<TraceRow & { id: number }>({ name: "load-many.traces", text: TRACE_ROWS_SQL, values: [ids] }),
+    db.query<EventRow & { trace_id: number; content: string | null }>({ name: "load-many.events", text: EVENTS_MANY_SQL, values: [ids] }),
+    db.query<{ trace_id: number; src: number; dst: number; type: EdgeType }>({ name: "load-many.edges", text: "SELECT trace_id, src, dst, type::text AS type FROM edges WHERE trace_id = ANY($1::int[]) ORDER BY trace_id, seq", values: [ids] }),
   ]);
   const eventsOf = groupBy(events, (e) => e.trace_id);
   const edgesOf = groupBy(edges, (e) => e.trace_id);
@@ -111,6 +106,10 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[
 
 const EVENT_COLUMNS = "seq, event_id, t, t_end, type::text AS type, agent, role, from_agent, to_agent, tool, content_ref, trusted, tokens, status, decision, reason, rewards, extra";
 const EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM events WHERE trace_id = $1 ORDER BY pos`;
+// named statements (parsed once per pooled connection): a snapshot reads a page of traces with them hundreds of times
+const EVENTS_MANY_SQL = `SELECT e.trace_id, ${EVENT_COLUMNS},
+    CASE WHEN e.type = 'message' THEN (SELECT c.content FROM event_content c WHERE c.trace_id = e.trace_id AND c.seq = e.seq) END AS content
+  FROM events e WHERE e.trace_id = ANY($1::int[]) ORDER BY e.trace_id, e.pos`;
 /** Events with their content for messages only (message_redundancy keys on it; nothing else the compute core reads does). */
 const EVENTS_WITH_MESSAGES_SQL = `SELECT ${EVENT_COLUMNS},
     CASE WHEN e.type = 'message' THEN (SELECT c.content FROM event_content c WHERE c.trace_id = e.trace_id AND c.seq = e.seq) END AS content
