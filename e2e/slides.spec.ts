@@ -156,6 +156,24 @@ test("a shared agenda link titles each slide as a person would and shows the vie
   await expect(page.getByTestId("slide-title")).toHaveText("Dashboard · system illustrative");
 });
 
+test("T in the presenter switches the theme of the presenter and of the slide, and the choice stays", async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem("baton.theme", "light"));
+  await page.goto(`/present?agenda=${encodeURIComponent("/dashboard?system=illustrative")}`);
+  const framed = page.frameLocator("[data-testid=present-frame]");
+  await expect(framed.locator("html")).toHaveClass(/\bpresenting\b/);
+  await expect(framed.locator("html")).not.toHaveClass(/\bdark\b/);
+  await page.keyboard.press("t");
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await expect(framed.locator("html")).toHaveClass(/\bdark\b/);
+  await expect(page.getByTestId("presenter").getByTestId("theme-toggle")).toHaveText("Light theme");
+  expect(await page.evaluate(() => localStorage.getItem("baton.theme"))).toBe("dark");
+  // with the focus inside the slide as well
+  await framed.locator("body").click();
+  await page.keyboard.press("t");
+  await expect(framed.locator("html")).not.toHaveClass(/\bdark\b/);
+  await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+});
+
 test("the decisions slide shows the view without a filter warning; Decisions and Attribution can be added to the agenda", async ({ page }) => {
   await page.goto(`/present?agenda=${encodeURIComponent("/decisions")}`);
   const framed = page.frameLocator("[data-testid=present-frame]");

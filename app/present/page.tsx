@@ -30,7 +30,7 @@ export default async function PresentPage({ searchParams }: Props) {
       <h1 className="text-2xl font-semibold">Meeting agenda</h1>
       <p className="max-w-3xl text-sm text-slate-600">
         Presentation mode shows these views one at a time, full screen, in large type. Keys: → / PageDown next, ← / PageUp previous,
-        F full screen, Escape leaves.
+        F full screen, T light / dark theme, Escape leaves.
       </p>
       <AgendaEditor />
     </div>

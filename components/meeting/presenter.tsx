@@ -5,6 +5,8 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { presentedUrl, type AgendaItem } from "@/lib/meeting/agenda";
 import { ExportButtons } from "../export/export-buttons";
+import { switchTheme } from "./theme";
+import { ThemeToggle } from "./theme-toggle";
 import { PresenterProvider, useGoToSlide, useSlideIndex, useStepSlide } from "./presenter-store";
 
 /**
@@ -12,7 +14,7 @@ import { PresenterProvider, useGoToSlide, useSlideIndex, useStepSlide } from "./
  * screen on request), each shown with `present=1` (no site chrome, larger
  * type, higher contrast). Keys, also while the view has the focus:
  * Right / PageDown / Space next, Left / PageUp previous, Home / End,
- * F full screen, Escape leaves (to the view on screen; in full screen the
+ * F full screen, T light / dark theme (the frame follows), Escape leaves (to the view on screen; in full screen the
  * first Escape only leaves full screen, as browsers insist).
  */
 export function Presenter({ items, start }: { items: AgendaItem[]; start: number }) {
@@ -48,6 +50,7 @@ function Slides({ items }: { items: AgendaItem[] }) {
       else if (key === "Home") go(0);
       else if (key === "End") go(items.length - 1);
       else if (key === "f" || key === "F") void toggleFullscreen(rootRef.current);
+      else if (key === "t" || key === "T") switchTheme();
       else if (key === "Escape") router.push(item.url);
       else return;
       event.preventDefault();
@@ -76,6 +79,7 @@ function Slides({ items }: { items: AgendaItem[] }) {
         <span className="rounded bg-white px-1 py-0.5">
           <ExportButtons selector={SLIDE_SELECTOR} title={item.title} doc={() => frameRef.current?.contentDocument ?? document} />
         </span>
+        <ThemeToggle className={button} />
         <button type="button" className={button} onClick={() => router.push(item.url)} data-testid="leave-presentation" title="Escape">Leave</button>
       </div>
       <iframe ref={frameRef} key={item.url} src={presentedUrl(item.url)} title={item.title} className="w-full flex-1 border-0 bg-white" data-testid="present-frame" />

@@ -1,7 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { applyTheme, THEME_STORAGE_KEY } from "./theme";
+import { applyTheme, switchTheme, THEME_STORAGE_KEY } from "./theme";
 
 /** The <html> class is the state; another tab or the presentation frame changing the stored theme follows along. */
 function subscribe(onChange: () => void): () => void {
@@ -20,18 +20,10 @@ function subscribe(onChange: () => void): () => void {
 const isDark = () => document.documentElement.classList.contains("dark");
 
 /** Light / dark switch, remembered in localStorage. */
-export function ThemeToggle() {
+export function ThemeToggle({ className = "rounded border border-slate-300 px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100" }: { className?: string }) {
   const dark = useSyncExternalStore(subscribe, isDark, () => false);
-  const toggle = () => {
-    applyTheme(!dark);
-    try {
-      localStorage.setItem(THEME_STORAGE_KEY, dark ? "light" : "dark");
-    } catch {
-      // storage may be off (private mode): the theme then lasts for this page only
-    }
-  };
   return (
-    <button type="button" onClick={toggle} data-testid="theme-toggle" aria-pressed={dark} className="rounded border border-slate-300 px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100" title="Switch between light and dark theme">
+    <button type="button" onClick={switchTheme} data-testid="theme-toggle" aria-pressed={dark} className={className} title="Switch between light and dark theme">
       {dark ? "Light theme" : "Dark theme"}
     </button>
   );

@@ -12,3 +12,14 @@ export const THEME_SCRIPT = `(function(){try{var d=document.documentElement;var 
 export function applyTheme(dark: boolean): void {
   document.documentElement.classList.toggle("dark", dark);
 }
+
+/** Switches between light and dark and remembers the choice; other documents of the site (the presentation frame, other tabs) follow through the storage event. */
+export function switchTheme(): void {
+  const dark = !document.documentElement.classList.contains("dark");
+  applyTheme(dark);
+  try {
+    localStorage.setItem(THEME_STORAGE_KEY, dark ? "dark" : "light");
+  } catch {
+    // storage may be off (private mode): the theme then lasts for this page only
+  }
+}
