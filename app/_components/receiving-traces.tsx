@@ -9,9 +9,9 @@ import type { ReceivingTrace } from "@/lib/server/otel/receiving";
 export function ReceivingTraces({ traces }: { traces: ReceivingTrace[] }) {
   if (traces.length === 0) return null;
   return (
-    <section className="rounded border border-sky-200 bg-sky-50 p-3 text-sm dark:border-sky-700 dark:bg-transparent" data-testid="receiving-traces">
-      <h2 className="font-medium text-sky-900 dark:text-sky-100">Receiving over OpenTelemetry</h2>
-      <p className="text-xs text-sky-800 dark:text-sky-200">
+    <section className="rounded border border-sky-200 bg-sky-50 p-3 text-sm" data-testid="receiving-traces">
+      <h2 className="font-medium text-sky-900">Receiving over OpenTelemetry</h2>
+      <p className="text-xs text-sky-800">
         Each trace is stored {traces[0]!.idle_seconds} s after its last span (or on <code>POST /api/otel/v1/flush</code>); until then it is incomplete.
       </p>
       <ul className="mt-2 space-y-1">

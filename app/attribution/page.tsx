@@ -122,7 +122,7 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
 function ScoringNotice({ scoring, since }: { scoring: ScoringStatus; since: string | null }) {
   const waiting = scoring.state === "queued" || scoring.state === "running";
   return (
-    <div role="status" className="space-y-2 rounded border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900 dark:border-sky-700 dark:bg-transparent dark:text-sky-100" data-testid="attribution-scoring" data-state={scoring.state} data-progress={scoring.progress}>
+    <div role="status" className="space-y-2 rounded border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900" data-testid="attribution-scoring" data-state={scoring.state} data-progress={scoring.progress}>
       <p>
         {since ? `The labels changed since these scores (${since.slice(0, 16).replace("T", " ")} UTC): ` : ""}
         {scoring.state === "queued" && `Baton will score every method on these ${scoring.traces} runs in the background, after the scorings ahead of it (about ${formatDuration(scoring.estimate_seconds ?? 0)} of work); this page refreshes itself.`}

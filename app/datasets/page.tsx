@@ -87,7 +87,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
                 <ul className="space-y-0.5 text-xs">
                   {[...manifest.files.map((f) => f.path), "manifest.json", "README.md"].map((path) => (
                     <li key={path}>
-                      <a className="text-sky-700 hover:underline dark:text-sky-300" href={`/api/datasets/${d.id}/files/${path}`} download>
+                      <a className="text-sky-700 hover:underline" href={`/api/datasets/${d.id}/files/${path}`} download>
                         {path}
                       </a>
                     </li>

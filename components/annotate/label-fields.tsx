@@ -71,7 +71,7 @@ function FieldRow({ field, index, focused, drafts, saved, comments, commenting, 
               }}
               data-testid={`option-${field.family}-${o.key}`}
               data-chosen={draft === o.value}
-              className={`rounded border px-1.5 py-0.5 text-xs ${draft === o.value ? "border-blue-700 bg-blue-700 text-white" : label?.value === o.value ? "border-emerald-600 text-emerald-800 dark:text-emerald-300" : "border-slate-300 hover:bg-slate-100"}`}
+              className={`rounded border px-1.5 py-0.5 text-xs ${draft === o.value ? "border-blue-700 bg-blue-700 text-white" : label?.value === o.value ? "border-emerald-600 text-emerald-800" : "border-slate-300 hover:bg-slate-100"}`}
             >
               <kbd className="mr-1 font-mono opacity-70">{o.key}</kbd>
               {o.text}

@@ -25,7 +25,7 @@ export function MethodTable({ methods, best, testId }: { methods: readonly Metho
       </thead>
       <tbody>
         {ranked.map((m) => (
-          <tr key={m.method} className={`border-t border-slate-100 ${m.method === best ? "bg-emerald-50 dark:bg-emerald-950/40" : ""}`} data-testid="method-row" data-method={m.method}>
+          <tr key={m.method} className={`border-t border-slate-100 ${m.method === best ? "bg-emerald-50" : ""}`} data-testid="method-row" data-method={m.method}>
             <td className="py-1 pr-3 font-mono">{m.method}{m.method === best && <span className="ml-2 rounded bg-emerald-700 px-1.5 py-0.5 font-sans text-xs text-emerald-50">best</span>}</td>
             {m.scores ? (
               <>
@@ -134,7 +134,7 @@ function Bar({ score }: { score: Score }) {
   return (
     <span className="flex items-center gap-2" title={title} data-value={score.value}>
       <span className="relative inline-block h-3 w-32 rounded-sm bg-slate-100 dark:bg-slate-800" aria-hidden="true">
-        <span className="absolute inset-y-0 rounded-sm bg-sky-200 dark:bg-sky-900" style={{ left: `${score.low * 100}%`, width: `${(score.high - score.low) * 100}%` }} />
+        <span className="absolute inset-y-0 rounded-sm bg-sky-200" style={{ left: `${score.low * 100}%`, width: `${(score.high - score.low) * 100}%` }} />
         <span className="absolute inset-y-0.5 left-0 rounded-sm bg-sky-700" style={{ width: `${score.value * 100}%` }} />
       </span>
       <span className="tabular-nums">{formatPercent(score.value, 1)}</span>

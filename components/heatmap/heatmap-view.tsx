@@ -54,7 +54,7 @@ function Panels({ panels, overrides }: Props) {
             <div className="flex flex-wrap items-center gap-2">
               <ExportButtons selector={`[data-testid=heatmap-panel][data-panel="${i}"] svg`} title={model.title} />
               {model.notes.map((note) => (
-                <span key={note} className="text-xs text-amber-800 dark:text-amber-300" data-testid="heatmap-note">{note}</span>
+                <span key={note} className="text-xs text-amber-800" data-testid="heatmap-note">{note}</span>
               ))}
             </div>
             <HeatmapChart model={model} panel={i} onCellClick={onCellClick} />

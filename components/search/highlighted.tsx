@@ -5,7 +5,7 @@ export function Highlighted({ text, terms }: { text: string; terms: readonly str
   return (
     <>
       {highlightParts(text, terms).map((p, i) =>
-        p.match ? <mark key={i} className="rounded-sm bg-yellow-200 px-0.5 text-black" data-testid="search-mark">{p.text}</mark> : <span key={i}>{p.text}</span>,
+        p.match ? <mark key={i} className="rounded-sm bg-yellow-200 px-0.5 text-yellow-950" data-testid="search-mark">{p.text}</mark> : <span key={i}>{p.text}</span>,
       )}
     </>
   );

@@ -10,7 +10,7 @@ import type { ReceivingTrace } from "@/lib/server/otel/receiving";
 export function ReceivingNotice({ state, stored }: { state: ReceivingTrace; stored: boolean }) {
   const when = `${state.idle_seconds} s after its last span, or on POST /api/otel/v1/flush`;
   return (
-    <div className="space-y-2 rounded border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900 dark:border-sky-700 dark:bg-transparent dark:text-sky-100" role="status" data-testid="receiving-notice">
+    <div className="space-y-2 rounded border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900" role="status" data-testid="receiving-notice">
       {!stored && <Link href="/" className="text-sm text-blue-700 hover:underline">← Traces</Link>}
       {!stored && <h1 className="break-all font-mono text-xl font-semibold">{state.trace_id}</h1>}
       <p>
