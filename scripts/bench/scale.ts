@@ -350,34 +350,38 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
   }
   if (values["reads-only"]) return { events, traces, ms, writeP50: NaN, writeP99: NaN, writesPerS: NaN, ingestPerS: NaN, writeP50Before: NaN, writesPerSBefore: NaN, ingestPerSBefore: NaN, writeP50Metrics: NaN, ingestPerSMetrics: NaN, rebuildS: NaN, bytesPerEvent, fillS };
   // writes before (the summaries' triggers disabled), with the metric summaries' triggers only, and with all, in the same run,
-  // interleaved over --write-rounds rounds (medians); then the summaries rebuilt
+  // interleaved over --write-rounds rounds (medians); each round starts one mode later (off, metric, all; then metric, all, off; ...),
+  // so that no way is always measured last, after the writes of the others; then the summaries rebuilt
   const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' triggers only", { metrics: true, decisions: false }], ["all triggers", { metrics: true, decisions: true }]] as const;
-  const writes = modes.map(() => ({ p50: [] as number[], perS: [] as number[], ingest: [] as number[] }));
+  const writes = modes.map(() => ({ p50: [] as number[], p99: [] as number[], perS: [] as number[], ingest: [] as number[] }));
   for (let round = 0; round < WRITE_ROUNDS; round++) {
-    for (const [i, [label, on]] of modes.entries()) {
+    for (const i of modes.map((_, k) => (k + round) % modes.length)) {
+      const [label, on] = modes[i]!;
       await summaryTriggers(client, on);
       const w = await labelLoad(client, "task_success");
       log(`label writes (task_success, E1), ${CLIENTS} clients, ${label}: p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms, ${fmt(w.perS)} writes/s`);
       const perS = await ingestRun(`ingest-${i}-${round}-${events}`);
       log(`ingest, ${label}: ${fmt(perS)} events/s`);
       writes[i]!.p50.push(w.p50);
+      writes[i]!.p99.push(w.p99);
       writes[i]!.perS.push(w.perS);
       writes[i]!.ingest.push(perS);
     }
   }
-  const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 0.5);
-  const before = { p50: median(writes[0]!.p50), perS: median(writes[0]!.perS) };
-  const metricsOnly = { p50: median(writes[1]!.p50), perS: median(writes[1]!.perS) };
-  const [ingestPerSBefore, ingestPerSMetrics] = [median(writes[0]!.ingest), median(writes[1]!.ingest)];
+  // the median of the rounds, each way the same number of them (an even count: the mean of the middle two)
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  };
+  const [before, metricsOnly, all] = writes.map((w) => ({ p50: median(w.p50), p99: median(w.p99), perS: median(w.perS), ingest: median(w.ingest) }));
+  const ratios = writes[2]!.p50.map((p, round) => p / writes[0]!.p50[round]!);
+  log(`label write p50, all triggers / off: ${fmt(all!.p50 / before!.p50, 2)} (medians); per round ${ratios.map((r) => fmt(r, 2)).join(", ")}`);
   const rebuildS = (await rebuildSummaries()).seconds;
   log(`summaries rebuilt in ${fmt(rebuildS, 1)} s`);
+  // after the rebuild (its deleted rows not yet vacuumed): printed, not one of the rounds
   const load = await labelLoad(client, "task_success");
   log(`label writes (task_success, E1), ${CLIENTS} clients, after the rebuild: p50 ${fmt(load.p50, 1)} ms, p99 ${fmt(load.p99, 1)} ms, ${fmt(load.perS)} writes/s`);
-  load.p50 = median([...writes[2]!.p50, load.p50]);
-  load.perS = median([...writes[2]!.perS, load.perS]);
-  const ingestPerS = median([...writes[2]!.ingest, await ingestRun(`ingest-${events}`)]);
-  log(`ingest, all triggers (median): ${fmt(ingestPerS)} events/s`);
-  return { events, traces, ms, writeP50: load.p50, writeP99: load.p99, writesPerS: load.perS, ingestPerS, writeP50Before: before.p50, writesPerSBefore: before.perS, ingestPerSBefore, writeP50Metrics: metricsOnly.p50, ingestPerSMetrics, rebuildS, bytesPerEvent, fillS };
+  return { events, traces, ms, writeP50: all!.p50, writeP99: all!.p99, writesPerS: all!.perS, ingestPerS: all!.ingest, writeP50Before: before!.p50, writesPerSBefore: before!.perS, ingestPerSBefore: before!.ingest, writeP50Metrics: metricsOnly!.p50, ingestPerSMetrics: metricsOnly!.ingest, rebuildS, bytesPerEvent, fillS };
 }
 
 /** Grows the database to about `target` events: copies of the templates, secondary indexes dropped while copying and rebuilt. */
