@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { leftOutGlobs } from "./scripts/lib/left-out.mjs";
 import { sharedDataExclusions, skipSummary } from "./scripts/lib/shared-data.mjs";
 
 const alias = {
@@ -13,8 +14,8 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 const needShared = sharedDataExclusions(root, ["lib", "scripts", "app", "components"], (f) => f.endsWith(".test.ts"));
 const unitSkipped = needShared.filter((f) => !f.endsWith(".int.test.ts"));
 const integrationSkipped = needShared.filter((f) => f.endsWith(".int.test.ts"));
-// a second pass over the integration suite (CI's, against another server) may leave files out: comma-separated globs
-const integrationLeftOut = (process.env.BATON_INTEGRATION_EXCLUDE ?? "").split(",").map((g) => g.trim()).filter(Boolean);
+// a second pass over the integration suite (CI's, against another server) may leave files out: comma-separated globs, each checked to name something
+const integrationLeftOut = leftOutGlobs(root, process.env.BATON_INTEGRATION_EXCLUDE);
 
 /** Says once, after vitest's own summary, how many test files of the projects it runs were left out for want of ../shared. */
 let projectsRun: ReadonlySet<string> | null = null;
