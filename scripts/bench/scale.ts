@@ -57,7 +57,7 @@ import { applyMigrations } from "@/lib/server/db/migrate";
 import { setSummaries } from "@/lib/server/summaries/read";
 import { rebuildSummaries } from "@/lib/server/summaries/rebuild";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
-import { medianAsyncMs } from "./compute/measure";
+import { median, medianAsyncMs } from "./compute/measure";
 import { benchDatabase, fmt } from "./db";
 import { copyTemplates, ingestTemplates, labelTemplates, log, rebuild, secondaryIndexes, templatesTable } from "./scale-fill";
 
@@ -369,10 +369,6 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
     }
   }
   // the median of the rounds, each way the same number of them (an even count: the mean of the middle two)
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  };
   const [before, metricsOnly, all] = writes.map((w) => ({ p50: median(w.p50), p99: median(w.p99), perS: median(w.perS), ingest: median(w.ingest) }));
   const ratios = writes[2]!.p50.map((p, round) => p / writes[0]!.p50[round]!);
   log(`label write p50, all triggers / off: ${fmt(all!.p50 / before!.p50, 2)} (medians); per round ${ratios.map((r) => fmt(r, 2)).join(", ")}`);
