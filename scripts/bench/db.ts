@@ -5,7 +5,7 @@ import { applyMigrations } from "@/lib/server/db/migrate";
 
 /**
  * A fresh, migrated database `<name>` for a benchmark (embedded unless DATABASE_URL is set);
- * with `reuse`, an existing one is kept as it is (a benchmark that fills for many minutes can
+ * with `reuse`, an existing one is kept (given only the migrations written since; a benchmark that fills for many minutes can
  * then be measured again, e.g. on a quieter machine); `embedded` gives a benchmark its own data
  * dir and port instead of the shared .baton-bench.
  */
@@ -36,7 +36,9 @@ export async function benchDatabase(
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  if (!reused) await applyMigrations(url.toString());
+  // a reused database gets the migrations written since it was filled (the code's schema and triggers)
+  const { applied } = await applyMigrations(url.toString());
+  if (reused && applied.length > 0) console.log(`migrations applied to the reused database: ${applied.join(", ")}`);
   // a server another benchmark started (reused) is left for that one to stop
   return { url: url.toString(), reused, close: async () => { if (embedded && !embedded.reused) await embedded.stop(); } };
 }

@@ -13,7 +13,10 @@
  * --check writes those labels in one transaction and compares the decision summaries the triggers
  * kept with a rebuild from the rows (rolled back); --nested prints the statements the triggers ran
  * for the last of three labels, each with its time (auto_explain, without instrumentation); --concurrent n
- * commits the statement from n connections at once, the three ways in turn (concurrent() below).
+ * commits the statement from n connections at once, the three ways in turn, each round starting one
+ * way later (concurrent() below), with
+ * the fold of the decision summaries' pending rows run every second beside the writers when those
+ * triggers are on (as the app's background worker runs it).
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -92,7 +95,12 @@ async function main(): Promise<void> {
       // the label writes of every trace above in one transaction, then the decision summaries the triggers kept
       // against a rebuild from the rows (rolled back)
       await client.query("BEGIN");
+      // from summaries that equal the rows (the writes above with the triggers off left them behind)
+      for (const statement of decisionRebuildSql()) await client.query(statement);
       for (const { id } of rows) await client.query(LABEL, [id]);
+      // what the labels left pending, folded in (the reads add it; the fold job would move it)
+      const { rows: f } = await client.query<{ n: number }>("SELECT baton_decision_fold(NULL, NULL) AS n");
+      console.log(`pending rows folded: ${f[0]!.n}`);
       // compared as values (EXCEPT both ways), not as text: a numeric sum kept by additions may print more trailing zeros than the rebuild's
       const tables = ["decision_tallies", "decision_groups", "decision_group_sums", "decision_summary_rows"];
       const columns = new Map<string, string>();
@@ -150,14 +158,17 @@ async function concurrent(url: string, admin: pg.Client, ids: number[]): Promise
     await c.connect();
     return c;
   }));
-  const sampler = new pg.Client({ connectionString: url });
-  await sampler.connect();
+  const [sampler, folder] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+  await Promise.all([sampler.connect(), folder.connect()]);
+  // rows folded, milliseconds folding, folds that gave way to a writer
+  const folded = { rows: 0, ms: 0, gaveWay: 0 };
   const pids = (await Promise.all(clients.map((c) => c.query<{ p: number }>("SELECT pg_backend_pid() AS p")))).map((r) => r.rows[0]!.p);
   const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' only", { metrics: true, decisions: false }], ["all", { metrics: true, decisions: true }]] as const;
   const results = new Map<string, { p50: number[]; perS: number[]; waiting: number[] }>(modes.map(([label]) => [label, { p50: [], perS: [], waiting: [] }]));
   try {
     for (let round = 0; round < Number(values.rounds); round++) {
-      for (const [label, on] of modes) {
+      // each round starts one way later, so that no way is always measured first or last
+      for (const [label, on] of [...modes.slice(round % modes.length), ...modes.slice(0, round % modes.length)]) {
         await triggers(admin, on);
         const times: number[] = [];
         const until = performance.now() + Number(values.seconds) * 1000;
@@ -171,6 +182,26 @@ async function concurrent(url: string, admin: pg.Client, ids: number[]): Promise
             await new Promise((r) => setTimeout(r, 2));
           }
         })();
+        // with the decision summaries' triggers, the fold job's work beside the writers (as the app's background worker does it)
+        const folding = (async () => {
+          if (!on.decisions) return;
+          while (performance.now() < until) {
+            await new Promise((r) => setTimeout(r, 1000));
+            const started = performance.now();
+            await folder.query("BEGIN");
+            try {
+              await folder.query("SET LOCAL lock_timeout = '200ms'");
+              const { rows } = await folder.query<{ n: number }>("SELECT baton_decision_fold(NULL, 5000) AS n");
+              await folder.query("COMMIT");
+              folded.rows += rows[0]!.n;
+            } catch (error) {
+              await folder.query("ROLLBACK");
+              if (!["55P03", "40P01"].includes((error as { code?: string }).code ?? "")) throw error;
+              folded.gaveWay++;
+            }
+            folded.ms += performance.now() - started;
+          }
+        })();
         await Promise.all(clients.map(async (c, k) => {
           const mine = ids.filter((_, i) => i % n === k);
           for (let i = 0; performance.now() < until; i++) {
@@ -179,7 +210,7 @@ async function concurrent(url: string, admin: pg.Client, ids: number[]): Promise
             times.push(performance.now() - started);
           }
         }));
-        await sampling;
+        await Promise.all([sampling, folding]);
         const r = results.get(label)!;
         r.p50.push(median(times));
         r.perS.push(times.length / Number(values.seconds));
@@ -190,8 +221,10 @@ async function concurrent(url: string, admin: pg.Client, ids: number[]): Promise
     for (const [label, r] of results) {
       console.log(`  ${label}: p50 ${median(r.p50).toFixed(2)} ms, ${median(r.perS).toFixed(0)} writes/s, a writer waiting on a lock in ${(100 * median(r.waiting)).toFixed(1)} % of samples`);
     }
+    await triggers(admin, { metrics: true, decisions: true });
+    console.log(`  the fold beside "all": ${folded.rows} pending rows folded in ${(folded.ms / 1000).toFixed(2)} s (${(folded.ms / Math.max(1, folded.rows)).toFixed(3)} ms a row), ${folded.gaveWay} folds gave way`);
   } finally {
-    await Promise.all([...clients, sampler].map((c) => c.end()));
+    await Promise.all([...clients, sampler, folder].map((c) => c.end()));
   }
 }
 

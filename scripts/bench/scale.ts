@@ -55,6 +55,7 @@ import { countTraces, listPageSql, listTotal, listTraces, MAX_RANKED, scanSearch
 import { setWordPrefilter } from "@/lib/server/queries/trace-search";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { setSummaries } from "@/lib/server/summaries/read";
+import { pendingRows, startFoldWorker, stopFoldWorker } from "@/lib/server/summaries/fold";
 import { rebuildSummaries } from "@/lib/server/summaries/rebuild";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { median, medianAsyncMs } from "./compute/measure";
@@ -354,6 +355,8 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
   // so that no way is always measured last, after the writes of the others; then the summaries rebuilt
   const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' triggers only", { metrics: true, decisions: false }], ["all triggers", { metrics: true, decisions: true }]] as const;
   const writes = modes.map(() => ({ p50: [] as number[], p99: [] as number[], perS: [] as number[], ingest: [] as number[] }));
+  // the fold of the decision summaries' pending rows, worked in this process as the app's background worker works it
+  await startFoldWorker();
   for (let round = 0; round < WRITE_ROUNDS; round++) {
     for (const i of modes.map((_, k) => (k + round) % modes.length)) {
       const [label, on] = modes[i]!;
@@ -361,7 +364,7 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
       const w = await labelLoad(client, "task_success");
       log(`label writes (task_success, E1), ${CLIENTS} clients, ${label}: p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms, ${fmt(w.perS)} writes/s`);
       const perS = await ingestRun(`ingest-${i}-${round}-${events}`);
-      log(`ingest, ${label}: ${fmt(perS)} events/s`);
+      log(`ingest, ${label}: ${fmt(perS)} events/s${on.decisions ? `; decision summaries' rows pending: ${fmt(await pendingRows())}` : ""}`);
       writes[i]!.p50.push(w.p50);
       writes[i]!.p99.push(w.p99);
       writes[i]!.perS.push(w.perS);
@@ -370,6 +373,7 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
   }
   // the median of the rounds, each way the same number of them (an even count: the mean of the middle two)
   const [before, metricsOnly, all] = writes.map((w) => ({ p50: median(w.p50), p99: median(w.p99), perS: median(w.perS), ingest: median(w.ingest) }));
+  await stopFoldWorker();
   const ratios = writes[2]!.p50.map((p, round) => p / writes[0]!.p50[round]!);
   log(`label write p50, all triggers / off: ${fmt(all!.p50 / before!.p50, 2)} (medians); per round ${ratios.map((r) => fmt(r, 2)).join(", ")}`);
   const rebuildS = (await rebuildSummaries()).seconds;

@@ -9,6 +9,7 @@ import type { Trace } from "@/lib/trace/types";
 import { pool, prisma } from "../db/client";
 import { notFound } from "../errors";
 import { decisionsUpsert } from "../decisions/store";
+import { requestFold } from "../summaries/fold";
 import { diagnosticsUpsert } from "../hacking/store";
 import { metricsToColumns } from "../ingest/computed";
 import { computedType } from "../ingest/store";
@@ -85,6 +86,8 @@ export function traceForRecompute(ref: { id: number }, change: StoredChange): Pr
 async function recompute(traceDbId: number, trace: Trace, labels: HumanLabels, what: "metrics" | "r_total"): Promise<TraceMetrics | null> {
   for (let attempt = 0; ; attempt++) {
     const { metrics, traceLabels } = await deadlockRetried(() => (what === "metrics" ? writeAll(traceDbId, trace, labels) : writeDecisionRowOnly(traceDbId, trace, labels)));
+    // a label that moved E1 or R_total left its difference pending in the decision summaries
+    requestFold();
     if (attempt >= 4 || traceLabelKey(traceLabels) === traceLabelKey(labels)) return metrics;
     // the labels changed meanwhile: recompute with all of them as they are now
     labels = (await humanLabels(trace.trace_id)).labels;

@@ -4,6 +4,7 @@ import { createdRange } from "@/lib/dashboard/query";
 import { DECISIONS, decisionReport, emptyTallies, emptyTally, NO_STOP, NO_VERDICT, type DecisionFilter, type DecisionKey, type DecisionReport, type DecisionTallies, type Tally } from "@/lib/decisions";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { traceWhere, type TraceFilter } from "../queries/trace-filter";
+import { GROUP_ROWS, PENDING_TERMS, TALLY_ROWS } from "../summaries/decisions-sql";
 import { summaryWhere } from "../summaries/read";
 
 /**
@@ -12,7 +13,8 @@ import { summaryWhere } from "../summaries/read";
  * UTC days: every filter but task_id and group_id), the tallies are sums of
  * the summary rows the filter selects (lib/server/summaries/decisions-sql.ts;
  * docs/scale.md, "Decision summaries") and the within-group sums are taken
- * over the groups' counts added up over those cells. Otherwise, one statement
+ * over the groups' counts added up over those cells, each with the pending
+ * differences of label writes not yet folded in. Otherwise, one statement
  * over traces + trace_decisions that reads each selected row once (`r`,
  * materialised): from it GROUPING SETS add up every tally (one set per
  * dimension; delegate roles are grouped by the stored role list and spread
@@ -147,7 +149,7 @@ const SUMS = "sum(c.traces)::int AS traces, sum(c.n)::int AS n, sum(c.successes)
 
 /** The tallies of the dimensions other than the total, per (dimension, value). */
 const summaryTalliesSql = (where: Prisma.Sql) => Prisma.sql`
-  SELECT c.dim, c.value, ${Prisma.raw(SUMS)} FROM decision_tallies c ${and(where, Prisma.sql`c.dim <> 'total'`)} GROUP BY c.dim, c.value`;
+  SELECT c.dim, c.value, ${Prisma.raw(SUMS)} FROM ${Prisma.raw(TALLY_ROWS)} c ${and(where, Prisma.sql`c.dim <> 'total'`)} GROUP BY c.dim, c.value`;
 
 /** Per decision: the tally of the traces that took it and of those that did not (the total's minus the taken's, exact in numeric). */
 const TAKEN_SUMS = TAKEN.map((k) => `sum(c.taken_${k})::int AS "taken_${k}", sum(c.n_${k})::int AS "n_${k}", sum(c.successes_${k})::int AS "successes_${k}", sum(c.r_sum_${k})::float8 AS "r_sum_${k}",
@@ -157,9 +159,9 @@ const TAKEN_SUMS = TAKEN.map((k) => `sum(c.taken_${k})::int AS "taken_${k}", sum
 /** Per checkpoint (g = 0) and over all (g = 1): the tally, and per decision the tallies of the traces that took it and did not. */
 const summaryCheckpointsSql = (where: Prisma.Sql) => Prisma.sql`
   SELECT GROUPING(c.policy_version)::int AS g, c.policy_version, ${Prisma.raw(SUMS)}, ${Prisma.raw(TAKEN_SUMS)}
-  FROM decision_tallies c ${and(where, Prisma.sql`c.dim = 'total'`)} GROUP BY GROUPING SETS ((c.policy_version), ())`;
+  FROM ${Prisma.raw(TALLY_ROWS)} c ${and(where, Prisma.sql`c.dim = 'total'`)} GROUP BY GROUPING SETS ((c.policy_version), ())`;
 
-/** The within-group sums of the groups that lie in one cell: their cells' stored sums. */
+/** The within-group sums of the groups that lie in one cell: their cells' stored sums (what pending rows change in them: `pendingTermsSql`). */
 export const summaryGroupSumsSql = (where: Prisma.Sql) => Prisma.sql`
   SELECT ${Prisma.raw(TAKEN.map((k) => `coalesce(sum(c.strata_${k}), 0)::int AS "${k}_strata", coalesce(sum(c.n1_${k}), 0)::int AS "${k}_n1", coalesce(sum(c.n0_${k}), 0)::int AS "${k}_n0",
     coalesce(sum(c.numerator_${k}), 0)::float8 AS "${k}_numerator", coalesce(sum(c.weight_${k}), 0)::float8 AS "${k}_weight", coalesce(sum(c.variance_${k}), 0)::float8 AS "${k}_variance"`).join(", "))}
@@ -173,18 +175,22 @@ export const summaryWithinSql = (where: Prisma.Sql, spanning = true) => Prisma.s
   SELECT ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(
     TAKEN.map((k) => `sum(c.n1_${k})::float8 AS n1_${k}, sum(c.a_${k})::float8 AS a_${k}, (sum(c.rows) - sum(c.n1_${k}))::float8 AS n0_${k}, (sum(c.e1_sum) - sum(c.a_${k}))::float8 AS c_${k}`).join(", "),
   )}
-  FROM decision_groups c ${spanning ? and(where, Prisma.sql`c.spans`) : where} GROUP BY c.group_id) AS g`;
+  FROM ${Prisma.raw(GROUP_ROWS)} c ${spanning ? and(where, Prisma.sql`c.spans`) : where} GROUP BY c.group_id) AS g`;
+
+/** What the pending rows change in the stored sums of the groups that lie in one cell (numerator and variance per decision). */
+export const pendingTermsSql = (where: Prisma.Sql) => Prisma.sql`${Prisma.raw(PENDING_TERMS.head)} ${and(where, Prisma.sql`c.group_id IS NOT NULL`)} ${Prisma.raw(PENDING_TERMS.tail)}`;
 
 type SummaryTally = { traces: number | null; n: number | null; successes: number | null; r_sum: number | null };
 const tallyOf = (r: SummaryTally): Tally => ({ traces: r.traces ?? 0, n: r.n ?? 0, successes: r.successes ?? 0, r_sum: r.r_sum ?? 0 });
 
 /** The tallies from the decision summaries of the cells `where` selects (docs/scale.md, "Decision summaries"). */
 export async function summaryTallies(where: Prisma.Sql): Promise<DecisionTallies> {
-  const [tallies, checkpoints, [spanning], [contained]] = await Promise.all([
+  const [tallies, checkpoints, [spanning], [contained], [pending]] = await Promise.all([
     readPrepared<SummaryTally & { dim: string; value: string | null }>(summaryTalliesSql(where)),
     readPrepared<SummaryTally & { g: number; policy_version: string | null } & Record<string, number | null>>(summaryCheckpointsSql(where)),
     readPrepared<Record<string, number>>(summaryWithinSql(where)),
     readPrepared<Record<string, number>>(summaryGroupSumsSql(where)),
+    readPrepared<Record<string, number>>(pendingTermsSql(where)),
   ]);
   const t = emptyTallies();
   for (const r of tallies) {
@@ -204,7 +210,7 @@ export async function summaryTallies(where: Prisma.Sql): Promise<DecisionTallies
       }
     } else t.checkpoints.set(r.policy_version, { tally: tallyOf(r), taken: Object.fromEntries(TAKEN.map((k) => [k, r[`taken_${k}`] ?? 0])) as Record<DecisionKey, number> });
   }
-  const both = (k: DecisionKey, sum: string) => spanning![`${k}_${sum}`]! + contained![`${k}_${sum}`]!;
+  const both = (k: DecisionKey, sum: string) => spanning![`${k}_${sum}`]! + contained![`${k}_${sum}`]! + (pending![`${k}_${sum}`] ?? 0);
   for (const k of TAKEN) {
     t.within[k] = { strata: both(k, "strata"), n1: both(k, "n1"), n0: both(k, "n0"), numerator: both(k, "numerator"), weight: both(k, "weight"), variance: both(k, "variance") };
   }

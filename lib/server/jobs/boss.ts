@@ -33,12 +33,15 @@ export async function stopBoss(): Promise<void> {
 
 const created = new Map<string, Promise<void>>();
 
-/** The job queue with the queue `name` created (once per process; a failed creation is tried again on the next call). */
-export async function bossWithQueue(name: string): Promise<PgBoss> {
+/**
+ * The job queue with the queue `name` created (once per process; a failed creation is tried again on the next call).
+ * `policy`: pg-boss's queue policy ("stately": at most one job queued and one active per singleton key).
+ */
+export async function bossWithQueue(name: string, policy?: "stately"): Promise<PgBoss> {
   const b = await boss();
   let ready = created.get(name);
   if (!ready) {
-    ready = b.createQueue(name);
+    ready = b.createQueue(name, policy ? { name, policy } : undefined);
     created.set(name, ready);
     ready.catch(() => created.delete(name));
   }

@@ -3,6 +3,7 @@ import { orch, rollout } from "@/lib/decisions/fixtures";
 import { POST } from "@/app/api/traces/route";
 import { jsonRequest, params } from "@/scripts/lib/test-http";
 import { pool, prisma } from "../db/client";
+import { foldDecisionSummaries, pendingRows } from "./fold";
 import { rebuildSummaries } from "./rebuild";
 
 /*
@@ -10,7 +11,9 @@ import { rebuildSummaries } from "./rebuild";
  * summaries' general path subtracts a group's terms from its cell's sums,
  * then adds them back as they are after the write: the second writer must
  * read the group as the first one left it, or the cell's sums keep the
- * first writer's change twice. Checked against a rebuild from the rows.
+ * first writer's change twice. The same for the fold of the pending rows
+ * that values-only writes append, beside writers of their group and of
+ * their trace. Checked against a rebuild from the rows, after a last fold.
  */
 const POLICY = "ckpt-concurrent";
 const spawns = (id: string, success: boolean | null) =>
@@ -39,8 +42,10 @@ async function kept(): Promise<unknown> {
   return { groups: groups.rows, sums: sums.rows, tallies: tallies.rows };
 }
 
-/** The kept summaries equal a rebuild from the rows (as text, so that a failure shows the rows that differ). */
+/** The kept summaries, with what is pending folded in, equal a rebuild from the rows (as text, so that a failure shows the rows that differ). */
 async function expectRebuilt(): Promise<void> {
+  expect((await foldDecisionSummaries()).gaveWay).toBe(false);
+  expect(await pendingRows()).toBe(0);
   const before = await kept();
   await rebuildSummaries();
   expect(JSON.stringify(before, null, 1)).toBe(JSON.stringify(await kept(), null, 1));
@@ -86,6 +91,47 @@ describe("decision summaries under concurrent writers of one group", () => {
     await overlapping("UPDATE traces SET e1 = 0 WHERE trace_id = 'cg-c'", "UPDATE traces SET e1 = 1 WHERE trace_id = 'cg-a'");
     await expectRebuilt();
     await overlapping("UPDATE traces SET e1 = 1 WHERE trace_id = 'cg-b'", "UPDATE traces SET e1 = 1 WHERE trace_id = 'cg-d'");
+    await expectRebuilt();
+  });
+
+  it("values-only changes of two rollouts at once are appended, neither waiting for the other", async () => {
+    await overlapping("UPDATE traces SET e1 = 0 WHERE trace_id = 'cg-s1'", "UPDATE traces SET e1 = 1 WHERE trace_id = 'cg-f1'");
+    expect(await pendingRows()).toBe(2);
+    await expectRebuilt();
+  });
+
+  const FOLD = "SELECT baton_decision_fold(NULL, NULL)";
+  it("the fold beside a rollout of its group taking the general path, in either order", async () => {
+    await pool().query("UPDATE traces SET e1 = 0 WHERE trace_id = 'cg-s1'");
+    await overlapping("UPDATE traces SET e1 = 1 WHERE trace_id = 'cg-a'", FOLD);
+    await expectRebuilt();
+    await pool().query("UPDATE traces SET e1 = 1 WHERE trace_id = 'cg-f1'");
+    await overlapping(FOLD, "UPDATE traces SET e1 = 0 WHERE trace_id = 'cg-b'");
+    await expectRebuilt();
+  });
+
+  it("the fold beside a change that moves the pending trace itself (the general path folds it first), in either order", async () => {
+    await pool().query("UPDATE traces SET e1 = 0 WHERE trace_id = 'cg-s1'");
+    await overlapping("DELETE FROM traces WHERE trace_id = 'cg-s1'", FOLD);
+    await expectRebuilt();
+    await pool().query("UPDATE traces SET e1 = 1 WHERE trace_id = 'cg-f1'");
+    await overlapping(FOLD, "UPDATE traces SET group_id = 'cg-other' WHERE trace_id = 'cg-f1'");
+    await expectRebuilt();
+  });
+
+  it("the fold job gives way to a writer that holds its group, and folds once it has committed", async () => {
+    await pool().query("UPDATE traces SET e1 = 0 WHERE trace_id = 'cg-s1'");
+    const writer = await pool().connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query("UPDATE traces SET e1 = 1 WHERE trace_id = 'cg-a'");
+      expect(await foldDecisionSummaries()).toEqual({ folded: 0, gaveWay: true });
+      expect(await pendingRows()).toBe(1);
+      await writer.query("COMMIT");
+    } finally {
+      writer.release();
+    }
+    expect(await foldDecisionSummaries()).toEqual({ folded: 1, gaveWay: false });
     await expectRebuilt();
   });
 });

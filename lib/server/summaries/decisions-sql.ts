@@ -17,9 +17,14 @@
  * E1 on traces and R_total on trace_decisions in one statement), or the
  * delete of a trace (whose trace_decisions row goes by cascade, before either
  * trigger runs), is counted exactly once, in whichever order the triggers run.
- * A change of E1's value and R_total only (a label's recompute) moves sums in
- * place, without the general path's join and grouping: for one trace, by key
- * from variables (singleTraceSql); for several, in one statement (valuesOnlySql).
+ * A change of E1's value and R_total only (a label's recompute) is appended to
+ * decision_pending, without the general path's join and grouping and without
+ * reading or locking a summary row: for one trace, by key from variables
+ * (singleTraceSql); for several, in one statement (valuesOnlySql). The reads
+ * add the pending rows to what the summaries hold (pendingTalliesSql and the
+ * within-group sums below); the fold (baton_decision_fold, run by a job and
+ * by the general path for the traces it changes) moves them into the
+ * summaries in place.
  *
  * No "server-only" import: scripts/summaries-sql.ts prints the migration.
  */
@@ -65,12 +70,6 @@ const TALLY_VALUES = `CROSS JOIN LATERAL (
       ('agents_spawned', x.agents_spawned_bucket), ('messages_per_agent', x.messages_per_agent_bucket), ('aggregate_fan_in', x.aggregate_fan_in_bucket),
       ('stop_reason', x.stop_reason::text), ('verdict', x.verdict::text)) AS v(dim, value)
     UNION ALL SELECT 'delegate_role', role FROM unnest(x.delegate_role_buckets) AS role) AS tv`;
-
-/** TALLY_VALUES' dimensions but the delegated roles, of the counted row in variable `wrow` (the single-trace path's keys). */
-const ROW_DIMS: readonly (readonly [string, string])[] = [
-  ["total", "NULL::text"], ["agents_spawned", "wrow.agents_spawned_bucket"], ["messages_per_agent", "wrow.messages_per_agent_bucket"],
-  ["aggregate_fan_in", "wrow.aggregate_fan_in_bucket"], ["stop_reason", "wrow.stop_reason::text"], ["verdict", "wrow.verdict::text"],
-];
 
 const GRAIN = "x.project_id, x.system, x.topology, x.policy_version, x.day";
 const GRAIN_COLS = "project_id, system, topology, policy_version, day";
@@ -154,21 +153,43 @@ const dropZeroSums = `DELETE FROM decision_group_sums WHERE key = ANY(zs) AND ${
 const KEPT = NAMES.filter((n) => n !== "trace_id" && n !== "e1" && n !== "r_total");
 
 
+/** The columns of decision_pending: a values-only change of one trace, waiting to be folded into the summaries. */
+const PENDING = ["trace_id", ...KEPT, "de", "dr"];
+/** E1's and R_total's differences between the counted row `w` and the row now `n`. */
+const DE = (w: string, n: string) => `coalesce(${n}.e1 - ${w}.e1, 0)`;
+const DR = (w: string, n: string) => `${n}.r_total::numeric - ${w}.r_total::numeric`;
+/** A pending row's values from the counted row `w` and those differences: its group only when the trace counts in one (it has an E1). */
+const pendingValues = (w: string, de: string, dr: string) =>
+  PENDING.map((c) => (c === "group_id" ? `CASE WHEN ${w}.e1 IS NOT NULL THEN ${w}.group_id END` : c === "de" ? de : c === "dr" ? dr : `${w}.${c}`)).join(", ");
+
 /**
  * The values-only case, for the traces whose counted row (`was`) and joined row now (`now`) differ only
- * in E1's value and R_total: the differences added in place (E1's to the tallies' successes and the
- * groups' E1 sums and a, R_total's to the tallies' sums), the counted rows rewritten; no row is added or
- * dropped and no group changes cells, so there is nothing to drop or flag. The upserts go in key order
- * like the general path's and find every key (the trace counts in those rows). It returns the groups
- * that lie in one cell with both arms of some decision (`gkeys`) and their differences (`gdiff`: E1's, then per
- * decision a's): only their cells' sums change, by the new terms less the old (`valuesOnlySumsSql`).
+ * in E1's value and R_total: their differences appended to decision_pending (the reads add them; the
+ * fold, below, moves them into the summaries) and the counted rows rewritten. No summary row is read or
+ * locked, so no group lock either.
  */
 function valuesOnlySql(ctes: string): string {
+  return `WITH ${ctes},
+  x AS MATERIALIZED (SELECT ${list("w")}, n.e1 AS e1_now, n.r_total AS r_now, ${DE("w", "n")} AS de, ${DR("w", "n")} AS dr
+    FROM was w JOIN now n ON n.trace_id = w.trace_id WHERE (w.e1, w.r_total) IS DISTINCT FROM (n.e1, n.r_total)),
+  appended AS (INSERT INTO decision_pending (${PENDING.join(", ")}) SELECT ${pendingValues("x", "x.de", "x.dr")} FROM x)
+  UPDATE decision_summary_rows r SET e1 = x.e1_now, r_total = x.r_now FROM x WHERE r.trace_id = x.trace_id`;
+}
+
+/**
+ * The fold: the pending rows whose ids are in `ids` taken out of decision_pending and added to the
+ * summaries in place (E1's differences to the tallies' successes and the groups' E1 sums and a,
+ * R_total's to the tallies' sums); no row is added or dropped and no group changes cells, so there is
+ * nothing to drop or flag. The upserts go in key order like the general path's and find every key (a
+ * pending row's trace counts in those rows: a change that moves it elsewhere folds its rows first). It
+ * returns the groups that lie in one cell with both arms of some decision (`gkeys`) and their differences
+ * (`gdiff`: E1's, then per decision a's): only their cells' sums change, by the new terms less the old
+ * (`valuesOnlySumsSql`); and how many rows it folded.
+ */
+function foldSql(): string {
   const takenDeltas = (k: string) => ["0", "0", `coalesce(sum(x.de) FILTER (WHERE tv.dim = 'total' AND x.${k}_taken), 0)`, `coalesce(sum(x.dr) FILTER (WHERE tv.dim = 'total' AND x.${k}_taken), 0)`];
   const moved = ["successes", "r_sum", ...TAKEN.flatMap((k) => [`successes_${k}`, `r_sum_${k}`])];
-  return `WITH ${ctes},
-  x AS MATERIALIZED (SELECT ${list("w")}, coalesce(n.e1 - w.e1, 0) AS de, n.r_total::numeric - w.r_total::numeric AS dr, n.e1 AS e1_now, n.r_total AS r_now
-    FROM was w JOIN now n ON n.trace_id = w.trace_id WHERE (w.e1, w.r_total) IS DISTINCT FROM (n.e1, n.r_total)),
+  return `WITH x AS MATERIALIZED (DELETE FROM decision_pending WHERE id = ANY(ids) RETURNING *),
   tal AS (
     INSERT INTO decision_tallies AS s (key, ${GRAIN_COLS}, dim, value, traces, n, successes, r_sum, ${TAKEN_COLS.join(", ")})
     SELECT jsonb_build_array(${GRAIN}, tv.dim, tv.value)::text, ${GRAIN}, tv.dim, tv.value, 0, 0, sum(x.de), sum(x.dr), ${TAKEN.flatMap(takenDeltas).join(", ")}
@@ -178,15 +199,14 @@ function valuesOnlySql(ctes: string): string {
     ON CONFLICT (key) DO UPDATE SET ${moved.map((c) => `${c} = s.${c} + excluded.${c}`).join(", ")}),
   gd AS (
     SELECT jsonb_build_array(${GRAIN}, x.group_id)::text AS key, ${GRAIN}, x.group_id, ARRAY[sum(x.de), ${TAKEN.map((k) => `coalesce(sum(x.de) FILTER (WHERE x.${k}_taken), 0)`).join(", ")}]::int[] AS d
-    FROM x WHERE x.group_id IS NOT NULL AND x.e1 IS NOT NULL
+    FROM x WHERE x.group_id IS NOT NULL
     GROUP BY ${GRAIN}, x.group_id),
   grp AS (
     INSERT INTO decision_groups AS s (key, ${GRAIN_COLS}, group_id, ${GROUP_COLS.join(", ")})
     SELECT gd.key, ${GRAIN_COLS}, gd.group_id, 0, gd.d[1], ${TAKEN.map((k, i) => `0, gd.d[${i + 2}]`).join(", ")} FROM gd ORDER BY 1
     ON CONFLICT (key) DO UPDATE SET e1_sum = s.e1_sum + excluded.e1_sum, ${TAKEN.map((k) => `a_${k} = s.a_${k} + excluded.a_${k}`).join(", ")}
-    RETURNING s.key, s.spans, ${TAKEN.map((k) => `s.n1_${k} > 0 AND s.rows > s.n1_${k}`).join(" OR ")} AS arms),
-  counted AS (UPDATE decision_summary_rows r SET e1 = x.e1_now, r_total = x.r_now FROM x WHERE r.trace_id = x.trace_id)
-  SELECT array_agg(g.key), array_agg(gd.d) FROM grp g JOIN gd ON gd.key = g.key WHERE g.spans IS NOT TRUE AND g.arms`;
+    RETURNING s.key, s.spans, ${TAKEN.map((k) => `s.n1_${k} > 0 AND s.rows > s.n1_${k}`).join(" OR ")} AS arms)
+  SELECT array_agg(g.key), array_agg(gd.d), (SELECT count(*)::int FROM x) FROM grp g JOIN gd ON gd.key = g.key WHERE g.spans IS NOT TRUE AND g.arms`;
 }
 
 /** The term columns that depend on a group's E1 (the others read only its rows and n1, which a values-only change keeps). */
@@ -209,6 +229,38 @@ const valuesOnlySumsSql = (() => {
     ON CONFLICT (key) DO UPDATE SET ${E1_TERMS.map(([c]) => `${c} = s.${c} + excluded.${c}`).join(", ")}`;
 })();
 
+/**
+ * The tally rows as the reads see them: decision_tallies' and, per pending row and each of its
+ * dimension values, its differences (no traces, no counts: a pending change keeps them).
+ */
+export const TALLY_ROWS = `(SELECT ${GRAIN_COLS}, dim, value, traces, n, successes, r_sum, ${TAKEN_COLS.join(", ")} FROM decision_tallies
+  UNION ALL SELECT ${GRAIN}, tv.dim, tv.value, 0, 0, x.de, x.dr, ${TAKEN.flatMap((k) => ["0", "0", `CASE WHEN tv.dim = 'total' AND x.${k}_taken THEN x.de ELSE 0 END`, `CASE WHEN tv.dim = 'total' AND x.${k}_taken THEN x.dr ELSE 0 END`]).join(", ")}
+  FROM decision_pending x ${TALLY_VALUES})`;
+
+/** The group rows as the reads see them: decision_groups' and the pending rows' differences to them (E1's sum and a), with their group's `spans`. */
+export const GROUP_ROWS = `(SELECT ${GRAIN_COLS}, group_id, spans, rows, e1_sum, ${TAKEN.map((k) => `n1_${k}, a_${k}`).join(", ")} FROM decision_groups
+  UNION ALL SELECT ${GRAIN}, x.group_id, g.spans, 0, x.de, ${TAKEN.map((k) => `0, CASE WHEN x.${k}_taken THEN x.de ELSE 0 END`).join(", ")}
+  FROM decision_pending x JOIN decision_groups g ON g.key = jsonb_build_array(${GRAIN}, x.group_id)::text WHERE x.group_id IS NOT NULL)`;
+
+/**
+ * What the pending rows change in the stored sums of the groups that lie in one cell: per such group,
+ * its terms with the pending differences less its terms as stored (numerator and variance: the others
+ * read only rows and n1, which stay), added up as "<decision>_numerator" and "<decision>_variance".
+ * decision_pending is `c`, filtered by the caller's WHERE between `head` and `tail` (with the rows
+ * that have a group).
+ */
+export const PENDING_TERMS = (() => {
+  const [stored, pending] = [new Map(TAKEN.flatMap((k) => groupTerms(k, "og"))), new Map(TAKEN.flatMap((k) => groupTerms(k, "ng")))];
+  const name = (c: string) => c.replace(/^(numerator|variance)_(.*)$/, "$2_$1");
+  return {
+    head: `SELECT ${E1_TERMS.map(([c]) => `coalesce(sum(${pending.get(c)!}) - sum(${stored.get(c)!}), 0)::float8 AS "${name(c)}"`).join(", ")}
+  FROM (SELECT jsonb_build_array(c.project_id, c.system, c.topology, c.policy_version, c.day, c.group_id)::text AS key, sum(c.de) AS de,
+    ${TAKEN.map((k) => `coalesce(sum(c.de) FILTER (WHERE c.${k}_taken), 0) AS a_${k}`).join(", ")} FROM decision_pending c`,
+    tail: `GROUP BY 1) AS p JOIN decision_groups og ON og.key = p.key AND NOT og.spans
+  CROSS JOIN LATERAL (SELECT og.rows, og.e1_sum + p.de AS e1_sum, ${TAKEN.map((k) => `og.n1_${k}, og.a_${k} + p.a_${k} AS a_${k}`).join(", ")}) AS ng`,
+  };
+})();
+
 /** The advisory-lock class of decision groups (beside 7031 judges' units and 7032 blame models). */
 export const GROUP_LOCK_CLASS = 7033;
 
@@ -227,24 +279,14 @@ const groupLocks = (groups: string) =>
  * The values-only case of a statement that changed one trace (a label's recompute), with no set-based
  * statement: the trace's joined row now (`nrow`) and its counted row (`wrow`) read by key into
  * variables; nothing else to do when they are equal (the second trigger of a statement that wrote both
- * tables). Else, when they differ only in E1's value and R_total, the differences go in place: the
- * trace's tally rows (their keys built as the general path builds them, updated by key: an index scan
- * in key order, so rows are locked in the general path's order), its group's row, the group's cell's
- * sums (the new terms less the old, the old counts being the new less the difference) when the group
- * lies in one cell with both arms of some decision, and its counted row. Any other case falls through
- * to the set-based statements below.
+ * tables). Else, when they differ only in E1's value and R_total, the differences are appended to
+ * decision_pending and the counted row rewritten: no summary row is read or locked. Any other case
+ * falls through to the set-based statements below.
  */
 function singleTraceSql(): string {
   const readNow = `SELECT ${ROW.map(([name, value]) => `${value} AS ${name}`).join(", ")} INTO nrow FROM traces t JOIN trace_decisions d ON d.trace_id = t.id WHERE t.id = tids[1]`;
   const readWas = `SELECT ${NAMES.join(", ")} INTO wrow FROM decision_summary_rows WHERE trace_id = tids[1]`;
   const cols = (r: string, names: readonly string[]) => names.map((c) => `${r}.${c}`).join(", ");
-  const grainW = "wrow.project_id, wrow.system, wrow.topology, wrow.policy_version, wrow.day";
-  const tallyKey = (dim: string, value: string) => `jsonb_build_array(${grainW}, ${dim}, ${value})::text`;
-  const takenDelta = (k: string, cond: string) => `CASE WHEN ${cond}wrow.${k}_taken THEN de ELSE 0 END`;
-  const terms = (alias: string) => new Map(TAKEN.flatMap((k) => groupTerms(k, alias)));
-  const [newTerms, oldTerms] = [terms("ng"), terms("og")];
-  const groupCols = (old: boolean) =>
-    `SELECT grow.rows AS rows, grow.e1_sum${old ? " - de" : ""} AS e1_sum, ${TAKEN.map((k) => `grow.n1_${k} AS n1_${k}, grow.a_${k}${old ? ` - ${takenDelta(k, "")}` : ""} AS a_${k}`).join(", ")}`;
   return `IF cardinality(tids) = 1 THEN
     ${readNow};
     found_now := FOUND;
@@ -254,35 +296,9 @@ function singleTraceSql(): string {
         RETURN NULL;
       END IF;
       IF (wrow.e1 IS NULL) = (nrow.e1 IS NULL) AND (${cols("wrow", KEPT)}) IS NOT DISTINCT FROM (${cols("nrow", KEPT)}) THEN
-        de := coalesce(nrow.e1 - wrow.e1, 0);
-        dr := nrow.r_total::numeric - wrow.r_total::numeric;
-        IF wrow.group_id IS NOT NULL AND wrow.e1 IS NOT NULL THEN
-          ${groupLocks("ARRAY[wrow.group_id]")};
-        END IF;
-        -- the tally keys, in expressions (no statement); a key twice (a role twice in delegate_role_buckets) counts twice: the set-based path adds it up
-        keys := ARRAY[${ROW_DIMS.map(([dim, value]) => `${tallyKey(`'${dim}'`, value)}`).join(", ")}];
-        once := true;
-        FOREACH drole IN ARRAY coalesce(wrow.delegate_role_buckets, '{}') LOOP
-          once := once AND NOT ${tallyKey("'delegate_role'", "drole")} = ANY(keys);
-          keys := keys || ${tallyKey("'delegate_role'", "drole")};
-        END LOOP;
-        IF once THEN
-          UPDATE decision_tallies s SET successes = s.successes + de, r_sum = s.r_sum + dr,
-            ${TAKEN.map((k) => `successes_${k} = s.successes_${k} + ${takenDelta(k, "s.dim = 'total' AND ")}, r_sum_${k} = s.r_sum_${k} + CASE WHEN s.dim = 'total' AND wrow.${k}_taken THEN dr ELSE 0 END`).join(",\n            ")}
-            WHERE s.key = ANY(keys);
-          IF wrow.group_id IS NOT NULL AND wrow.e1 IS NOT NULL THEN
-            UPDATE decision_groups s SET e1_sum = s.e1_sum + de, ${TAKEN.map((k) => `a_${k} = s.a_${k} + ${takenDelta(k, "")}`).join(", ")}
-              WHERE s.key = jsonb_build_array(${grainW}, wrow.group_id)::text
-              RETURNING s.spans, s.rows, s.e1_sum, ${TAKEN.map((k) => `s.n1_${k}, s.a_${k}`).join(", ")} INTO grow;
-            IF grow.spans IS NOT TRUE AND (${TAKEN.map((k) => `(grow.n1_${k} > 0 AND grow.rows > grow.n1_${k})`).join(" OR ")}) THEN
-              UPDATE decision_group_sums s SET ${E1_TERMS.map(([c]) => `${c} = s.${c} + (${newTerms.get(c)!}) - (${oldTerms.get(c)!})`).join(",\n                ")}
-                FROM (${groupCols(false)}) AS ng, (${groupCols(true)}) AS og
-                WHERE s.key = jsonb_build_array(${grainW})::text;
-            END IF;
-          END IF;
-          UPDATE decision_summary_rows SET e1 = nrow.e1, r_total = nrow.r_total WHERE trace_id = wrow.trace_id;
-          RETURN NULL;
-        END IF;
+        INSERT INTO decision_pending (${PENDING.join(", ")}) VALUES (${pendingValues("wrow", DE("wrow", "nrow"), DR("wrow", "nrow"))});
+        UPDATE decision_summary_rows SET e1 = nrow.e1, r_total = nrow.r_total WHERE trace_id = wrow.trace_id;
+        RETURN NULL;
       END IF;
     END IF;
   END IF;`;
@@ -305,9 +321,10 @@ function triggerBody(ids: string): string {
     ON CONFLICT (trace_id) DO UPDATE SET ${NAMES.slice(1).map((n) => `${n} = excluded.${n}`).join(", ")}),`;
   const valuesOnly = `w.trace_id IS NOT NULL AND n.trace_id IS NOT NULL AND (w.e1 IS NULL) = (n.e1 IS NULL) AND (${KEPT.map((c) => `w.${c}`).join(", ")}) IS NOT DISTINCT FROM (${KEPT.map((c) => `n.${c}`).join(", ")})`;
   const groups = (a: string) => `array_agg(${a}.group_id) FILTER (WHERE ${a}.group_id IS NOT NULL AND ${a}.e1 IS NOT NULL)`;
+  const changedIds = "coalesce(w.trace_id, n.trace_id)";
   // most statements change nothing counted (a metric rewritten, or the second of two triggers of one statement): a look first,
-  // which also tells whether every change is values-only (a label's: one statement that moves sums in place),
-  // and names the groups whose counts change
+  // which also tells whether every change is values-only (a label's: appended, below), names the groups whose counts
+  // change and the traces that change
   // the ids first, into a variable: the statements below then name no transition table, and keep their plans from call to call
   return `SELECT array_agg(id) INTO tids FROM (${ids}) AS i(id);
   IF tids IS NULL THEN
@@ -315,23 +332,22 @@ function triggerBody(ids: string): string {
   END IF;
   ${singleTraceSql()}
   WITH ${ctes}
-  SELECT count(*), coalesce(bool_and(${valuesOnly}), false), ${groups("w")} || ${groups("n")}
+  SELECT count(*), coalesce(bool_and(${valuesOnly}), false), ${groups("w")} || ${groups("n")}, array_agg(${changedIds})
     FROM was w FULL JOIN now n ON n.trace_id = w.trace_id WHERE ${differs}
-    INTO changed, fast, ga;
+    INTO changed, fast, ga, ctids;
   IF changed = 0 THEN
+    RETURN NULL;
+  END IF;
+  IF fast THEN
+    ${valuesOnlySql(ctes)};
     RETURN NULL;
   END IF;
   IF ga IS NOT NULL THEN
     ${groupLocks("ga")};
   END IF;
-  IF fast THEN
-    ${valuesOnlySql(ctes)}
-      INTO gkeys, gdiff;
-    IF gkeys IS NOT NULL THEN
-      ${valuesOnlySumsSql};
-    END IF;
-    RETURN NULL;
-  END IF;
+  -- the changing traces' pending differences go into the summaries first, so that what is taken out below is what they hold
+  -- (their groups are among those just locked: the fold's own locks are taken already)
+  PERFORM baton_decision_fold(ctids, NULL);
   -- those groups leave their cell's sums (the ones that lay in one cell), and come back below as they are now
   -- ("IS NOT TRUE": found by the group_id index, not by the spans index that the read uses)
   IF ga IS NOT NULL THEN
@@ -348,6 +364,41 @@ function triggerBody(ids: string): string {
   END IF;`;
 }
 
+/**
+ * The fold, as a function: the pending rows of the traces `traces` (null: the oldest `max_rows` of all;
+ * null too: all), under the locks of their groups, added to the summaries; returns how many it folded.
+ * The trigger's general path calls it for the traces it changes; the fold job (fold.ts) for the rest.
+ */
+const FOLD_FUNCTION = `CREATE OR REPLACE FUNCTION baton_decision_fold(traces int[], max_rows int) RETURNS int LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
+DECLARE
+  ids bigint[];
+  ga text[];
+  gkeys text[];
+  gdiff int[];
+  folded int;
+BEGIN
+  IF traces IS NULL THEN
+    SELECT array_agg(p.id), array_agg(DISTINCT p.group_id) FILTER (WHERE p.group_id IS NOT NULL) INTO ids, ga
+      FROM (SELECT id, group_id FROM decision_pending ORDER BY id LIMIT max_rows) AS p;
+  ELSE
+    SELECT array_agg(p.id), array_agg(DISTINCT p.group_id) FILTER (WHERE p.group_id IS NOT NULL) INTO ids, ga
+      FROM decision_pending p WHERE p.trace_id = ANY(traces);
+  END IF;
+  IF ids IS NULL THEN
+    RETURN 0;
+  END IF;
+  IF ga IS NOT NULL THEN
+    ${groupLocks("ga")};
+  END IF;
+  ${foldSql()}
+    INTO gkeys, gdiff, folded;
+  IF gkeys IS NOT NULL THEN
+    ${valuesOnlySumsSql};
+  END IF;
+  RETURN folded;
+END
+$fn$;`;
+
 const TRIGGERS = [
   { name: "traces_update", table: "traces", event: "UPDATE", transition: "OLD TABLE AS old_rows NEW TABLE AS new_rows", ids: changedIds("id", TRACE_COLUMNS) },
   { name: "traces_delete", table: "traces", event: "DELETE", transition: "OLD TABLE AS old_rows", ids: "SELECT id FROM old_rows" },
@@ -358,24 +409,17 @@ const TRIGGERS = [
 
 /** The trigger functions and triggers of the decision summaries (the migration runs this; so does the rebuild, to refresh them). */
 export function decisionTriggerSql(): string {
-  return TRIGGERS.map(
+  return [FOLD_FUNCTION, ...TRIGGERS.map(
     // generic plans: the statements that take the changed groups as a parameter would otherwise be planned again on every call
     (t) => `CREATE OR REPLACE FUNCTION baton_decision_summaries_${t.name}() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
   tids int[];
   changed bigint;
   fast boolean;
-  gkeys text[];
-  gdiff int[];
+  ctids int[];
   nrow record;
   wrow record;
-  grow record;
   found_now boolean;
-  de int;
-  dr numeric;
-  keys text[];
-  once boolean;
-  drole text;
   ga text[];
   zs text[];
   za text[];
@@ -388,7 +432,7 @@ END
 $fn$;
 DROP TRIGGER IF EXISTS decision_summaries_${t.name} ON ${t.table};
 CREATE TRIGGER decision_summaries_${t.name} AFTER ${t.event} ON ${t.table} REFERENCING ${t.transition} FOR EACH STATEMENT EXECUTE FUNCTION baton_decision_summaries_${t.name}();`,
-  ).join("\n\n");
+  )].join("\n\n");
 }
 
 /** The decision summaries from the stored rows, into empty tables (the migration's first fill; the rebuild's). */
@@ -406,6 +450,7 @@ export function decisionFillSql(): string[] {
 export function decisionRebuildSql(): string[] {
   return [
     "LOCK TABLE traces, trace_decisions IN SHARE MODE",
+    "DELETE FROM decision_pending",
     "DELETE FROM decision_tallies",
     "DELETE FROM decision_group_sums",
     "DELETE FROM decision_groups",

@@ -16,6 +16,7 @@ import { traceWhere, type TraceFilter } from "@/lib/server/queries/trace-filter"
 import { jsonRequest, params } from "@/scripts/lib/test-http";
 import { decisionCellWhere, scanTallies, summaryTallies } from "@/lib/server/decisions/analytics";
 import { decisionReport, type DecisionFilter, type DecisionTallies } from "@/lib/decisions";
+import { foldDecisionSummaries, pendingRows } from "./fold";
 import { rebuildSummaries } from "./rebuild";
 import { setSummaries } from "./read";
 
@@ -31,8 +32,10 @@ import { setSummaries } from "./read";
  * after writes of trace_decisions, of group_id, of both tables in one
  * statement and of several traces' E1 and R_total in one statement (the
  * values-only paths: one trace, or a set of them, or mixed with rows that
- * take the general path); and the summaries kept by the triggers equal a
- * rebuild. The scan's histograms (ranges, percentiles and counts taken from each metric's
+ * take the general path), with the differences of values-only writes
+ * pending or folded in by random batches of the fold; and the summaries kept
+ * by the triggers, once everything pending is folded, equal a rebuild. The
+ * scan's histograms (ranges, percentiles and counts taken from each metric's
  * distinct values in one statement) equal PostgreSQL's own min, max,
  * percentile_cont and width_bucket over the same rows.
  */
@@ -70,6 +73,8 @@ const op = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("judge" as const), pick: fc.nat(), judge: fc.constantFrom("pj", "pk"), value: fc.constantFrom(0, 0.2, 1) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), day: fc.constantFrom(...DAYS), hour: fc.constantFrom("01", "05", "23") }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("group" as const), pick: fc.nat(), group: fc.constantFrom("g1", "g2", "g3", null) }) },
+  // the fold job's batch: the oldest pending differences of label writes moved into the decision summaries
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("fold" as const), batch: fc.integer({ min: 1, max: 4 }) }) },
   // one statement over several traces, as a rescore would write them: E1 flipped (values-only: a null stays null) or set to 1
   // (null to 1 is not values-only), R_total moved; on its own rows (values-only) or with other rows (the general path)
   {
@@ -124,6 +129,9 @@ async function apply(live: string[], o: Op): Promise<void> {
       return;
     case "upsert":
       if (pick) await ingest(pick, o.spec, true);
+      return;
+    case "fold":
+      await foldDecisionSummaries({ batch: o.batch, maxBatches: 1 });
       return;
     case "label":
       if (pick) {
@@ -367,6 +375,9 @@ describe("metric summaries against the scan", () => {
       }),
       { numRuns: 25 },
     );
+    // what is pending folded in: the decision summaries then hold everything themselves
+    expect((await foldDecisionSummaries()).gaveWay).toBe(false);
+    expect(await pendingRows()).toBe(0);
     const [kept, keptDecisions] = [await snapshot(), await decisionSnapshot()];
     await rebuildSummaries();
     expect(await snapshot()).toEqual(kept);
