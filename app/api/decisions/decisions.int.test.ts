@@ -10,6 +10,7 @@ import { prisma } from "@/lib/server/db/client";
 import { setSummaries } from "@/lib/server/summaries/read";
 import { getRequest, jsonRequest, params, type ErrorBody } from "@/scripts/lib/test-http";
 import type { GroupView } from "@/lib/decisions/view";
+import { foldDecisionSummaries, pendingRows } from "@/lib/server/summaries/fold";
 import { GET as credit } from "../traces/[id]/credit/route";
 import { POST as annotate } from "../traces/[id]/annotations/route";
 import { POST } from "../traces/route";
@@ -212,11 +213,13 @@ describe("GET /api/decisions", () => {
     expect(after - before).toBeCloseTo(1, 12);
   });
 
-  it("a task_success label on a rollout of a group in one cell moves the cell's stored sums in place, by hand", async () => {
+  it("a task_success label on a rollout of a group in one cell: read while pending and once folded into the cell's stored sums, by hand", async () => {
     // dc-s (spawns, succeeds) labelled a failure: dc's one stratum now has with 0/1, without 0/1: numerator (0·1 − 0·1)/2 = 0,
-    // weight 1/2, so the estimate 0; variance 0. The trace's E1 changes value (not whether it has one): the triggers' values-only path
+    // weight 1/2, so the estimate 0; variance 0. The trace's E1 changes value (not whether it has one): the triggers' values-only path,
+    // which appends the change to decision_pending; the read adds it to the cell's stored sums
     const response = await annotate(jsonRequest("/api/traces/dc-s/annotations", { family: "task_success", value: 0 }), params({ id: "dc-s" }));
     expect(response.status).toBe(201);
+    expect(await pendingRows()).toBeGreaterThan(0);
     const contained = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body;
     const spawn = contained.decisions.find((d) => d.key === "spawn")!;
     expect(spawn.within_group).toMatchObject({ estimate: 0, low: 0, high: 0, groups: 1, with: 1, without: 1 });
@@ -228,13 +231,23 @@ describe("GET /api/decisions", () => {
     } finally {
       setSummaries(true);
     }
+    // folded in: the cell's sums moved in place, the same answer
+    await foldDecisionSummaries();
+    expect(await pendingRows()).toBe(0);
+    expect(rounded((await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body)).toEqual(rounded(contained));
   });
 
   it("one statement that flips E1 and moves R_total of rollouts in two cells: the cells' stored sums, by hand, equal to the scan", async () => {
     // several traces in one statement, each changing values only (the set-based values-only path); dc-s is at E1 0 (above)
     const flip = (ids: string[]) => prisma().$executeRaw`WITH t AS (UPDATE traces SET e1 = 1 - e1 WHERE trace_id = ANY(${ids}) RETURNING id)
       UPDATE trace_decisions d SET r_total = d.r_total + 0.25 FROM t WHERE d.trace_id = t.id`;
+    // while pending, and once folded in
     const check = async (estimate: number) => {
+      await checkOnce(estimate);
+      await foldDecisionSummaries();
+      await checkOnce(estimate);
+    };
+    const checkOnce = async (estimate: number) => {
       const summary = (await get<DecisionReport>(decisions, "/api/decisions")).body;
       const contained = (await get<DecisionReport>(decisions, "/api/decisions?policy_version=ckpt-3")).body;
       expect(contained.decisions.find((d) => d.key === "spawn")!.within_group).toMatchObject({ estimate, groups: 1, with: 1, without: 1 });

@@ -4,7 +4,7 @@ import { createdRange } from "@/lib/dashboard/query";
 import { DECISIONS, decisionReport, emptyTallies, emptyTally, NO_STOP, NO_VERDICT, type DecisionFilter, type DecisionKey, type DecisionReport, type DecisionTallies, type Tally } from "@/lib/decisions";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { traceWhere, type TraceFilter } from "../queries/trace-filter";
-import { GROUP_ROWS, PENDING_TERMS, TALLY_ROWS } from "../summaries/decisions-sql";
+import { PENDING_TERMS, TALLY_ROWS } from "../summaries/decisions-sql";
 import { summaryWhere } from "../summaries/read";
 
 /**
@@ -167,15 +167,24 @@ export const summaryGroupSumsSql = (where: Prisma.Sql) => Prisma.sql`
     coalesce(sum(c.numerator_${k}), 0)::float8 AS "${k}_numerator", coalesce(sum(c.weight_${k}), 0)::float8 AS "${k}_weight", coalesce(sum(c.variance_${k}), 0)::float8 AS "${k}_variance"`).join(", "))}
   FROM decision_group_sums c ${where}`;
 
+/** Per group: its rows' counts added up over the selected cells (`g`), and its pending rows' differences (`p`, E1's and per decision a's). */
+const GROUP_SUMS = `c.group_id, sum(c.rows) AS rows, sum(c.e1_sum) AS e1_sum, ${TAKEN.map((k) => `sum(c.n1_${k}) AS n1_${k}, sum(c.a_${k}) AS a_${k}`).join(", ")}`;
+const PENDING_SUMS = `c.group_id, sum(c.de) AS de, ${TAKEN.map((k) => `coalesce(sum(c.de) FILTER (WHERE c.${k}_taken), 0) AS a_${k}`).join(", ")}`;
+const PER_GROUP = TAKEN.map((k) => {
+  const a = `(g.a_${k} + coalesce(p.a_${k}, 0))`;
+  return `g.n1_${k}::float8 AS n1_${k}, ${a}::float8 AS a_${k}, (g.rows - g.n1_${k})::float8 AS n0_${k}, (g.e1_sum + coalesce(p.de, 0) - ${a})::float8 AS c_${k}`;
+}).join(", ");
+
 /**
  * The within-group sums of the groups that span cells (all groups: `spanning` false): each group's counts added up
- * over the selected cells (a group split between cells is whole again), then the scan's sums.
+ * over the selected cells (a group split between cells is whole again) with what is pending for it there, then the
+ * scan's sums. A pending row lies in a cell where its group has a row, and `spans` is the same on all of a group's
+ * rows, so the pending rows of the selected cells joined by group id are those of the groups read here.
  */
 export const summaryWithinSql = (where: Prisma.Sql, spanning = true) => Prisma.sql`
-  SELECT ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(
-    TAKEN.map((k) => `sum(c.n1_${k})::float8 AS n1_${k}, sum(c.a_${k})::float8 AS a_${k}, (sum(c.rows) - sum(c.n1_${k}))::float8 AS n0_${k}, (sum(c.e1_sum) - sum(c.a_${k}))::float8 AS c_${k}`).join(", "),
-  )}
-  FROM ${Prisma.raw(GROUP_ROWS)} c ${spanning ? and(where, Prisma.sql`c.spans`) : where} GROUP BY c.group_id) AS g`;
+  SELECT ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(PER_GROUP)}
+  FROM (SELECT ${Prisma.raw(GROUP_SUMS)} FROM decision_groups c ${spanning ? and(where, Prisma.sql`c.spans`) : where} GROUP BY c.group_id) AS g
+  LEFT JOIN (SELECT ${Prisma.raw(PENDING_SUMS)} FROM decision_pending c ${and(where, Prisma.sql`c.group_id IS NOT NULL`)} GROUP BY c.group_id) AS p ON p.group_id = g.group_id) AS g`;
 
 /** What the pending rows change in the stored sums of the groups that lie in one cell (numerator and variance per decision). */
 export const pendingTermsSql = (where: Prisma.Sql) => Prisma.sql`${Prisma.raw(PENDING_TERMS.head)} ${and(where, Prisma.sql`c.group_id IS NOT NULL`)} ${Prisma.raw(PENDING_TERMS.tail)}`;

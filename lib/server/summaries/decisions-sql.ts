@@ -237,11 +237,6 @@ export const TALLY_ROWS = `(SELECT ${GRAIN_COLS}, dim, value, traces, n, success
   UNION ALL SELECT ${GRAIN}, tv.dim, tv.value, 0, 0, x.de, x.dr, ${TAKEN.flatMap((k) => ["0", "0", `CASE WHEN tv.dim = 'total' AND x.${k}_taken THEN x.de ELSE 0 END`, `CASE WHEN tv.dim = 'total' AND x.${k}_taken THEN x.dr ELSE 0 END`]).join(", ")}
   FROM decision_pending x ${TALLY_VALUES})`;
 
-/** The group rows as the reads see them: decision_groups' and the pending rows' differences to them (E1's sum and a), with their group's `spans`. */
-export const GROUP_ROWS = `(SELECT ${GRAIN_COLS}, group_id, spans, rows, e1_sum, ${TAKEN.map((k) => `n1_${k}, a_${k}`).join(", ")} FROM decision_groups
-  UNION ALL SELECT ${GRAIN}, x.group_id, g.spans, 0, x.de, ${TAKEN.map((k) => `0, CASE WHEN x.${k}_taken THEN x.de ELSE 0 END`).join(", ")}
-  FROM decision_pending x JOIN decision_groups g ON g.key = jsonb_build_array(${GRAIN}, x.group_id)::text WHERE x.group_id IS NOT NULL)`;
-
 /**
  * What the pending rows change in the stored sums of the groups that lie in one cell: per such group,
  * its terms with the pending differences less its terms as stored (numerator and variance: the others

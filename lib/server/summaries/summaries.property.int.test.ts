@@ -368,7 +368,9 @@ describe("metric summaries against the scan", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), fc.array(filterArb, { minLength: 1, maxLength: 3 }), async (ops, filters) => {
         for (const o of ops) await apply(live, o);
-        for (const f of filters) {
+        // the project alone as well: random filters mostly split groups (and miss traces not moved to their days),
+        // so this is where groups with both arms of a decision are compared
+        for (const f of [{}, ...filters]) {
           await compare(toFilter(f));
           await compareDecisions(f);
         }
