@@ -55,10 +55,11 @@ import { countTraces, listPageSql, listTotal, listTraces, MAX_RANKED, scanSearch
 import { setWordPrefilter } from "@/lib/server/queries/trace-search";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { setSummaries } from "@/lib/server/summaries/read";
-import { pendingRows, startFoldWorker, stopFoldWorker } from "@/lib/server/summaries/fold";
+import { foldDecisionSummaries, pendingRows, startFoldWorker, stopFoldWorker } from "@/lib/server/summaries/fold";
 import { rebuildSummaries } from "@/lib/server/summaries/rebuild";
 import { getRequest, jsonRequest, params } from "@/scripts/lib/test-http";
 import { median, medianAsyncMs } from "./compute/measure";
+import { cpuPer, cpuSince, cpuSnapshot } from "./cpu";
 import { benchDatabase, fmt } from "./db";
 import { copyTemplates, ingestTemplates, labelTemplates, log, rebuild, secondaryIndexes, templatesTable } from "./scale-fill";
 
@@ -251,12 +252,14 @@ async function ingestRun(prefix: string): Promise<number> {
  * --clients writers for --seconds through POST /api/traces/{id}/annotations:
  * event-level step_quality labels, or trace-level task_success ones (which change E1, and so the summaries).
  */
-async function labelLoad(client: pg.Client, family: "step_quality" | "task_success" = "step_quality"): Promise<{ p50: number; p99: number; perS: number }> {
+/** A label load's p50 and p99 (ms), writes a second, and CPU milliseconds a write: PostgreSQL's and this process's (the route handlers'). */
+async function labelLoad(client: pg.Client, family: "step_quality" | "task_success" = "step_quality"): Promise<{ p50: number; p99: number; perS: number; pgMs: number; nodeMs: number }> {
   const { rows } = await client.query<{ trace_id: string; event_id: string }>(
     `SELECT t.trace_id, e.event_id FROM (SELECT id, trace_id FROM traces WHERE id % greatest(1, (SELECT count(*) FROM traces) / 2000) = 0 LIMIT 2000) t
      JOIN events e ON e.trace_id = t.id AND e.seq = 2`,
   );
   const times: number[] = [];
+  const cpuBefore = cpuSnapshot(undefined);
   const until = performance.now() + SECONDS * 1000;
   let k = 0;
   await Promise.all(Array.from({ length: CLIENTS }, async () => {
@@ -269,8 +272,9 @@ async function labelLoad(client: pg.Client, family: "step_quality" | "task_succe
       times.push(performance.now() - started);
     }
   }));
+  const cpu = cpuPer(cpuSince(cpuBefore, cpuSnapshot(undefined)), times.length);
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), perS: times.length / SECONDS };
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), perS: times.length / SECONDS, pgMs: cpu.postgres, nodeMs: cpu.bench };
 }
 
 /** A phrase of one template event (a URL with its number, from the templates after the 777th), for the rare search. */
@@ -293,6 +297,9 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
   const traces = Number(counts.traces);
   const bytesPerEvent = Number(counts.bytes) / events;
   log(`measuring at ${fmt(events)} events, ${fmt(traces)} traces, ${fmt(Number(counts.bytes) / 1024 ** 3, 2)} GB (${fmt(bytesPerEvent)} bytes per event)`);
+  // the reads as the app serves them with its fold job keeping up: label changes a kept database holds still pending, folded in first
+  const { folded } = await foldDecisionSummaries();
+  if (folded > 0) log(`decision summaries' pending rows folded before the reads: ${fmt(folded)}`);
   await templatesTable(client);
   const rare = await rarePhrase(client);
   const common = "carbon pricing";
@@ -354,7 +361,7 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
   // interleaved over --write-rounds rounds (medians); each round starts one mode later (off, metric, all; then metric, all, off; ...),
   // so that no way is always measured last, after the writes of the others; then the summaries rebuilt
   const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' triggers only", { metrics: true, decisions: false }], ["all triggers", { metrics: true, decisions: true }]] as const;
-  const writes = modes.map(() => ({ p50: [] as number[], p99: [] as number[], perS: [] as number[], ingest: [] as number[] }));
+  const writes = modes.map(() => ({ p50: [] as number[], p99: [] as number[], perS: [] as number[], ingest: [] as number[], pgMs: [] as number[], nodeMs: [] as number[] }));
   // the fold of the decision summaries' pending rows, worked in this process as the app's background worker works it
   await startFoldWorker();
   for (let round = 0; round < WRITE_ROUNDS; round++) {
@@ -362,25 +369,31 @@ async function measure(client: pg.Client, fillS: number): Promise<Figures> {
       const [label, on] = modes[i]!;
       await summaryTriggers(client, on);
       const w = await labelLoad(client, "task_success");
-      log(`label writes (task_success, E1), ${CLIENTS} clients, ${label}: p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms, ${fmt(w.perS)} writes/s`);
+      log(`label writes (task_success, E1), ${CLIENTS} clients, ${label}: p50 ${fmt(w.p50, 1)} ms, p99 ${fmt(w.p99, 1)} ms, ${fmt(w.perS)} writes/s; CPU a write: PostgreSQL ${fmt(w.pgMs, 2)} ms, this process ${fmt(w.nodeMs, 2)} ms`);
       const perS = await ingestRun(`ingest-${i}-${round}-${events}`);
       log(`ingest, ${label}: ${fmt(perS)} events/s${on.decisions ? `; decision summaries' rows pending: ${fmt(await pendingRows())}` : ""}`);
       writes[i]!.p50.push(w.p50);
       writes[i]!.p99.push(w.p99);
       writes[i]!.perS.push(w.perS);
       writes[i]!.ingest.push(perS);
+      writes[i]!.pgMs.push(w.pgMs);
+      writes[i]!.nodeMs.push(w.nodeMs);
     }
   }
   // the median of the rounds, each way the same number of them (an even count: the mean of the middle two)
   const [before, metricsOnly, all] = writes.map((w) => ({ p50: median(w.p50), p99: median(w.p99), perS: median(w.perS), ingest: median(w.ingest) }));
-  await stopFoldWorker();
   const ratios = writes[2]!.p50.map((p, round) => p / writes[0]!.p50[round]!);
   log(`label write p50, all triggers / off: ${fmt(all!.p50 / before!.p50, 2)} (medians); per round ${ratios.map((r) => fmt(r, 2)).join(", ")}`);
+  for (const [i, [label]] of modes.entries()) {
+    log(`label write CPU a write (medians of the rounds), ${label}: PostgreSQL ${fmt(median(writes[i]!.pgMs), 2)} ms, this process ${fmt(median(writes[i]!.nodeMs), 2)} ms`);
+  }
   const rebuildS = (await rebuildSummaries()).seconds;
   log(`summaries rebuilt in ${fmt(rebuildS, 1)} s`);
   // after the rebuild (its deleted rows not yet vacuumed): printed, not one of the rounds
   const load = await labelLoad(client, "task_success");
   log(`label writes (task_success, E1), ${CLIENTS} clients, after the rebuild: p50 ${fmt(load.p50, 1)} ms, p99 ${fmt(load.p99, 1)} ms, ${fmt(load.perS)} writes/s`);
+  await stopFoldWorker();
+  await foldDecisionSummaries();
   return { events, traces, ms, writeP50: all!.p50, writeP99: all!.p99, writesPerS: all!.perS, ingestPerS: all!.ingest, writeP50Before: before!.p50, writesPerSBefore: before!.perS, ingestPerSBefore: before!.ingest, writeP50Metrics: metricsOnly!.p50, ingestPerSMetrics: metricsOnly!.ingest, rebuildS, bytesPerEvent, fillS };
 }
 
