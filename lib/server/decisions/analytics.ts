@@ -167,24 +167,37 @@ export const summaryGroupSumsSql = (where: Prisma.Sql) => Prisma.sql`
     coalesce(sum(c.numerator_${k}), 0)::float8 AS "${k}_numerator", coalesce(sum(c.weight_${k}), 0)::float8 AS "${k}_weight", coalesce(sum(c.variance_${k}), 0)::float8 AS "${k}_variance"`).join(", "))}
   FROM decision_group_sums c ${where}`;
 
+/**
+ * The within-group sums of the groups that span cells (all groups: `spanning` false): each group's counts added up
+ * over the selected cells (a group split between cells is whole again), then the scan's sums.
+ */
+export const summaryWithinSql = (where: Prisma.Sql, spanning = true) => Prisma.sql`
+  SELECT ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(
+    TAKEN.map((k) => `sum(c.n1_${k})::float8 AS n1_${k}, sum(c.a_${k})::float8 AS a_${k}, (sum(c.rows) - sum(c.n1_${k}))::float8 AS n0_${k}, (sum(c.e1_sum) - sum(c.a_${k}))::float8 AS c_${k}`).join(", "),
+  )}
+  FROM decision_groups c ${spanning ? and(where, Prisma.sql`c.spans`) : where} GROUP BY c.group_id) AS g`;
+
 /** Per group: its rows' counts added up over the selected cells (`g`), and its pending rows' differences (`p`, E1's and per decision a's). */
 const GROUP_SUMS = `c.group_id, sum(c.rows) AS rows, sum(c.e1_sum) AS e1_sum, ${TAKEN.map((k) => `sum(c.n1_${k}) AS n1_${k}, sum(c.a_${k}) AS a_${k}`).join(", ")}`;
 const PENDING_SUMS = `c.group_id, sum(c.de) AS de, ${TAKEN.map((k) => `coalesce(sum(c.de) FILTER (WHERE c.${k}_taken), 0) AS a_${k}`).join(", ")}`;
-const PER_GROUP = TAKEN.map((k) => {
-  const a = `(g.a_${k} + coalesce(p.a_${k}, 0))`;
-  return `g.n1_${k}::float8 AS n1_${k}, ${a}::float8 AS a_${k}, (g.rows - g.n1_${k})::float8 AS n0_${k}, (g.e1_sum + coalesce(p.de, 0) - ${a})::float8 AS c_${k}`;
-}).join(", ");
+const perGroup = (pending: boolean) =>
+  TAKEN.map((k) => {
+    const [a, e1] = pending ? [`(g.a_${k} + p.a_${k})`, "(g.e1_sum + p.de)"] : [`g.a_${k}`, "g.e1_sum"];
+    return `g.n1_${k}::float8 AS n1_${k}, ${a}::float8 AS a_${k}, (g.rows - g.n1_${k})::float8 AS n0_${k}, (${e1} - ${a})::float8 AS c_${k}`;
+  }).join(", ");
 
 /**
- * The within-group sums of the groups that span cells (all groups: `spanning` false): each group's counts added up
- * over the selected cells (a group split between cells is whole again) with what is pending for it there, then the
- * scan's sums. A pending row lies in a cell where its group has a row, and `spans` is the same on all of a group's
- * rows, so the pending rows of the selected cells joined by group id are those of the groups read here.
+ * The spanning groups that have pending rows in the selected cells: their within-group sums with what is pending
+ * (`pending` true) and as stored (false); the difference is what the pending rows change in summaryWithinSql's sums.
+ * A pending row lies in a cell where its group has a row, and `spans` is the same on all of a group's rows. Only
+ * the groups with pending rows are read (by group id), so the read costs nothing more when nothing is pending.
  */
-export const summaryWithinSql = (where: Prisma.Sql, spanning = true) => Prisma.sql`
-  SELECT ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(PER_GROUP)}
-  FROM (SELECT ${Prisma.raw(GROUP_SUMS)} FROM decision_groups c ${spanning ? and(where, Prisma.sql`c.spans`) : where} GROUP BY c.group_id) AS g
-  LEFT JOIN (SELECT ${Prisma.raw(PENDING_SUMS)} FROM decision_pending c ${and(where, Prisma.sql`c.group_id IS NOT NULL`)} GROUP BY c.group_id) AS p ON p.group_id = g.group_id) AS g`;
+export const pendingWithinSql = (where: Prisma.Sql) => Prisma.sql`
+  WITH p AS (SELECT ${Prisma.raw(PENDING_SUMS)} FROM decision_pending c ${and(where, Prisma.sql`c.group_id IS NOT NULL`)} GROUP BY c.group_id),
+  g AS (SELECT ${Prisma.raw(GROUP_SUMS)} FROM decision_groups c ${and(where, Prisma.sql`c.spans AND c.group_id IN (SELECT group_id FROM p)`)} GROUP BY c.group_id)
+  SELECT true AS pending, ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(perGroup(true))} FROM g JOIN p ON p.group_id = g.group_id) AS g
+  UNION ALL
+  SELECT false, ${Prisma.raw(withinSums())} FROM (SELECT ${Prisma.raw(perGroup(false))} FROM g) AS g`;
 
 /** What the pending rows change in the stored sums of the groups that lie in one cell (numerator and variance per decision). */
 export const pendingTermsSql = (where: Prisma.Sql) => Prisma.sql`${Prisma.raw(PENDING_TERMS.head)} ${and(where, Prisma.sql`c.group_id IS NOT NULL`)} ${Prisma.raw(PENDING_TERMS.tail)}`;
@@ -194,12 +207,13 @@ const tallyOf = (r: SummaryTally): Tally => ({ traces: r.traces ?? 0, n: r.n ?? 
 
 /** The tallies from the decision summaries of the cells `where` selects (docs/scale.md, "Decision summaries"). */
 export async function summaryTallies(where: Prisma.Sql): Promise<DecisionTallies> {
-  const [tallies, checkpoints, [spanning], [contained], [pending]] = await Promise.all([
+  const [tallies, checkpoints, [spanning], [contained], [pending], moved] = await Promise.all([
     readPrepared<SummaryTally & { dim: string; value: string | null }>(summaryTalliesSql(where)),
     readPrepared<SummaryTally & { g: number; policy_version: string | null } & Record<string, number | null>>(summaryCheckpointsSql(where)),
     readPrepared<Record<string, number>>(summaryWithinSql(where)),
     readPrepared<Record<string, number>>(summaryGroupSumsSql(where)),
     readPrepared<Record<string, number>>(pendingTermsSql(where)),
+    readPrepared<Record<string, number> & { pending: boolean }>(pendingWithinSql(where)),
   ]);
   const t = emptyTallies();
   for (const r of tallies) {
@@ -219,7 +233,10 @@ export async function summaryTallies(where: Prisma.Sql): Promise<DecisionTallies
       }
     } else t.checkpoints.set(r.policy_version, { tally: tallyOf(r), taken: Object.fromEntries(TAKEN.map((k) => [k, r[`taken_${k}`] ?? 0])) as Record<DecisionKey, number> });
   }
-  const both = (k: DecisionKey, sum: string) => spanning![`${k}_${sum}`]! + contained![`${k}_${sum}`]! + (pending![`${k}_${sum}`] ?? 0);
+  // the spanning groups' sums as stored, less those of the groups with pending rows as stored, plus theirs with them
+  const [withPending, asStored] = [moved.find((r) => r.pending)!, moved.find((r) => !r.pending)!];
+  const spanningNow = (key: string) => spanning![key]! - asStored[key]! + withPending[key]!;
+  const both = (k: DecisionKey, sum: string) => spanningNow(`${k}_${sum}`) + contained![`${k}_${sum}`]! + (pending![`${k}_${sum}`] ?? 0);
   for (const k of TAKEN) {
     t.within[k] = { strata: both(k, "strata"), n1: both(k, "n1"), n0: both(k, "n0"), numerator: both(k, "numerator"), weight: both(k, "weight"), variance: both(k, "variance") };
   }
