@@ -152,7 +152,6 @@ const dropZeroSums = `DELETE FROM decision_group_sums WHERE key = ANY(zs) AND ${
  */
 const KEPT = NAMES.filter((n) => n !== "trace_id" && n !== "e1" && n !== "r_total");
 
-
 /** The columns of decision_pending: a values-only change of one trace, waiting to be folded into the summaries. */
 const PENDING = ["trace_id", ...KEPT, "de", "dr"];
 /** E1's and R_total's differences between the counted row `w` and the row now `n`. */
@@ -184,7 +183,7 @@ function valuesOnlySql(ctes: string): string {
  * pending row's trace counts in those rows: a change that moves it elsewhere folds its rows first). It
  * returns the groups that lie in one cell with both arms of some decision (`gkeys`) and their differences
  * (`gdiff`: E1's, then per decision a's): only their cells' sums change, by the new terms less the old
- * (`valuesOnlySumsSql`); and how many rows it folded.
+ * (`foldSumsSql`); and how many rows it folded.
  */
 function foldSql(): string {
   const takenDeltas = (k: string) => ["0", "0", `coalesce(sum(x.de) FILTER (WHERE tv.dim = 'total' AND x.${k}_taken), 0)`, `coalesce(sum(x.dr) FILTER (WHERE tv.dim = 'total' AND x.${k}_taken), 0)`];
@@ -213,12 +212,12 @@ function foldSql(): string {
 const E1_TERMS = TERMS.filter(([c]) => c.startsWith("numerator_") || c.startsWith("variance_"));
 
 /**
- * The cells' sums of the groups `gkeys` (in one cell, with both arms) after a values-only change, whose
- * differences `gdiff` the upsert above added: each group's new terms less its old, the old counts being the
+ * The cells' sums of the groups `gkeys` (in one cell, with both arms) after the fold, whose
+ * differences `gdiff` its upsert added: each group's new terms less its old, the old counts being the
  * new less the difference (the group's row as this transaction locked it, not as an earlier snapshot read
  * it). Its cell's row exists: the group's terms are in it.
  */
-const valuesOnlySumsSql = (() => {
+const foldSumsSql = (() => {
   const old = `SELECT g.rows, g.e1_sum - gdiff[k.i][1] AS e1_sum, ${TAKEN.map((k, i) => `g.n1_${k}, g.a_${k} - gdiff[k.i][${i + 2}] AS a_${k}`).join(", ")}`;
   const oldTerms = new Map(TAKEN.flatMap((k) => groupTerms(k, "o")));
   const e1Term = new Set(E1_TERMS.map(([c]) => c));
@@ -388,7 +387,7 @@ BEGIN
   ${foldSql()}
     INTO gkeys, gdiff, folded;
   IF gkeys IS NOT NULL THEN
-    ${valuesOnlySumsSql};
+    ${foldSumsSql};
   END IF;
   RETURN folded;
 END
