@@ -32,6 +32,7 @@ export async function stopBoss(): Promise<void> {
 }
 
 const created = new Map<string, Promise<void>>();
+let creating: Promise<void> = Promise.resolve();
 
 /**
  * The job queue with the queue `name` created (once per process; a failed creation is tried again on the next call).
@@ -41,7 +42,9 @@ export async function bossWithQueue(name: string, policy?: "stately"): Promise<P
   const b = await boss();
   let ready = created.get(name);
   if (!ready) {
-    ready = b.createQueue(name, policy ? { name, policy } : undefined);
+    // one creation at a time in a process: two at once can deadlock in pg-boss's create_queue (each makes its queue's partition)
+    ready = creating.then(() => b.createQueue(name, policy ? { name, policy } : undefined));
+    creating = ready.catch(() => {});
     created.set(name, ready);
     ready.catch(() => created.delete(name));
   }

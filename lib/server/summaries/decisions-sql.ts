@@ -21,10 +21,10 @@
  * decision_pending, without the general path's join and grouping and without
  * reading or locking a summary row: for one trace, by key from variables
  * (singleTraceSql); for several, in one statement (valuesOnlySql). The reads
- * add the pending rows to what the summaries hold (pendingTalliesSql and the
- * within-group sums below); the fold (baton_decision_fold, run by a job and
- * by the general path for the traces it changes) moves them into the
- * summaries in place.
+ * add the pending rows to what the summaries hold (TALLY_ROWS, PENDING_TERMS,
+ * lib/server/decisions/analytics.ts); the fold (baton_decision_fold, run by
+ * a job and by the general path for the traces it changes) moves them into
+ * the summaries in place.
  *
  * No "server-only" import: scripts/summaries-sql.ts prints the migration.
  */
@@ -315,7 +315,7 @@ function triggerBody(ids: string): string {
     ON CONFLICT (trace_id) DO UPDATE SET ${NAMES.slice(1).map((n) => `${n} = excluded.${n}`).join(", ")}),`;
   const valuesOnly = `w.trace_id IS NOT NULL AND n.trace_id IS NOT NULL AND (w.e1 IS NULL) = (n.e1 IS NULL) AND (${KEPT.map((c) => `w.${c}`).join(", ")}) IS NOT DISTINCT FROM (${KEPT.map((c) => `n.${c}`).join(", ")})`;
   const groups = (a: string) => `array_agg(${a}.group_id) FILTER (WHERE ${a}.group_id IS NOT NULL AND ${a}.e1 IS NOT NULL)`;
-  const changedIds = "coalesce(w.trace_id, n.trace_id)";
+  const changedTrace = "coalesce(w.trace_id, n.trace_id)";
   // most statements change nothing counted (a metric rewritten, or the second of two triggers of one statement): a look first,
   // which also tells whether every change is values-only (a label's: appended, below), names the groups whose counts
   // change and the traces that change
@@ -326,7 +326,7 @@ function triggerBody(ids: string): string {
   END IF;
   ${singleTraceSql()}
   WITH ${ctes}
-  SELECT count(*), coalesce(bool_and(${valuesOnly}), false), ${groups("w")} || ${groups("n")}, array_agg(${changedIds})
+  SELECT count(*), coalesce(bool_and(${valuesOnly}), false), ${groups("w")} || ${groups("n")}, array_agg(${changedTrace})
     FROM was w FULL JOIN now n ON n.trace_id = w.trace_id WHERE ${differs}
     INTO changed, fast, ga, ctids;
   IF changed = 0 THEN

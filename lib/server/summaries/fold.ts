@@ -63,15 +63,24 @@ export async function pendingRows(): Promise<number> {
 }
 
 let lastRequest = 0;
+let trailing: NodeJS.Timeout | null = null;
 
 /**
  * Asks for a fold after a write that may have appended pending rows; never fails the write (without a
- * queue, the rows wait, and the reads add them). Cheap: in a burst, one job is sent per second per process.
+ * queue, the rows wait, and the reads add them). Cheap: in a burst, one job is sent per second per process,
+ * and one more at the end of the burst's last second, so that the last write's rows are folded too.
  */
 export function requestFold(): void {
-  const now = Date.now();
-  if (now - lastRequest < FOLD_EVERY_MS) return;
-  lastRequest = now;
+  const wait = lastRequest + FOLD_EVERY_MS - Date.now();
+  if (wait > 0) {
+    trailing ??= setTimeout(() => {
+      trailing = null;
+      requestFold();
+    }, wait);
+    trailing.unref();
+    return;
+  }
+  lastRequest = Date.now();
   void (async () => {
     const b = await bossWithQueue(FOLD_QUEUE, "stately");
     await b.send(FOLD_QUEUE, {}, { singletonKey: "fold", retryLimit: 0, expireInSeconds: 600 });
