@@ -1,6 +1,6 @@
 import "server-only";
 import type { Job } from "pg-boss";
-import { pool } from "../db/client";
+import { pool, transaction } from "../db/client";
 import { onPrimary } from "../db/read";
 import { boss, bossWithQueue } from "../jobs/boss";
 
@@ -35,23 +35,21 @@ export async function foldDecisionSummaries(opts: { batch?: number; maxBatches?:
   const batch = opts.batch ?? FOLD_BATCH;
   let folded = 0;
   for (let i = 0; i < (opts.maxBatches ?? Infinity); i++) {
-    const client = await pool().connect();
+    let n: number;
     try {
-      await client.query("BEGIN");
-      await client.query(`SET LOCAL lock_timeout = '${FOLD_LOCK_TIMEOUT}'`);
-      const { rows } = await client.query<{ n: number }>({ name: "decision-fold", text: "SELECT baton_decision_fold(NULL, $1) AS n", values: [batch] });
-      await client.query("COMMIT");
-      folded += rows[0]!.n;
-      if (rows[0]!.n < batch) break;
+      n = await transaction(async (client) => {
+        await client.query(`SET LOCAL lock_timeout = '${FOLD_LOCK_TIMEOUT}'`);
+        const { rows } = await client.query<{ n: number }>({ name: "decision-fold", text: "SELECT baton_decision_fold(NULL, $1) AS n", values: [batch] });
+        return rows[0]!.n;
+      });
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
       // 55P03: a lock not granted within the timeout; 40P01: a deadlock with a writer, which PostgreSQL broke by cancelling the fold
       const code = (error as { code?: string }).code;
       if (code === "55P03" || code === "40P01") return { folded, gaveWay: true };
       throw error;
-    } finally {
-      client.release();
     }
+    folded += n;
+    if (n < batch) break;
   }
   return { folded, gaveWay: false };
 }
