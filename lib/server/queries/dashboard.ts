@@ -166,12 +166,21 @@ function dashboardOfScan(filter: TraceFilter, rows: readonly ScanRow[]): Dashboa
     const b = { ...binEdges(m.kind, range), ...(clipped && { clipped: true }) };
     bins[m.key] = b;
     if (b.edges.length <= 1) return;
-    const byBucket = new Map<number, number>();
-    vs.forEach((v, k) => {
-      const bucket = bucketIndex(v, b);
-      byBucket.set(bucket, (byBucket.get(bucket) ?? 0) + ns[k]!);
-    });
-    for (const [bin, c] of byBucket) counts.push({ metric: m.key, bin, n: c });
+    // bucketIndex of each value, in one walk: the values ascend, and so do the edges (the lower edges at most v are a prefix)
+    const last = b.edges.length - 1;
+    let below = 0;
+    let run: BinCount | null = null;
+    for (let k = 0; k < vs.length; k++) {
+      const v = vs[k]!;
+      let bucket: number;
+      if (b.clipped && v > b.edges[last]!) bucket = b.edges.length;
+      else {
+        while (below < last && b.edges[below]! <= v) below++;
+        bucket = below;
+      }
+      if (run !== null && run.bin === bucket) run.n += ns[k]!;
+      else counts.push((run = { metric: m.key, bin: bucket, n: ns[k]! }));
+    }
   });
   return buildDashboard({
     scope: describeFilter(filter),
