@@ -32,6 +32,14 @@ test("/compare without two ids says what it needs and links to the trace list", 
   await expect(page).toHaveTitle("Traces · Baton");
 });
 
+test("/traces, a trace's address cut short, opens the trace list with its filters", async ({ page }) => {
+  await page.goto("/traces?system=atlas-deep-research&q=");
+  await expect(page).toHaveURL(/\/\?system=atlas-deep-research$/);
+  await expect(page).toHaveTitle("Traces · Baton");
+  await page.goto("/traces");
+  await expect(page).toHaveURL(/\/$/);
+});
+
 test("pages are titled by what they show", async ({ page, request }) => {
   const list = (await (await request.get("/api/traces?limit=1")).json()) as { traces: { trace_id: string }[] };
   const id = list.traces[0]!.trace_id;

@@ -40,9 +40,10 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Datasets</h1>
       <p className="max-w-3xl text-sm text-slate-600">
-        A snapshot freezes the traces of a filter for training: one row per model call (transitions) or per event, with reward, credit and
-        advantage under the settings you choose, as Parquet shards with a manifest and a dataset card that <code>datasets.load_dataset</code> and
-        DuckDB read unchanged. The same data gives the same bytes.
+        A snapshot freezes the traces of a filter for training: one row per model call (transitions), per event or per trace, with reward,
+        credit and advantage under the settings you choose, or in a trainer&apos;s own form (verl, verl-agent, rLLM, SkyRL, Agent Lightning), as
+        Parquet shards with a manifest and a dataset card that <code>datasets.load_dataset</code> and DuckDB read unchanged. The same data gives
+        the same bytes.
       </p>
       <SnapshotForm values={values} facets={facets} />
       {building && <RefreshEvery seconds={1} />}
@@ -70,7 +71,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
                   {manifest.counts.rows.toLocaleString("en")} rows from {manifest.counts.traces.toLocaleString("en")} traces
                   {manifest.counts.traces_without_calls > 0 ? ` (${manifest.counts.traces_without_calls.toLocaleString("en")} without model calls left out)` : ""}
                   {skippedNoGroup > 0 ? ` (${skippedNoGroup.toLocaleString("en")} without a group left out)` : ""} ·{" "}
-                  {manifest.credit.method} under {manifest.credit.preset} · judges {manifest.credit.judges} · labels as of {manifest.annotations_as_of ?? "-"}
+                  {manifest.credit.method} under {manifest.credit.preset} · judges {manifest.credit.judges} · {manifest.annotations_as_of === null ? "no labels" : `labels as of ${manifest.annotations_as_of}`}
                 </p>
               )}
               {warnings.map((w) => (
