@@ -16,8 +16,12 @@
  * commits the statement from n connections at once, the three ways in turn, each round starting one
  * way later (concurrent() below), with
  * the fold of the decision summaries' pending rows run every second beside the writers when those
- * triggers are on (as the app's background worker runs it).
+ * triggers are on (as the app's background worker runs it). --against <file> measures, all the triggers on,
+ * the triggers as the code generates them now beside the SQL in <file> (an older version's, e.g.
+ * `git show <commit>:lib/server/summaries/sql.ts` made into its triggerSql() text), each installed in turn,
+ * --rounds rounds each starting with the other one: the statement's and each trigger's median per version.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { decisionRebuildSql, decisionTriggerSql } from "@/lib/server/summaries/decisions-sql";
@@ -33,6 +37,7 @@ const { values } = parseArgs({
     concurrent: { type: "string", default: "0" },
     seconds: { type: "string", default: "5" },
     rounds: { type: "string", default: "3" },
+    against: { type: "string" },
   },
 });
 const PORT = Number(process.env.BATON_BENCH_PG_PORT ?? 24371);
@@ -56,6 +61,43 @@ async function triggers(client: pg.Client, on: { metrics: boolean; decisions: bo
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+/** The label statement under EXPLAIN ANALYZE for each trace, rolled back: the statement's and each trigger's times (a first pass warms). */
+async function measure(client: pg.Client, ids: readonly number[]): Promise<{ total: number[]; perTrigger: Map<string, number[]> }> {
+  const total: number[] = [];
+  const perTrigger = new Map<string, number[]>();
+  for (const [pass, id] of [...ids, ...ids].entries()) {
+    await client.query("BEGIN");
+    const { rows: plan } = await client.query<{ "QUERY PLAN": [{ "Execution Time": number; Triggers?: { "Trigger Name": string; Time: number }[] }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${LABEL}`, [id]);
+    await client.query("ROLLBACK");
+    if (pass < ids.length) continue;
+    const p = plan[0]!["QUERY PLAN"][0];
+    total.push(p["Execution Time"]);
+    for (const t of p.Triggers ?? []) perTrigger.set(t["Trigger Name"], [...(perTrigger.get(t["Trigger Name"]) ?? []), t.Time]);
+  }
+  return { total, perTrigger };
+}
+
+/** --against: the metric summaries' triggers of now and of `older` installed in turn, all triggers on, each round starting with the other. */
+async function against(client: pg.Client, ids: readonly number[], older: string): Promise<void> {
+  await triggers(client, { metrics: true, decisions: true });
+  const versions = [["now", triggerSql()], ["older", older]] as const;
+  const all = new Map<string, { total: number[]; perTrigger: Map<string, number[]> }>();
+  for (let round = 0; round < Number(values.rounds); round++) {
+    for (const k of [0, 1]) {
+      const [name, sql] = versions[(round + k) % 2]!;
+      await client.query(sql);
+      const m = await measure(client, ids);
+      console.log(`round ${round + 1}, ${name}: statement ${median(m.total).toFixed(3)} ms; ${[...m.perTrigger].map(([t, ts]) => `${t} ${median(ts).toFixed(3)} ms`).join(", ")}`);
+      const acc = all.get(name) ?? { total: [] as number[], perTrigger: new Map<string, number[]>() };
+      acc.total.push(...m.total);
+      for (const [t, ts] of m.perTrigger) acc.perTrigger.set(t, [...(acc.perTrigger.get(t) ?? []), ...ts]);
+      all.set(name, acc);
+    }
+  }
+  for (const [name, m] of all) console.log(`${name}, all rounds: statement ${median(m.total).toFixed(3)} ms; ${[...m.perTrigger].map(([t, ts]) => `${t} ${median(ts).toFixed(3)} ms`).join(", ")}`);
+  await client.query(triggerSql());
+}
+
 async function main(): Promise<void> {
   const db = await benchDatabase("baton_bench_scale", { reuse: true, embedded: { dataDir: ".baton-bench/scale", port: PORT } });
   const client = new pg.Client({ connectionString: db.url });
@@ -70,6 +112,10 @@ async function main(): Promise<void> {
       `SELECT t.id FROM traces t JOIN trace_decisions d ON d.trace_id = t.id WHERE t.group_id IS NOT NULL AND t.e1 IS NOT NULL ORDER BY t.id % 997, t.id LIMIT $1`,
       [Number(values.traces)],
     );
+    if (values.against !== undefined) {
+      await against(client, rows.map((r) => r.id), readFileSync(values.against, "utf8"));
+      return;
+    }
     const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' only", { metrics: true, decisions: false }], ["all", { metrics: true, decisions: true }]] as const;
     for (const [label, on] of modes) {
       await triggers(client, on);
