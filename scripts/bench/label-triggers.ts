@@ -17,8 +17,8 @@
  * way later (concurrent() below), with
  * the fold of the decision summaries' pending rows run every second beside the writers when those
  * triggers are on (as the app's background worker runs it). --against <file> measures, all the triggers on,
- * the triggers as the code generates them now beside the SQL in <file> (an older version's, e.g.
- * `git show <commit>:lib/server/summaries/sql.ts` made into its triggerSql() text), each installed in turn,
+ * the triggers as the code generates them now beside the SQL in <file> (an older version's trigger
+ * functions, e.g. the triggerSql() text of `git show <commit>:lib/server/summaries/sql.ts`), each installed in turn,
  * --rounds rounds each starting with the other one: the statement's and each trigger's median per version.
  */
 import { readFileSync } from "node:fs";
@@ -77,25 +77,30 @@ async function measure(client: pg.Client, ids: readonly number[]): Promise<{ tot
   return { total, perTrigger };
 }
 
-/** --against: the metric summaries' triggers of now and of `older` installed in turn, all triggers on, each round starting with the other. */
+/** The statement's median and each trigger's. */
+const medians = (m: { total: number[]; perTrigger: Map<string, number[]> }) =>
+  `statement ${median(m.total).toFixed(3)} ms; ${[...m.perTrigger].map(([t, ts]) => `${t} ${median(ts).toFixed(3)} ms`).join(", ")}`;
+
+/** --against: the triggers as the code generates them now and the SQL `older` installed in turn, all triggers on, each round starting with the other. */
 async function against(client: pg.Client, ids: readonly number[], older: string): Promise<void> {
   await triggers(client, { metrics: true, decisions: true });
-  const versions = [["now", triggerSql()], ["older", older]] as const;
+  const now = `${triggerSql()};\n${decisionTriggerSql()}`;
+  const versions = [["now", now], ["older", older]] as const;
   const all = new Map<string, { total: number[]; perTrigger: Map<string, number[]> }>();
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const k of [0, 1]) {
       const [name, sql] = versions[(round + k) % 2]!;
       await client.query(sql);
       const m = await measure(client, ids);
-      console.log(`round ${round + 1}, ${name}: statement ${median(m.total).toFixed(3)} ms; ${[...m.perTrigger].map(([t, ts]) => `${t} ${median(ts).toFixed(3)} ms`).join(", ")}`);
+      console.log(`round ${round + 1}, ${name}: ${medians(m)}`);
       const acc = all.get(name) ?? { total: [] as number[], perTrigger: new Map<string, number[]>() };
       acc.total.push(...m.total);
       for (const [t, ts] of m.perTrigger) acc.perTrigger.set(t, [...(acc.perTrigger.get(t) ?? []), ...ts]);
       all.set(name, acc);
     }
   }
-  for (const [name, m] of all) console.log(`${name}, all rounds: statement ${median(m.total).toFixed(3)} ms; ${[...m.perTrigger].map(([t, ts]) => `${t} ${median(ts).toFixed(3)} ms`).join(", ")}`);
-  await client.query(triggerSql());
+  for (const [name, m] of all) console.log(`${name}, all rounds: ${medians(m)}`);
+  await client.query(now);
 }
 
 async function main(): Promise<void> {
