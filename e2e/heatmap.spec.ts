@@ -154,3 +154,19 @@ test("exports the heatmap as PNG and SVG, with its title and legend", async ({ p
   expect(parsed.texts).toContain(`Credit by agent and time: ${EX}`);
   expect(parsed.texts.some((t) => t.startsWith("colour: sum of C(v)"))).toBe(true);
 });
+
+test("the suspects for a decisive error: open on a failed rollout, closed and said to be none on a successful one", async ({ page, request }) => {
+  const list = (await (await request.get(`/api/traces?group_id=${GROUP}`)).json()) as { traces: { trace_id: string; e1: number | null }[] };
+  const e1 = (id: string) => list.traces.find((t) => t.trace_id === id)?.e1;
+  expect(e1("demo-rollout-sql-top-customers-3")).toBe(0);
+  expect(e1("demo-rollout-sql-top-customers-1")).toBe(1);
+  await page.goto("/traces/demo-rollout-sql-top-customers-3/heatmap");
+  await expect(page.getByTestId("suspects")).toHaveAttribute("open", "");
+  await expect(page.getByTestId("suspects-succeeded")).toHaveCount(0);
+  await page.goto("/traces/demo-rollout-sql-top-customers-1/heatmap");
+  await expect(page.getByTestId("suspects-succeeded")).toHaveText(/this run succeeded, so it has none/);
+  await expect(page.getByTestId("suspects")).not.toHaveAttribute("open", "");
+  // still there for whoever asks: opened, it ranks the run's events all the same
+  await page.getByTestId("suspects").locator("summary").click();
+  await expect(page.getByTestId("suspect").first()).toBeVisible();
+});

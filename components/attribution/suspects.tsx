@@ -51,11 +51,14 @@ export function Suspects({
   accuracy = null,
   collapsed = false,
   afterGraph = false,
+  succeeded = false,
 }: {
   traceId: string;
   methods: readonly string[];
   accuracy?: KeptAccuracy | null;
   collapsed?: boolean;
+  /** the run succeeded (E1 = 1): it has no decisive error, and the panel says so and starts closed */
+  succeeded?: boolean;
   /** on the graph page: ask only once the graph is drawn (components/trace-graph/drawn-signal.ts), so that its event pages come first */
   afterGraph?: boolean;
 }) {
@@ -95,9 +98,14 @@ export function Suspects({
   const agents = blame?.agents?.filter((a) => a.rank <= 3).slice(0, 3) ?? [];
   const graph = `/traces/${encodeURIComponent(traceId)}/graph?${new URLSearchParams(top.map((e) => ["sel", e.id])).toString()}`;
   return (
-    <details open={!collapsed} className="rounded border border-rose-200 bg-white p-3 text-sm dark:bg-transparent" data-testid="suspects" aria-label="Blame: top suspects">
+    <details open={!collapsed && !succeeded} className="rounded border border-rose-200 bg-white p-3 text-sm dark:bg-transparent" data-testid="suspects" aria-label="Blame: top suspects">
       <summary className="cursor-pointer font-semibold">
-        Suspects for the decisive error{top.length > 0 && <span className="font-normal text-slate-600"> — {top.slice(0, 3).map((e) => `${e.rank}. ${e.id} (${e.agent})`).join(" · ")}</span>}
+        Suspects for the decisive error
+        {succeeded ? (
+          <span className="font-normal text-slate-600" data-testid="suspects-succeeded"> — this run succeeded, so it has none; open to see whom a method would blame</span>
+        ) : (
+          top.length > 0 && <span className="font-normal text-slate-600"> — {top.slice(0, 3).map((e) => `${e.rank}. ${e.id} (${e.agent})`).join(" · ")}</span>
+        )}
       </summary>
       <div className="mt-1 flex flex-wrap items-baseline gap-2">
         <label className="text-xs text-slate-600">

@@ -42,7 +42,7 @@ export default async function TraceGraphPage({ params, searchParams }: Props) {
           {meta.events.toLocaleString("en")} events · {meta.edges.toLocaleString("en")} edges · {meta.lanes.length.toLocaleString("en")} agents
         </span>
       </div>
-      <div className="mb-2 hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} accuracy={accuracy} collapsed afterGraph /></div>
+      <div className="mb-2 hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} accuracy={accuracy} collapsed afterGraph succeeded={row?.e1 === 1} /></div>
       {/* a new set of highlighted events from a link (the suspects' "show on the graph") draws at once */}
       <GraphView key={`${traceId}\u0000${[query.sel ?? []].flat().join(",")}`} traceId={traceId} meta={meta} view={parseViewState(query)} presets={presets.map((p) => p.name)} subject={{ task: row?.taskId ?? null, question: row ? (taskDefinition(row.metadata).instruction?.text ?? null) : null, system: row?.system ?? null }} />
     </div>

@@ -70,7 +70,7 @@ export default async function TraceHeatmapPage({ params, searchParams }: Props) 
         <span className="ml-auto"><AddToAgenda title={main?.title ?? `Heatmap ${traceId}`} /></span>
       </div>
       <SuspectIdsProvider>
-        <div className="hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} accuracy={accuracy} /></div>
+        <div className="hide-when-presenting"><Suspects traceId={traceId} methods={BLAME_METHODS.map((m) => m.name)} accuracy={accuracy} succeeded={row.e1 === 1} /></div>
         <HeatmapControls scope="trace" values={values} presets={presets.map((p) => p.name)} groupTraces={groupTraces} />
         {problem && <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="heatmap-problem">{problem}</p>}
         {panels.length > 0 && <HeatmapView key={JSON.stringify(values)} panels={panels} overrides={overrides} />}
