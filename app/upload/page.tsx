@@ -12,7 +12,8 @@ export default function UploadPage() {
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">Upload traces</h1>
       <p className="max-w-3xl text-sm text-slate-600">
-        Drop JSON or JSONL files holding orchestration traces (the paper&apos;s schema plus Baton&apos;s extensions). Each file is
+        Drop trace files: the paper&apos;s orchestration-trace schema (JSON or JSONL, with Baton&apos;s extensions), or runs exported by other
+        systems (Who&amp;When, MultiAgentBench, tau-bench, ChatDev, AgentOps, OpenTelemetry), their format detected from the content. Each file is
         stored all or nothing; invalid files list every problem with its JSON path. Files up to{" "}
         <span data-testid="upload-limit">{formatMb(maxBodyBytes())}</span> upload here; larger ones load with{" "}
         <code>npm run ingest -- &lt;file or folder&gt;</code>, which streams files of any size.
