@@ -108,7 +108,7 @@ test("name a decisive error, find one with guided questions, read the Attributio
   };
   await expect(page.getByTestId("add-to-agenda")).toBeVisible();
   expect(api.traces).toBeGreaterThanOrEqual(RUNS.length);
-  await expect(page.getByTestId("attribution-scope")).toContainText(`${api.traces} run(s) with a decisive error`);
+  await expect(page.getByTestId("attribution-scope")).toContainText(`${api.traces} runs with a decisive error`);
   const best = page.locator(`[data-testid=methods-all] [data-testid=method-row][data-method="${api.best}"]`);
   await expect(best).toContainText("best");
   const learned = api.methods.find((m) => m.method === "learned_events")!;

@@ -35,7 +35,7 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
           <span className="ml-auto"><AddToAgenda title={`Failure attribution${scope === "all projects you can read" ? "" : ` · ${scope}`}`} /></span>
         </div>
         <p className="text-sm text-slate-600" data-testid="attribution-scope">
-          {scope}: {report ? `${report.traces.toLocaleString("en")} run(s) with a decisive error.` : "scoring…"} Each method names one step (and one agent) as the one that broke the run; a share is how often that is the labelled one. Methods that learn are scored only on runs they were not trained on ({report?.estimate ? "the estimate at the top by nested cross-validation over whole tasks, the tables below by 5-fold cross-validation by run" : "5-fold cross-validation by run"}).
+          {scope}: {report ? `${report.traces === 0 ? "no run" : report.traces === 1 ? "1 run" : `${report.traces.toLocaleString("en")} runs`} with a decisive error.` : "scoring…"} Each method names one step (and one agent) as the one that broke the run; a share is how often that is the labelled one. Methods that learn are scored only on runs they were not trained on ({report?.estimate ? "the estimate at the top by nested cross-validation over whole tasks, the tables below by 5-fold cross-validation by run" : "5-fold cross-validation by run"}).
         </p>
       </div>
       <form className="flex flex-wrap items-end gap-3 text-sm hide-when-presenting" action="/attribution">
