@@ -21,6 +21,8 @@ const graphReady = (p: Page) => expect(p.getByTestId("graph-canvas")).toHaveAttr
 const PAGES: { route: string; path: () => string; ready?: (page: Page) => Promise<unknown> }[] = [
   { route: "/", path: () => "/" },
   { route: "/", path: () => "/?text=%22975+Sunset+Drive%22" },
+  // redirects to the trace list
+  { route: "/traces", path: () => "/traces" },
   { route: "/traces/[id]", path: () => `/traces/${TRACE}` },
   { route: "/traces/[id]/graph", path: () => `/traces/${DEMO}/graph?ov=stop`, ready: graphReady },
   { route: "/traces/[id]/heatmap", path: () => `/traces/${DEMO}/heatmap` },

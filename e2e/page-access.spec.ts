@@ -51,6 +51,7 @@ const OTHER_PAGES: Record<string, string> = {
   "/": "/", "/dashboard": "/dashboard", "/decisions": "/decisions", "/heatmaps": "/heatmaps", "/attribution": "/attribution",
   "/datasets": "/datasets", "/queues": "/queues", "/queues/new": "/queues/new", "/admin": "/admin", "/judges": "/judges",
   "/docs": "/docs", "/docs/[name]": "/docs/api", "/present": "/present", "/upload": "/upload", "/setup": "/setup", "/signin": "/signin",
+  "/traces": "/traces",
 };
 
 let adminApi: APIRequestContext;

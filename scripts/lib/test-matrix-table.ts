@@ -329,6 +329,8 @@ export const PAGES: Record<string, "trace" | "queue" | "list" | "project-admin" 
   "/docs/[name]": "public",
   "/present": "public",
   "/upload": "public",
+  // a redirect to the trace list ("/", guarded there)
+  "/traces": "public",
   "/bench/baseline": "public",
   "/setup": "public",
   "/signin": "public",
