@@ -61,20 +61,24 @@ async function triggers(client: pg.Client, on: { metrics: boolean; decisions: bo
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-/** The label statement under EXPLAIN ANALYZE for each trace, rolled back: the statement's and each trigger's times (a first pass warms). */
-async function measure(client: pg.Client, ids: readonly number[]): Promise<{ total: number[]; perTrigger: Map<string, number[]> }> {
+/** The label statement under EXPLAIN ANALYZE for each trace, rolled back: the statement's and each trigger's times and the WAL it wrote (a first pass warms the caches and the functions' plans). */
+async function measure(client: pg.Client, ids: readonly number[]): Promise<{ total: number[]; wal: number[]; perTrigger: Map<string, number[]> }> {
   const total: number[] = [];
+  const wal: number[] = [];
   const perTrigger = new Map<string, number[]>();
   for (const [pass, id] of [...ids, ...ids].entries()) {
     await client.query("BEGIN");
+    const lsn = (await client.query<{ l: string }>("SELECT pg_current_wal_insert_lsn()::text AS l")).rows[0]!.l;
     const { rows: plan } = await client.query<{ "QUERY PLAN": [{ "Execution Time": number; Triggers?: { "Trigger Name": string; Time: number }[] }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${LABEL}`, [id]);
+    const written = Number((await client.query<{ b: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn) AS b", [lsn])).rows[0]!.b);
     await client.query("ROLLBACK");
     if (pass < ids.length) continue;
     const p = plan[0]!["QUERY PLAN"][0];
     total.push(p["Execution Time"]);
+    wal.push(written);
     for (const t of p.Triggers ?? []) perTrigger.set(t["Trigger Name"], [...(perTrigger.get(t["Trigger Name"]) ?? []), t.Time]);
   }
-  return { total, perTrigger };
+  return { total, wal, perTrigger };
 }
 
 /** The statement's median and each trigger's. */
@@ -124,22 +128,8 @@ async function main(): Promise<void> {
     const modes = [["triggers off", { metrics: false, decisions: false }], ["metric summaries' only", { metrics: true, decisions: false }], ["all", { metrics: true, decisions: true }]] as const;
     for (const [label, on] of modes) {
       await triggers(client, on);
-      const total: number[] = [];
-      const wal: number[] = [];
-      const perTrigger = new Map<string, number[]>();
-      for (const [pass, { id }] of [...rows, ...rows].entries()) {
-        await client.query("BEGIN");
-        const lsn = (await client.query<{ l: string }>("SELECT pg_current_wal_insert_lsn()::text AS l")).rows[0]!.l;
-        const { rows: plan } = await client.query<{ "QUERY PLAN": [{ "Execution Time": number; Triggers?: { "Trigger Name": string; Time: number }[] }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${LABEL}`, [id]);
-        const written = Number((await client.query<{ b: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn) AS b", [lsn])).rows[0]!.b);
-        await client.query("ROLLBACK");
-        if (pass < rows.length) continue; // the first pass warms the caches and the functions' plans
-        const p = plan[0]!["QUERY PLAN"][0];
-        total.push(p["Execution Time"]);
-        wal.push(written);
-        for (const t of p.Triggers ?? []) perTrigger.set(t["Trigger Name"], [...(perTrigger.get(t["Trigger Name"]) ?? []), t.Time]);
-      }
-      console.log(`${label}: statement ${median(total).toFixed(3)} ms, ${median(wal)} bytes of WAL; ${[...perTrigger].map(([name, ts]) => `${name} ${median(ts).toFixed(3)} ms`).join(", ")}`);
+      const m = await measure(client, rows.map((r) => r.id));
+      console.log(`${label}: statement ${median(m.total).toFixed(3)} ms, ${median(m.wal)} bytes of WAL; ${[...m.perTrigger].map(([name, ts]) => `${name} ${median(ts).toFixed(3)} ms`).join(", ")}`);
     }
     if (Number(values.concurrent) > 0) await concurrent(db.url, client, rows.map((r) => r.id));
     if (values.check) {
