@@ -26,7 +26,8 @@ export function eventSummary(e: SummaryFields): string {
       break;
     case "message":
     case "return":
-      parts.push(`${e.type} ${e.from ?? "?"} → ${e.to ?? "?"}`);
+      // a model turn recorded by the gateway names neither end: the type alone, not "? → ?"
+      parts.push(e.from && e.to ? `${e.type} ${e.from} → ${e.to}` : e.from ? `${e.type} from ${e.from}` : e.to ? `${e.type} to ${e.to}` : e.type);
       break;
     case "tool_call":
     case "tool_result":
