@@ -111,6 +111,13 @@ test("a step changed from the label view: its forks are run and the heatmap page
     // two more changes, each run by the registered runner "planted" (graded by the program's exit code)
     // call-3, the researcher's summary, reads the weather tool's result: it reads snow instead, and the advice comes out right
     await changeStep(page, traceId, byContent("researcher", "The weather there: 18 C and sunny."), { call: "call-3", toolResult: true, was: "18 C and sunny", text: "-4 C and snow", intent: "correct", samples: 1, runner: "planted" });
+    // the prompt call-3 came from, as the model saw it: the researcher's own tool call and the result answering it
+    const prompt = page.getByTestId("unit-call");
+    await prompt.locator("summary").click();
+    await expect(prompt.getByTestId("call-tool-call")).toHaveCount(1);
+    await expect(prompt.getByTestId("call-tool-call")).toContainText('calls get_weather({"city":"Paris"})');
+    const toolCallId = (await prompt.getByTestId("call-tool-call").textContent())!.split(" · id ")[1]!;
+    await expect(prompt.getByTestId("call-message").last()).toContainText(`result of tool call ${toolCallId}`);
     // call-4, the writer's advice, neutralised: the same failure as before, effect 0
     await changeStep(page, traceId, byContent("writer", "Pack light clothes and sunglasses."), { call: "call-4", was: "Pack light clothes and sunglasses.", text: "Pack clothes.", intent: "neutralise", samples: 1, runner: "planted" });
     const newest = page.getByTestId("change-intervention").first().getByTestId("change-run");

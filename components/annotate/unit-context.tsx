@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { EventContext, TraceContext, UnitCall, UnitContext, UnitEvent } from "@/lib/annotate/unit";
+import type { EventContext, TraceContext, UnitCall, UnitContext, UnitEvent, UnitMessage } from "@/lib/annotate/unit";
 import { call, type ApiResult } from "@/lib/api/client";
 import { annotationContext } from "@/lib/api/contracts/annotations";
 import { ContentText } from "./content-text";
@@ -147,16 +147,38 @@ function CallPrompt({ call }: { call: UnitCall }) {
       <ol className="mt-1 space-y-1">
         {call.input.map((m, i) => (
           <li key={i} data-testid="call-message">
-            <p className="text-xs font-semibold text-slate-500">{m.role}</p>
-            <ContentText content={m.content} />
+            <p className="text-xs font-semibold text-slate-500">
+              {m.role}
+              {m.tool_call_id !== undefined && <span className="font-normal"> · result of tool call <span className="font-mono">{m.tool_call_id}</span></span>}
+            </p>
+            <CallMessageBody message={m} />
           </li>
         ))}
         <li data-testid="call-output">
           <p className="text-xs font-semibold text-slate-500">answer ({call.output.role})</p>
-          <ContentText content={call.output.content} />
+          <CallMessageBody message={call.output} />
         </li>
       </ol>
     </details>
+  );
+}
+
+/** A call message's text, then each tool it called with its arguments (all as text). */
+function CallMessageBody({ message }: { message: UnitMessage }) {
+  const calls = message.tool_calls ?? [];
+  return (
+    <>
+      {message.content !== "" ? <ContentText content={message.content} /> : calls.length === 0 && <p className="text-xs italic text-slate-500">no text</p>}
+      {calls.length > 0 && (
+        <ul className="mt-0.5 space-y-0.5" data-testid="call-tool-calls">
+          {calls.map((c, i) => (
+            <li key={i} className="font-mono text-xs" data-testid="call-tool-call">
+              calls <span className="font-semibold">{c.name}</span>({c.arguments}){c.id !== null && <span className="text-slate-500"> · id {c.id}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 

@@ -89,6 +89,11 @@ export function ChangeStep({ traceId, call, runners, disabled }: { traceId: stri
         </fieldset>
         <label className="block">
           <span className="text-xs text-slate-600">{target === "reply" ? "New reply (replaces the whole reply: its tool calls too)" : "New tool result text (the model reads this instead)"}</span>
+          {target === "reply" && (call.output.tool_calls?.length ?? 0) > 0 && (
+            <span className="block text-xs text-slate-600" data-testid="change-recorded-tools">
+              The recorded reply called {call.output.tool_calls!.map((c) => c.name).join(", ")}; a text reply here calls none.
+            </span>
+          )}
           <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} className="mt-0.5 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-xs" aria-label="Replacement text" data-testid="change-text" disabled={disabled} />
         </label>
         {target === "tool_result" && (

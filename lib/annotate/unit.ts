@@ -46,8 +46,8 @@ export interface UnitCall {
   agent: string;
   model: string | null;
   /** the messages the model was sent; each message's text cut at CONTENT_MAX */
-  input: { role: string; content: string }[];
-  output: { role: string; content: string };
+  input: UnitMessage[];
+  output: UnitMessage;
   /** ids of every event the call produced (this one among them) */
   events: string[];
 }
@@ -94,17 +94,39 @@ export type UnitContext = EventContext | TraceContext;
 /** At most this many characters of one content are sent (the length says when more exists). */
 export const CONTENT_MAX = 100_000;
 
-/** A message's readable text: its content when text, else its parts' text joined (JSON for parts without text). */
-export function messageText(message: unknown): { role: string; content: string } {
+/** A model call's message as an annotator reads it: its text, the tools it called (an assistant's) and the call it answers (a tool message's). */
+export interface UnitMessage {
+  role: string;
+  /** the text ("" when the message has none: an assistant message that only calls tools) */
+  content: string;
+  /** an assistant's tool calls: name, arguments as text (JSON for an object), the call's id when it has one */
+  tool_calls?: { id: string | null; name: string; arguments: string }[];
+  /** a tool message's: the id of the tool call it answers */
+  tool_call_id?: string;
+}
+
+/** A message's readable text: its content when text, else its parts' text joined (JSON for parts without text); its tool calls and the call it answers beside. */
+export function messageText(message: unknown): UnitMessage {
   if (typeof message === "string") return { role: "assistant", content: message.slice(0, CONTENT_MAX) };
-  const m = (typeof message === "object" && message !== null ? message : {}) as { role?: unknown; content?: unknown };
+  const m = (typeof message === "object" && message !== null ? message : {}) as { role?: unknown; content?: unknown; tool_calls?: unknown; tool_call_id?: unknown };
   const role = typeof m.role === "string" ? m.role : "?";
   const content = typeof m.content === "string"
     ? m.content
     : Array.isArray(m.content)
       ? m.content.map((p: unknown) => (typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string" ? (p as { text: string }).text : JSON.stringify(p))).join("\n")
-      : JSON.stringify(m.content ?? null);
-  return { role, content: content.slice(0, CONTENT_MAX) };
+      : m.content === null || m.content === undefined
+        ? ""
+        : JSON.stringify(m.content);
+  const out: UnitMessage = { role, content: content.slice(0, CONTENT_MAX) };
+  if (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+    out.tool_calls = m.tool_calls.map((c: unknown) => {
+      const t = (typeof c === "object" && c !== null ? c : {}) as { id?: unknown; name?: unknown; arguments?: unknown };
+      const args = typeof t.arguments === "string" ? t.arguments : JSON.stringify(t.arguments ?? null);
+      return { id: typeof t.id === "string" ? t.id : null, name: typeof t.name === "string" ? t.name : "?", arguments: args.slice(0, CONTENT_MAX) };
+    });
+  }
+  if (typeof m.tool_call_id === "string") out.tool_call_id = m.tool_call_id;
+  return out;
 }
 /** At most this many predecessors are sent (aggregates can read hundreds). */
 export const READ_MAX = 20;

@@ -206,6 +206,32 @@ describe("the label view's context", () => {
     const last = (await (await unitContext(getRequest("/api/traces/calls-chain/annotations/context?event=a"), params({ id: "calls-chain" }))).json()) as { call: { output: unknown } };
     expect(last.call.output).toEqual({ role: "assistant", content: "Brief." });
   });
+
+  it("shows the tools a message called and the tool call a result answers, and no text where there is none", async () => {
+    // c2 made a call whose prompt holds a tool call and its result, and whose answer only calls tools
+    const c2 = {
+      id: "c2", agent: "w", t: 2, t_end: 2.25,
+      input: [
+        { role: "user", content: "What is known?" },
+        { role: "assistant", content: null },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", name: "search", arguments: "{\"q\":\"facts\"}" }] },
+        { role: "tool", tool_call_id: "call_1", content: "facts" },
+      ],
+      output: { role: "assistant", content: null, tool_calls: [{ id: "call_2", name: "finish", arguments: "{}" }, { name: "note", arguments: { x: 1 } }] },
+      events: ["r"],
+    };
+    expect((await post({ ...withCalls, calls: withCalls.calls.map((c) => (c.id === "c2" ? c2 : c)) }, "?upsert=1")).status).toBe(201);
+    const response = await unitContext(getRequest("/api/traces/calls-chain/annotations/context?event=r"), params({ id: "calls-chain" }));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { call: { id: string; input: unknown[]; output: unknown } };
+    expect(body.call.id).toBe("c2");
+    expect(body.call.input.slice(1)).toEqual([
+      { role: "assistant", content: "" },
+      { role: "assistant", content: "", tool_calls: [{ id: "call_1", name: "search", arguments: "{\"q\":\"facts\"}" }] },
+      { role: "tool", content: "facts", tool_call_id: "call_1" },
+    ]);
+    expect(body.call.output).toEqual({ role: "assistant", content: "", tool_calls: [{ id: "call_2", name: "finish", arguments: "{}" }, { id: null, name: "note", arguments: "{\"x\":1}" }] });
+  });
 });
 
 describe("a stored call that does not parse", () => {

@@ -42,7 +42,12 @@ const unitEvent = z.strictObject({
   content: z.string().nullable(),
   content_length: z.number().nullable(),
 });
-const message = z.strictObject({ role: z.string(), content: z.string() });
+const message = z.strictObject({
+  role: z.string(),
+  content: z.string(),
+  tool_calls: z.array(z.strictObject({ id: z.string().nullable(), name: z.string(), arguments: z.string() })).optional(),
+  tool_call_id: z.string().optional(),
+});
 const definitionPart = z.strictObject({ text: z.string(), source: z.string() });
 
 /** What an annotator sees of an event unit (lib/annotate/unit.ts). */
