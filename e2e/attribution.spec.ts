@@ -69,7 +69,7 @@ test("name a decisive error, find one with guided questions, read the Attributio
   await expect(page.getByTestId("decisive-message")).toContainText(`saved: the run went wrong at ${truth.event_id}`);
   const mine = ((await (await request.get(`/api/traces/${id}/decisive-error`)).json()) as { labels: { event_id: string; annotator: string; reason: string }[] }).labels.find((l) => l.annotator !== "Who&When ground truth")!;
   expect(mine.event_id).toBe(truth.event_id);
-  expect(mine.reason).toBe(`found with ${answers} guided question(s)`);
+  expect(mine.reason).toBe(`found with ${answers} guided question${answers === 1 ? "" : "s"}`);
 
   // the blame overlay: the heatmap shows the top suspects of the chosen method, and the graph draws them highlighted
   await page.goto(`/traces/${id}/heatmap`);

@@ -5,7 +5,7 @@ import { apiSignIn, cleanUp, freshSetupPath, pageSignIn, PASSWORD } from "./lib/
 /**
  * Saving you can trust, with two accounts on one browser: Ann's label fails
  * to save (her session ended in another tab), Bob signs in on the same
- * browser and is told "1 label(s) pending from Ann One" — it is never saved
+ * browser and is told "1 label pending from Ann One" — it is never saved
  * as his — and may discard it; Ann's own later visit saves it as hers.
  */
 const stamp = Date.now();
@@ -46,11 +46,11 @@ test("a label that failed to save is retried only for its author; another user s
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("1");
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("failed-labels")).toContainText("1 label(s) not saved");
+  await expect(page.getByTestId("failed-labels")).toContainText("1 label not saved");
 
   await pageSignIn(page, bob.email, bob.name);
   await page.goto(`/traces/${traceId}/label`);
-  await expect(page.getByTestId("others-pending")).toContainText("1 label(s) pending from Ann One");
+  await expect(page.getByTestId("others-pending")).toContainText("1 label pending from Ann One");
   await expect(page.locator("[data-testid=label-row][data-event-id]")).toHaveCount(8);
   await page.keyboard.press("r"); // retry must not send Ann's label as Bob's
   await page.waitForTimeout(500);

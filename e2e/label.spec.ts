@@ -136,7 +136,7 @@ test("a label that cannot be saved stays visible as failed and is saved on retry
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("1");
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("failed-labels")).toContainText("1 label(s) not saved");
+  await expect(page.getByTestId("failed-labels")).toContainText("1 label not saved");
   await page.unroute("**/annotations");
   await page.keyboard.press("r");
   await expect(page.getByTestId("chip-e2-orchestration")).toHaveAttribute("data-status", "saved");

@@ -88,11 +88,11 @@ test("a decisive-error queue: two annotators disagree, a skip is counted apart, 
   await expect(page.getByTestId("queue-preview")).toContainText(`$.filter.trace_ids[1]: no trace "nope-${stamp}" in this project`);
   // the preview follows the form: fixing the ids, then changing a filter, counts again without a click
   await form.getByLabel("Traces (ids").fill(`${traceA}, ${traceB}`);
-  await expect(page.getByTestId("queue-preview")).toHaveText("2 item(s) match");
+  await expect(page.getByTestId("queue-preview")).toHaveText("2 items match");
   await form.locator("select[name=e1]").selectOption("0");
-  await expect(page.getByTestId("queue-preview")).toHaveText("0 item(s) match"); // both runs succeeded
+  await expect(page.getByTestId("queue-preview")).toHaveText("0 items match"); // both runs succeeded
   await form.locator("select[name=e1]").selectOption("");
-  await expect(page.getByTestId("queue-preview")).toHaveText("2 item(s) match");
+  await expect(page.getByTestId("queue-preview")).toHaveText("2 items match");
   await form.getByLabel(ann1.name, { exact: false }).check();
   await form.getByLabel(ann2.name, { exact: false }).check();
   await form.getByRole("button", { name: "Create queue" }).click();
@@ -121,7 +121,7 @@ test("a decisive-error queue: two annotators disagree, a skip is counted apart, 
     await one!.keyboard.press(k < d ? "y" : "n");
     answers++;
     // the same step may be asked twice (a last check of the step before the decisive one): wait for the answer to count
-    await expect(one!.getByTestId("guided")).toContainText(`· ${answers} answer(s) so far`);
+    await expect(one!.getByTestId("guided")).toContainText(`· ${answers} answer${answers === 1 ? "" : "s"} so far`);
   }
   await expect(one!.getByTestId("guided-done")).toHaveAttribute("data-event-id", "e5");
   await one!.getByTestId("guided-save").click();

@@ -31,7 +31,7 @@ test("grades a Who&When run, a tau-bench conversation and a demo trace from one 
   await form.getByLabel("Unit").selectOption("trace");
   await form.getByLabel("Traces (ids").fill(ids.join(","));
   await form.getByTestId("queue-preview-button").click();
-  await expect(page.getByTestId("queue-preview")).toHaveText("3 item(s) match");
+  await expect(page.getByTestId("queue-preview")).toHaveText("3 items match");
   await form.getByRole("button", { name: "Create queue" }).click();
   await expect(page.getByTestId("queue-title")).toHaveText(`grade ${stamp}`);
   const queueId = new URL(page.url()).pathname.split("/").pop()!;
@@ -60,7 +60,7 @@ test("grades a Who&When run, a tau-bench conversation and a demo trace from one 
     await expect(page.getByTestId("queue-item").and(page.locator(`[data-trace-id="${trace}"]`))).toHaveCount(0);
     graded.push(trace);
   }
-  await expect(page.getByTestId("queue-empty")).toContainText("you labelled 3 item(s)");
+  await expect(page.getByTestId("queue-empty")).toContainText("you labelled 3 items");
   expect(new URL(page.url()).pathname).toBe(`/queues/${queueId}/work`);
   expect([...graded].sort()).toEqual([...ids].sort());
 

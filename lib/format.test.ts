@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axisLabel, clockOf, formatCost, formatDuration, formatPercent, formatTokens, formatValue } from "./format";
+import { axisLabel, clockOf, counted, formatCost, formatDuration, formatPercent, formatTokens, formatValue } from "./format";
 
 describe("formatValue", () => {
   it("shows null as a dash, never 0", () => {
@@ -47,5 +47,15 @@ describe("numbers formatted to what they mean", () => {
     expect(clockOf({ clock: "step_index" })).toBe("steps");
     expect(clockOf(null)).toBe("seconds");
     expect(axisLabel("steps")).toBe("step");
+  });
+});
+
+describe("counted", () => {
+  it("says one thing in the singular and any other count in the plural", () => {
+    expect(counted(1, "run")).toBe("1 run");
+    expect(counted(0, "run")).toBe("0 runs");
+    expect(counted(2, "replay")).toBe("2 replays");
+    expect(counted(12345, "trace")).toBe("12,345 traces");
+    expect(counted(3, "child", "children")).toBe("3 children");
   });
 });

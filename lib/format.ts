@@ -66,3 +66,8 @@ export function formatPercent(value: number | null | undefined, digits = 0): str
   if (value === null || value === undefined) return "—";
   return `${(value * 100).toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false, signDisplay: "negative" })}%`;
 }
+
+/** A count with its noun: "1 run", "3 runs", "0 runs" (`plural` for nouns not made with an s). */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n.toLocaleString("en")} ${n === 1 ? singular : plural}`;
+}

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReceivingTrace } from "@/lib/server/otel/receiving";
+import { counted } from "@/lib/format";
 
 /**
  * OTLP traces not stored in their latest form (docs/otlp.md): spans still
@@ -20,7 +21,7 @@ export function ReceivingTraces({ traces }: { traces: ReceivingTrace[] }) {
             <ReceivingBadge status={t.status} />
             <Link href={`/traces/${encodeURIComponent(t.trace_id)}`} className="font-mono text-xs text-blue-700 hover:underline">{t.trace_id}</Link>
             <span>{t.service ?? "unknown service"}{t.root_name ? ` · ${t.root_name}` : ""}</span>
-            <span className="text-xs text-slate-600">{t.spans} span(s), last at {t.last_span_at.replace("T", " ").slice(0, 19)}</span>
+            <span className="text-xs text-slate-600">{counted(t.spans, "span")}, last at {t.last_span_at.replace("T", " ").slice(0, 19)}</span>
             {t.finalised_at && <span className="text-xs text-slate-600">(an earlier version is stored)</span>}
             {t.error && <span className="text-xs text-rose-800">{t.error}</span>}
           </li>

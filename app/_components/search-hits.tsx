@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Highlighted } from "@/components/search/highlighted";
 import type { TraceHits } from "@/lib/server/queries/search-snippets";
+import { counted } from "@/lib/format";
 
 /** Where the content search matched in one trace: a few events, the match marked, each a link to the event in the trace's conversation. */
 export function SearchHits({ traceId, hits, terms }: { traceId: string; hits: TraceHits; terms: readonly string[] }) {
@@ -29,7 +30,7 @@ export function SearchHits({ traceId, hits, terms }: { traceId: string; hits: Tr
           </span>
         </Link>
       ))}
-      {hits.matches > hits.hits.length && <p className="text-slate-500">and {hits.matches - hits.hits.length} more matching event(s)</p>}
+      {hits.matches > hits.hits.length && <p className="text-slate-500">and {counted(hits.matches - hits.hits.length, "more matching event")}</p>}
       {hits.elsewhere.length > 0 && (
         <p className="text-slate-600" data-testid="search-elsewhere">
           also{" "}

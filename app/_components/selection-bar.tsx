@@ -6,6 +6,7 @@ import { useState } from "react";
 import { call } from "@/lib/api/client";
 import { deleteTrace } from "@/lib/api/contracts/traces";
 import { useSelection } from "./selection";
+import { counted } from "@/lib/format";
 
 /** The export forms offered: the value is the query of `GET /api/export` (docs/api.md). */
 const EXPORTS = [
@@ -40,7 +41,7 @@ export function SelectionBar({ canDelete, total, atLeast = false, filters }: { c
   const link = "rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-100";
 
   async function remove() {
-    if (!window.confirm(`Delete ${ids.length} trace(s) with their labels? This cannot be undone.`)) return;
+    if (!window.confirm(`Delete ${counted(ids.length, "trace")} with their labels? This cannot be undone.`)) return;
     setBusy(true);
     const failed: string[] = [];
     for (const id of ids) {
@@ -48,7 +49,7 @@ export function SelectionBar({ canDelete, total, atLeast = false, filters }: { c
       if (!r.ok) failed.push(`${id} (${r.status || "network"})`);
     }
     setBusy(false);
-    setMessage(failed.length === 0 ? `Deleted ${ids.length} trace(s).` : `Deleted ${ids.length - failed.length}; not deleted: ${failed.join(", ")}`);
+    setMessage(failed.length === 0 ? `Deleted ${counted(ids.length, "trace")}.` : `Deleted ${ids.length - failed.length}; not deleted: ${failed.join(", ")}`);
     clear();
     router.refresh();
   }

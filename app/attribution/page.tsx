@@ -4,7 +4,7 @@ import { RefreshEvery } from "@/components/refresh-every";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EstimateTable, MethodTable, NestedTable } from "@/components/attribution/method-table";
-import { formatPercent } from "@/lib/format";
+import { counted, formatPercent } from "@/lib/format";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { blameEvaluation, type ScoringStatus } from "@/lib/server/blame/evaluation";
 import { formatDuration } from "@/lib/format";
@@ -107,7 +107,7 @@ export default async function AttributionPage({ searchParams }: { searchParams: 
             </details>
           </section>
           <p className="text-sm text-slate-600" data-testid="decisive-agreement">
-            Agreement between annotators on the decisive error: {report.agreement.traces === 0 ? "no run has two annotators' decisive errors yet" : `${report.agreement.traces} run(s) with two or more; the same step on ${formatPercent(report.agreement.same_event, 0)}, the same agent on ${formatPercent(report.agreement.same_agent, 0)}`}.
+            Agreement between annotators on the decisive error: {report.agreement.traces === 0 ? "no run has two annotators' decisive errors yet" : `${counted(report.agreement.traces, "run")} with two or more; the same step on ${formatPercent(report.agreement.same_event, 0)}, the same agent on ${formatPercent(report.agreement.same_agent, 0)}`}.
           </p>
         </>
       )}

@@ -8,6 +8,7 @@ import { call, describeFailure } from "@/lib/api/client";
 import { traceBlame } from "@/lib/api/contracts/analysis";
 import { useLabeling, useLabelingStore } from "./store";
 import { useLabelKeys } from "./use-label-keys";
+import { counted } from "@/lib/format";
 
 /**
  * Finding the decisive error with a few questions: "is the run still on
@@ -83,7 +84,7 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
   return (
     <div className="mt-2 w-full space-y-1 rounded border border-rose-300 bg-white p-2 dark:bg-transparent" data-testid="guided" data-answers={asked_n} data-budget={state.budget} role="group" aria-label="Guided search for the decisive error">
       <p className="text-xs text-slate-600">
-        {prior ? <>prior: <span className="font-mono">{prior.method}</span>{prior.note && ` (${prior.note})`}</> : "plain bisection"} · {asked_n} answer(s) so far, at most {state.budget} over {state.events.length} step(s)
+        {prior ? <>prior: <span className="font-mono">{prior.method}</span>{prior.note && ` (${prior.note})`}</> : "plain bisection"} · {counted(asked_n, "answer")} so far, at most {state.budget} over {counted(state.events.length, "step")}
       </p>
       {error && <p className="text-xs text-amber-800">{error}</p>}
       {step?.kind === "question" && (
@@ -101,7 +102,7 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
       {step?.kind === "done" && (
         <div data-testid="guided-done" data-event-id={step.decisive_event_id}>
           <p>
-            The run went wrong at step {stepOf(step.decisive_index)} (<span className="font-mono">{step.decisive_event_id}</span>, {agentOf(step.decisive_index)}), found with {step.answers.length} answer(s).
+            The run went wrong at step {stepOf(step.decisive_index)} (<span className="font-mono">{step.decisive_event_id}</span>, {agentOf(step.decisive_index)}), found with {counted(step.answers.length, "answer")}.
           </p>
           {step.contradictions.length > 0 && (
             <ul className="text-xs text-amber-800" data-testid="guided-contradictions">
@@ -111,7 +112,7 @@ export function GuidedSearch({ disabled, onFound }: { disabled: boolean; onFound
             </ul>
           )}
           <div className="mt-1 flex gap-2">
-            <button type="button" disabled={disabled} onClick={() => { onFound(step.decisive_event_id, `found with ${step.answers.length} guided question(s)`); setState(null); }} className="rounded bg-rose-700 px-2 py-1 text-rose-50 hover:bg-rose-600 disabled:opacity-50" data-testid="guided-save">Save as my decisive error</button>
+            <button type="button" disabled={disabled} onClick={() => { onFound(step.decisive_event_id, `found with ${counted(step.answers.length, "guided question")}`); setState(null); }} className="rounded bg-rose-700 px-2 py-1 text-rose-50 hover:bg-rose-600 disabled:opacity-50" data-testid="guided-save">Save as my decisive error</button>
             <button type="button" onClick={() => setState(null)} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100">Discard</button>
           </div>
         </div>

@@ -16,6 +16,7 @@ import { useTracePages } from "./use-trace-pages";
 import { UnitCredit } from "./unit-credit";
 import { UnitValues } from "./unit-values";
 import { useLabelKeys } from "./use-label-keys";
+import { counted } from "@/lib/format";
 
 interface Props {
   preset: string;
@@ -204,12 +205,12 @@ function StatusBar({ saver, cannotLabel }: { saver: ReturnType<typeof useLabelSa
       {cannotLabel && <span className="rounded bg-amber-100 px-2 py-0.5 text-amber-900" data-testid="cannot-label">{cannotLabel}</span>}
       {failed > 0 && (
         <span className="rounded bg-rose-100 px-2 py-0.5 text-rose-800" data-testid="failed-labels">
-          {failed} label(s) not saved — <button type="button" className="underline" onClick={() => void saver.retryFailed()}>retry (r)</button>
+          {counted(failed, "label")} not saved — <button type="button" className="underline" onClick={() => void saver.retryFailed()}>retry (r)</button>
         </span>
       )}
       {saver.others.map((o) => (
         <span key={o.name} className="rounded bg-amber-100 px-2 py-0.5 text-amber-900" data-testid="others-pending">
-          {o.count} label(s) pending from {o.name} (not saved: only {o.name} can save them) —{" "}
+          {counted(o.count, "label")} pending from {o.name} (not saved: only {o.name} can save them) —{" "}
           <button type="button" className="underline" onClick={saver.discardOthers}>discard</button>
         </span>
       ))}

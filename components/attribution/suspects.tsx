@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { suspectReasons } from "@/lib/blame/reasons";
 import type { RankedAgent, RankedEvent } from "@/lib/blame/types";
-import { formatPercent } from "@/lib/format";
+import { counted, formatPercent } from "@/lib/format";
 import type { SystemAccuracy as KeptAccuracy } from "@/lib/blame/scores";
 import { call, describeFailure } from "@/lib/api/client";
 import type { Output } from "@/lib/api/contract";
@@ -154,7 +154,7 @@ function Accuracy({ method, accuracy }: { method: string; accuracy: KeptAccuracy
   }
   return (
     <p className="mt-1 text-xs text-slate-700" data-testid="suspects-accuracy" data-value={score.value}>
-      On {score.n} labelled {accuracy.system} run(s), {method} named the decisive step first in <strong>{formatPercent(score.value, 1)}</strong> (95 % interval {formatPercent(score.low, 1)}–{formatPercent(score.high, 1)}).
+      On {counted(score.n, `labelled ${accuracy.system} run`)}, {method} named the decisive step first in <strong>{formatPercent(score.value, 1)}</strong> (95 % interval {formatPercent(score.low, 1)}–{formatPercent(score.high, 1)}).
     </p>
   );
 }

@@ -7,6 +7,7 @@ import type { DashboardModel } from "@/lib/dashboard/types";
 import { BarChart } from "./bar-chart";
 import { RateCard } from "./rate-card";
 import { TrendChart } from "./trend-chart";
+import { counted } from "@/lib/format";
 
 interface Props {
   model: DashboardModel;
@@ -60,7 +61,7 @@ export function DashboardCharts({ model, selected, trendMetric }: Props) {
           <h2 className="text-xl font-semibold">{SECTION_TITLES[section]}</h2>
           <div className="flex flex-wrap gap-6">
             {histograms.map((h) => (
-              <BarChart key={h.metric} id={`hist-${h.metric}`} title={h.label} subtitle={`${h.values} with a value · ${h.nulls} null${h.clipped_below + h.clipped_above > 0 ? ` · ${h.clipped_below + h.clipped_above} outlier(s) outside the 2nd-98th percentiles not drawn (${h.clipped_below} below, ${h.clipped_above} above)` : ""}`} bars={h.bars} xLabel={h.metric} selected={selected} onBarClick={onBar} />
+              <BarChart key={h.metric} id={`hist-${h.metric}`} title={h.label} subtitle={`${h.values} with a value · ${h.nulls} null${h.clipped_below + h.clipped_above > 0 ? ` · ${counted(h.clipped_below + h.clipped_above, "outlier")} outside the 2nd-98th percentiles not drawn (${h.clipped_below} below, ${h.clipped_above} above)` : ""}`} bars={h.bars} xLabel={h.metric} selected={selected} onBarClick={onBar} />
             ))}
           </div>
         </section>

@@ -8,6 +8,7 @@ import { createQueue, previewQueue } from "@/lib/api/contracts/queues";
 import { formText } from "@/lib/api/send";
 import { DECISIONS, EVENT_TYPES, FAMILIES } from "@/lib/trace/types";
 import { OrderSelect } from "./order-select";
+import { counted } from "@/lib/format";
 
 /**
  * An admin builds a queue: a filter choosing the items, families,
@@ -45,7 +46,7 @@ export function NewQueueForm({ projects, users, openMode, traceIds = "" }: { pro
     const result = await call(previewQueue, { body: formBody(previewQueue, { project: formText(form, "project"), filter: filterOf(form) }) });
     // only the answer to the latest form counts
     if (n !== asked.current) return;
-    setPreview(result.ok ? `${result.data.items.toLocaleString("en")} item(s) match` : describeFailure(result));
+    setPreview(result.ok ? `${counted(result.data.items, "item")} ${result.data.items === 1 ? "matches" : "match"}` : describeFailure(result));
   };
   // once a preview is shown, every change of the form counts again (debounced)
   const onFormChange = (target: EventTarget) => {

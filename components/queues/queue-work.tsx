@@ -12,6 +12,7 @@ import type { Rubric } from "@/lib/rubrics";
 import { DecisiveUnit } from "./decisive-unit";
 import { createQueueWorkStore } from "./queue-work-store";
 import { useLabelKeys } from "@/components/annotate/use-label-keys";
+import { counted } from "@/lib/format";
 
 interface Props {
   queueId: number;
@@ -91,7 +92,7 @@ export function QueueWork({ queueId, rubrics, weights, total, cannotLabel, me, b
   if (item === null) {
     return (
       <p className="rounded border border-emerald-300 bg-emerald-50 p-4" data-testid="queue-empty">
-        Nothing left for you in this queue{done > 0 ? ` (you labelled ${done} item(s) just now)` : ""}. <Link href={`/queues/${queueId}`} className="text-blue-700 underline">Back to the queue</Link>
+        Nothing left for you in this queue{done > 0 ? ` (you labelled ${counted(done, "item")} just now)` : ""}. <Link href={`/queues/${queueId}`} className="text-blue-700 underline">Back to the queue</Link>
       </p>
     );
   }

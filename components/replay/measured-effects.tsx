@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { CREDIT_METHODS } from "@/lib/credit";
-import { formatValue } from "@/lib/format";
+import { counted, formatValue } from "@/lib/format";
 import { call, describeFailure } from "@/lib/api/client";
 import { traceEffects } from "@/lib/api/contracts/replay";
 import type { EffectsCall, EffectsResponse } from "@/lib/api/replay";
@@ -44,7 +44,7 @@ export function MeasuredEffects({ traceId, preset }: { traceId: string; preset: 
       <div className="flex flex-wrap items-baseline gap-2">
         <h2 className="font-semibold">Measured effects</h2>
         <span className="text-xs text-slate-600">
-          change in outcome when the call was changed and the run replayed, against {data.baseline.kind === "replays" ? `${data.baseline.runs.length} unchanged replay(s)` : "the recorded run"} (baseline outcome {data.baseline.outcomes.map((o) => formatValue(o)).join(", ")}); whisker: 95 % interval
+          change in outcome when the call was changed and the run replayed, against {data.baseline.kind === "replays" ? counted(data.baseline.runs.length, "unchanged replay") : "the recorded run"} (baseline outcome {data.baseline.outcomes.map((o) => formatValue(o)).join(", ")}); whisker: 95 % interval
         </span>
         <button type="button" onClick={() => setVersion((v) => v + 1)} className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100" data-testid="effects-refresh">Refresh</button>
       </div>

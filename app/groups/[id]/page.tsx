@@ -6,7 +6,7 @@ import { GroupLanes, TypeLegend } from "@/components/decisions/group-lanes";
 import { RTotal } from "@/components/r-total";
 import { E1Badge } from "@/components/e1-badge";
 import { filterText } from "@/lib/api/params";
-import { formatPercent, formatValue } from "@/lib/format";
+import { counted, formatPercent, formatValue } from "@/lib/format";
 import { pageReadableProjects } from "@/lib/server/auth/page-access";
 import { groupView, MAX_ROLLOUTS } from "@/lib/server/decisions/group";
 import { ApiError } from "@/lib/server/errors";
@@ -42,7 +42,7 @@ export default async function GroupPage({ params }: { params: Promise<{ id: stri
         <Link href={`/?group_id=${encodeURIComponent(view.group_id)}`} className="text-sm text-blue-700 hover:underline">← Traces of this group</Link>
         <h1 className="mt-1 break-all text-xl font-semibold">Group <span className="font-mono" data-testid="group-title">{view.group_id}</span></h1>
         <p className="text-sm text-slate-600">
-          {view.rollouts.length} rollout(s){view.rollouts_total > view.rollouts.length && ` of ${view.rollouts_total} (the first ${MAX_ROLLOUTS} shown)`} · task {tasks.join(", ")} ·
+          {counted(view.rollouts.length, "rollout")}{view.rollouts_total > view.rollouts.length && ` of ${view.rollouts_total} (the first ${MAX_ROLLOUTS} shown)`} · task {tasks.join(", ")} ·
           E1 {formatPercent(view.e1.rate)} (Wilson 95% {formatPercent(view.e1.low)}–{formatPercent(view.e1.high)}, n = {view.e1.n}) · R_total under the {view.preset} preset
         </p>
         <nav className="mt-1 flex gap-4 text-sm">

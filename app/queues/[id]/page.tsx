@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { ProgressBar } from "@/components/progress-bar";
 import { QueueSettings } from "@/components/queues/queue-settings";
-import { formatValue } from "@/lib/format";
+import { counted, formatValue } from "@/lib/format";
 import { requirePageRead } from "@/lib/server/auth/page-access";
 import { findQueue } from "@/lib/server/queues/route-helpers";
 import { queueAgreement, queueProgress } from "@/lib/server/queues/stats";
@@ -22,7 +22,7 @@ export default async function QueuePage({ params }: { params: Promise<{ id: stri
         <Link href="/queues" className="text-sm text-blue-700 hover:underline">← Queues</Link>
         <h1 className="mt-1 text-2xl font-semibold" data-testid="queue-title">{q.name}{q.closedAt && <span className="ml-2 rounded bg-slate-200 px-2 text-sm" data-testid="queue-closed-badge">closed</span>}</h1>
         <p className="text-sm text-slate-600">
-          Families: {q.families.join(", ")} · {q.annotatorsPerItem} annotator(s) per item · {q.blind ? "blind" : "annotators see each other's values"}
+          Families: {q.families.join(", ")} · {counted(q.annotatorsPerItem, "annotator")} per item · {q.blind ? "blind" : "annotators see each other's values"}
         </p>
         <div className="mt-2 flex gap-3">
           <Link href={`/queues/${id}/work`} className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white hover:bg-slate-700">Start labeling</Link>
@@ -66,7 +66,7 @@ export default async function QueuePage({ params }: { params: Promise<{ id: stri
             <p>
               same event: <span className="font-mono tabular-nums" data-testid="decisive-same-event">{a.same_event === null ? "—" : `${formatValue(a.same_event * 100)} %`}</span> ·
               same agent: <span className="font-mono tabular-nums" data-testid="decisive-same-agent">{a.same_agent === null ? "—" : `${formatValue(a.same_agent * 100)} %`}</span> ·
-              over <span className="tabular-nums" data-testid="decisive-traces">{a.units}</span> trace(s)
+              over <span className="tabular-nums" data-testid="decisive-traces">{a.units}</span> trace{a.units === 1 ? "" : "s"}
             </p>
           </div>
         ))}

@@ -8,7 +8,7 @@ import { receivingState } from "@/lib/server/otel/receiving";
 import { traceMetrics } from "@/lib/server/queries/metrics";
 import { findTraceRow, listEdges, listEvents } from "@/lib/server/queries/traces";
 import { searchTerms } from "@/lib/api/search-terms";
-import { clockOf } from "@/lib/format";
+import { clockOf, counted } from "@/lib/format";
 import { groupHref } from "@/lib/decisions/query";
 import { conversationPage } from "@/lib/server/queries/conversation";
 import { storedDiagnostics } from "@/lib/server/hacking/store";
@@ -92,7 +92,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
       <UnmappedSpans metadata={row.metadata} />
       {warnings.length > 0 && (
         <details className="rounded border border-amber-300 bg-amber-50 p-3 text-sm">
-          <summary className="cursor-pointer font-medium text-amber-900">{warnings.length} warning(s)</summary>
+          <summary className="cursor-pointer font-medium text-amber-900">{counted(warnings.length, "warning")}</summary>
           <ul className="mt-2 space-y-0.5 font-mono text-xs">
             {warnings.map((w, i) => <li key={i}>{w.path}: {w.message}</li>)}
           </ul>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useCallback, useRef, useState } from "react";
 import { ADAPTER_FORMATS, FORMAT_NAMES } from "@/lib/adapters/types";
 import { uploadFile, type UploadFormat, type UploadOutcome } from "./upload-file";
+import { counted } from "@/lib/format";
 
 interface FileResult {
   key: string;
@@ -95,7 +96,7 @@ function Outcome({ outcome }: { outcome: FileResult["outcome"] }) {
         {outcome.data.traces.map((t) => (
           <li key={t.trace_id}>
             ✓ <Link className="font-mono underline" href={`/traces/${encodeURIComponent(t.trace_id)}`}>{t.trace_id}</Link>: {t.events} events, {t.edges} edges
-            {t.warnings.length > 0 && <span className="text-amber-700"> ({t.warnings.length} warning(s))</span>}
+            {t.warnings.length > 0 && <span className="text-amber-700"> ({counted(t.warnings.length, "warning")})</span>}
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { ReceivingBadge } from "@/app/_components/receiving-traces";
 import type { ReceivingTrace } from "@/lib/server/otel/receiving";
+import { counted } from "@/lib/format";
 
 /**
  * A trace still arriving over OTLP (docs/otlp.md). Without a stored version
@@ -17,7 +18,7 @@ export function ReceivingNotice({ state, stored }: { state: ReceivingTrace; stor
         <ReceivingBadge status={state.status} />{" "}
         {state.status === "failed"
           ? `The spans received so far do not make a trace: ${state.error ?? "unknown reason"}. New spans retry.`
-          : `${state.spans} span(s) received from ${state.service ?? "an unknown service"}, the last at ${state.last_span_at.replace("T", " ").slice(0, 19)} UTC. The trace is stored ${when}.`}
+          : `${counted(state.spans, "span")} received from ${state.service ?? "an unknown service"}, the last at ${state.last_span_at.replace("T", " ").slice(0, 19)} UTC. The trace is stored ${when}.`}
       </p>
       {stored && <p>What follows is the version stored at {state.finalised_at?.replace("T", " ").slice(0, 19) ?? "an earlier time"} UTC, without the newer spans.</p>}
     </div>
