@@ -91,7 +91,7 @@ test("name a decisive error, find one with guided questions, read the Attributio
   if (asked.status() === 202) {
     const scoring = ((await asked.json()) as { scoring: { state: string; traces: number; estimate_seconds: number } }).scoring;
     expect(scoring.estimate_seconds).toBeGreaterThan(0);
-    await expect(page.getByTestId("attribution-scoring").or(page.getByTestId("methods-all"))).toBeVisible();
+    await expect(page.getByTestId("attribution-scoring").or(page.getByTestId("methods-all")).first()).toBeVisible();
   }
   // the scores are in once the API answers 200 (the notice may be absent for a moment while the page refreshes itself)
   await expect.poll(async () => (await request.get(url)).status(), { timeout: 120_000, intervals: [1_000] }).toBe(200);
