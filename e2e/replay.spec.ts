@@ -93,9 +93,11 @@ test("a step changed from the label view: its forks are run and the heatmap page
 
     // the program, once per printed base URL: the corrected city makes the advice right
     upstream.requests.length = 0;
+    const forks: string[] = [];
     for (const row of await rows.all()) {
       const baseUrl = (await row.getAttribute("data-base-url"))!;
       const fork = (await row.getAttribute("data-run-key"))!;
+      forks.push(fork);
       // the origin the app sees its requests at (Next reports the host as localhost), then the fork's run
       expect(new URL(baseUrl).port).toBe(String(port));
       expect(new URL(baseUrl).pathname).toBe(`/api/llm/run/${fork}/v1`);
@@ -107,6 +109,18 @@ test("a step changed from the label view: its forks are run and the heatmap page
     expect(upstream.requests).toHaveLength(9);
     await page.getByTestId("change-refresh").click();
     await expect(page.locator('[data-testid=change-run][data-state="stored"]')).toHaveCount(3);
+
+    // a fork's own page says what it replays, what was changed and how its four calls were answered, and leads back
+    const labelUrl = page.url();
+    await page.goto(`/traces/gw-${encodeURIComponent(forks[0]!)}`);
+    const replayOf = page.getByTestId("replay-of");
+    await expect(replayOf).toContainText(`A replay of ${traceId} with model call call-1's reply replaced`);
+    await expect(replayOf).toContainText("intent: correct, sample 1): 1 call by the edit, 3 calls by the model.");
+    expect(await seriousProblemsIn(page, "[data-testid=replay-of]")).toEqual([]);
+    await replayOf.getByTestId("replay-compare").click();
+    await expect(page).toHaveURL(`/compare?a=${encodeURIComponent(traceId)}&b=gw-${encodeURIComponent(forks[0]!)}`);
+    await expect(page.getByRole("row", { name: /E1 task success/ })).toContainText(/failure\s*success/);
+    await page.goto(labelUrl);
 
     // two more changes, each run by the registered runner "planted" (graded by the program's exit code)
     // call-3, the researcher's summary, reads the weather tool's result: it reads snow instead, and the advice comes out right

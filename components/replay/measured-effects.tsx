@@ -40,7 +40,7 @@ export function MeasuredEffects({ traceId, preset }: { traceId: string; preset: 
   if (error) return <p className="text-sm text-rose-700" data-testid="effects-error">Measured effects could not be read: {error}</p>;
   if (!data || data.calls.length === 0) return null;
   return (
-    <section className="space-y-2 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="measured-effects" aria-label="Measured effects">
+    <section id="measured-effects" className="space-y-2 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="measured-effects" aria-label="Measured effects">
       <div className="flex flex-wrap items-baseline gap-2">
         <h2 className="font-semibold">Measured effects</h2>
         <span className="text-xs text-slate-600">

@@ -19,6 +19,7 @@ import { HackingFlags } from "./_components/hacking-flags";
 import { MetricsPanel } from "./_components/metrics-panel";
 import { ReceivingNotice } from "./_components/receiving-notice";
 import { UnmappedSpans } from "./_components/unmapped-spans";
+import { ReplayOf } from "./_components/replay-of";
 import { decodeSegment } from "@/lib/api/text";
 import { stored } from "@/lib/server/db/stored";
 import { traceSchema } from "@/lib/trace/schema";
@@ -88,6 +89,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
         </dl>
       </div>
       {receiving && <ReceivingNotice state={receiving} stored />}
+      <ReplayOf traceId={row.traceId} metadata={row.metadata} />
       <GroundTruth metadata={row.metadata} />
       <UnmappedSpans metadata={row.metadata} />
       {warnings.length > 0 && (
