@@ -120,6 +120,9 @@ test("a step changed from the label view: its forks are run and the heatmap page
     await replayOf.getByTestId("replay-compare").click();
     await expect(page).toHaveURL(`/compare?a=${encodeURIComponent(traceId)}&b=gw-${encodeURIComponent(forks[0]!)}`);
     await expect(page.getByRole("row", { name: /E1 task success/ })).toContainText(/failure\s*success/);
+    // and the original's page counts its forks
+    await page.goto(`/traces/${traceId}`);
+    await expect(page.getByTestId("replayed")).toContainText("This run was replayed: 1 intervention with 3 forks.");
     await page.goto(labelUrl);
 
     // two more changes, each run by the registered runner "planted" (graded by the program's exit code)

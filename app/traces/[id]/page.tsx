@@ -12,6 +12,7 @@ import { clockOf, counted } from "@/lib/format";
 import { groupHref } from "@/lib/decisions/query";
 import { conversationPage } from "@/lib/server/queries/conversation";
 import { storedDiagnostics } from "@/lib/server/hacking/store";
+import { replayCounts } from "@/lib/server/replay/list";
 import { Conversation } from "./_components/conversation";
 import { EventTable } from "./_components/event-table";
 import { EdgeTable } from "./_components/edge-table";
@@ -19,7 +20,7 @@ import { HackingFlags } from "./_components/hacking-flags";
 import { MetricsPanel } from "./_components/metrics-panel";
 import { ReceivingNotice } from "./_components/receiving-notice";
 import { UnmappedSpans } from "./_components/unmapped-spans";
-import { ReplayOf } from "./_components/replay-of";
+import { Replayed, ReplayOf } from "./_components/replay-of";
 import { decodeSegment } from "@/lib/api/text";
 import { stored } from "@/lib/server/db/stored";
 import { traceSchema } from "@/lib/trace/schema";
@@ -56,12 +57,13 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
     return <ReceivingNotice state={receiving} stored={false} />;
   }
   await requirePageRead(`/traces/${id}`, row.project.name);
-  const [events, edges, metrics, talk, diagnostics] = await Promise.all([
+  const [events, edges, metrics, talk, diagnostics, replays] = await Promise.all([
     listEvents(traceId, { cursor: page.cursor, limit: page.limit, content: false }),
     listEdges(row.id),
     traceMetrics(traceId),
     conversationPage(row.id, row.eventCount, { at: conversation.at, from: conversation.from, limit: 100 }),
     storedDiagnostics(row.id),
+    replayCounts(row.id),
   ]);
   const clock = clockOf(row.metadata);
   const warnings = stored(warningsSchema, row.warnings, `trace ${JSON.stringify(row.traceId)}: its warnings`);
@@ -90,6 +92,7 @@ export default async function TraceDetailPage({ params, searchParams }: Props) {
       </div>
       {receiving && <ReceivingNotice state={receiving} stored />}
       <ReplayOf traceId={row.traceId} metadata={row.metadata} />
+      <Replayed traceId={row.traceId} counts={replays} />
       <GroundTruth metadata={row.metadata} />
       <UnmappedSpans metadata={row.metadata} />
       {warnings.length > 0 && (

@@ -89,3 +89,13 @@ export async function interventionsOfTrace(traceDbId: number, project: string, o
     })),
   };
 }
+
+/** How often a trace was replayed: its unchanged replays, its interventions and their forks (the trace page's note). */
+export async function replayCounts(traceDbId: number): Promise<{ replays: number; interventions: number; forks: number }> {
+  const { rows } = await pool().query<{ replays: number; interventions: number; forks: number }>(
+    `SELECT count(*) FILTER (WHERE intervention_id IS NULL)::int AS replays, count(DISTINCT intervention_id)::int AS interventions, count(intervention_id)::int AS forks
+     FROM replay_runs WHERE source_trace_id = $1`,
+    [traceDbId],
+  );
+  return rows[0]!;
+}

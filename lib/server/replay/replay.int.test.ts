@@ -24,6 +24,7 @@ import { pool, prisma } from "@/lib/server/db/client";
 import { authRequest, cleanAccounts } from "@/scripts/lib/test-auth";
 import { startScriptedOpenAi, type ScriptedAnswer, type ScriptedOpenAi } from "@/scripts/lib/scripted-openai";
 import { recorderSettled } from "../gateway/recorder";
+import { replayCounts } from "./list";
 import { stopGatewaySweeper } from "../gateway/sweeper";
 
 let upstream: ScriptedOpenAi;
@@ -317,5 +318,8 @@ describe("measured effects", () => {
     expect(after.calls.find((c) => c.call_id === "call-3")).toMatchObject({ effect: 0, samples: 2, divergences: 1 });
     // grpo needs a group of >= 2: no value
     expect(effects.agreement.grpo).toEqual({ spearman: null, calls: 0 });
+    // what the original's page counts: 1 unchanged replay; 4 interventions (3 of 2 samples, the diverged one of 1) with 7 forks
+    const base = await prisma().trace.findUniqueOrThrow({ where: { traceId: recordedBase } });
+    expect(await replayCounts(base.id)).toEqual({ replays: 1, interventions: 4, forks: 7 });
   });
 });

@@ -37,3 +37,18 @@ export function ReplayOf({ traceId, metadata }: { traceId: string; metadata: unk
     </section>
   );
 }
+
+/** On a replayed trace: how often it was replayed and changed, and where the measured effects are. Nothing for a trace never replayed. */
+export function Replayed({ traceId, counts }: { traceId: string; counts: { replays: number; interventions: number; forks: number } }) {
+  if (counts.replays === 0 && counts.forks === 0) return null;
+  const parts = [
+    counts.replays > 0 && counted(counts.replays, "unchanged replay"),
+    counts.interventions > 0 && `${counted(counts.interventions, "intervention")} with ${counted(counts.forks, "fork")}`,
+  ].filter(Boolean);
+  return (
+    <p className="rounded border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-950 dark:bg-transparent dark:text-indigo-100" data-testid="replayed">
+      This run was replayed: {parts.join(", ")}.{" "}
+      <Link href={`/traces/${encodeURIComponent(traceId)}/heatmap#measured-effects`} className="text-blue-700 hover:underline">Measured effects</Link>
+    </p>
+  );
+}
