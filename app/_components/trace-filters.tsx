@@ -13,7 +13,7 @@ export interface Facets {
 const input = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
 /** Whole-value filters a URL may hold (a link from a chart, a group page, a snapshot): shown as ticked boxes, kept on the next filter */
 const EXACT = [["system", "System"], ["task_id", "Task"], ["group_id", "Group"], ["ids", "Traces"]] as const;
-const MORE = ["event_type", "agent", "tool", "status", "tainted", "e1", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max"];
+const MORE = ["event_type", "agent", "tool", "status", "tainted", "e1", "replay", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max"];
 
 /**
  * The list filters: a plain GET form, so filtering works without JavaScript
@@ -110,6 +110,9 @@ export function TraceFilterFields({ values, facets }: { values: Record<string, s
           </Field>
           <Field label="E1">
             <Select name="e1" value={values.e1} options={["1", "0", "none"]} labels={{ "1": "success", "0": "failure", none: "unknown" }} />
+          </Field>
+          <Field label="Replays">
+            <Select name="replay" value={values.replay} options={["0", "1"]} labels={{ "0": "leave out replays and forks", "1": "only replays and forks" }} />
           </Field>
           <Field label="Created from">
             <input type="date" name="from" defaultValue={values.from} className={input} />

@@ -49,6 +49,8 @@ export const traceListQuery = z.object({
   flag: z.enum(TRACE_DETECTORS).optional(),
   /** E1: `1`, `0` or `none` (null) */
   e1: z.enum(["0", "1", "none"]).optional(),
+  /** replays and forks of interventions (docs/replay.md): `0` leaves them out, `1` keeps only them */
+  replay: z.enum(["0", "1"]).optional(),
   /** created_at from this day (inclusive) to that day (inclusive), UTC */
   from: day,
   to: day,
@@ -73,7 +75,7 @@ export const traceListQuery = z.object({
 export type TraceListQuery = z.infer<typeof traceListQuery>;
 
 /** The parameters that choose traces (not their order or page): what a dataset export or a queue takes over from the list. */
-export const LIST_FILTER_KEYS = ["project", "system", "task_id", "group_id", "system_contains", "task_contains", "group_contains", "topology", "verdict", "q", "text", "event_type", "agent", "tool", "status", "tainted", "flag", "e1", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max", "ids"] as const;
+export const LIST_FILTER_KEYS = ["project", "system", "task_id", "group_id", "system_contains", "task_contains", "group_contains", "topology", "verdict", "q", "text", "event_type", "agent", "tool", "status", "tainted", "flag", "e1", "replay", "from", "to", "tokens_min", "tokens_max", "cost_min", "cost_max", "ids"] as const;
 
 export const eventPageQuery = z.object({
   cursor: cursorParam.optional(),

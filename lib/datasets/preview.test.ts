@@ -3,21 +3,21 @@ import { describe, expect, it } from "vitest";
 import { previewOf, snapshotWarnings, type SelectionCounts } from "./preview";
 import { DATASET_FORMS } from "./request";
 
-/** 6 traces: a, b (grouped, 3 calls, 4 events each), c (no group, 3 calls, 4 events), d, e (no group, no calls, 8 events), g (grouped, no calls, 8 events). */
-const SIX: SelectionCounts = { traces: 6, ungrouped: 3, grouped_without_calls: 1, without_calls: 3, calls: 9, grouped_calls: 6, events: 36, grouped_events: 16 };
+/** 6 traces: a, b (grouped, 3 calls, 4 events each), c (no group, 3 calls, 4 events; a fork of a), d, e (no group, no calls, 8 events), g (grouped, no calls, 8 events). */
+const SIX: SelectionCounts = { traces: 6, ungrouped: 3, grouped_without_calls: 1, without_calls: 3, calls: 9, grouped_calls: 6, events: 36, grouped_events: 16, replays: 1 };
 
 describe("previewOf", () => {
   it("counts each form's rows and skipped traces as the build does", () => {
-    expect(previewOf(SIX, "transitions", "ccp")).toEqual({ traces: 6, traces_kept: 3, rows: 9, row_unit: "model call", skipped: { without_calls: 3, no_group: 0 } });
-    expect(previewOf(SIX, "transitions", "gigpo")).toEqual({ traces: 6, traces_kept: 2, rows: 6, row_unit: "model call", skipped: { without_calls: 1, no_group: 3 } });
-    expect(previewOf(SIX, "rows", "grpo")).toEqual({ traces: 6, traces_kept: 3, rows: 16, row_unit: "event", skipped: { without_calls: 0, no_group: 3 } });
+    expect(previewOf(SIX, "transitions", "ccp")).toEqual({ traces: 6, traces_kept: 3, rows: 9, row_unit: "model call", skipped: { without_calls: 3, no_group: 0 }, replays: 1 });
+    expect(previewOf(SIX, "transitions", "gigpo")).toEqual({ traces: 6, traces_kept: 2, rows: 6, row_unit: "model call", skipped: { without_calls: 1, no_group: 3 }, replays: 1 });
+    expect(previewOf(SIX, "rows", "grpo")).toEqual({ traces: 6, traces_kept: 3, rows: 16, row_unit: "event", skipped: { without_calls: 0, no_group: 3 }, replays: 1 });
     expect(previewOf(SIX, "rows", "mc_return")).toMatchObject({ traces_kept: 6, rows: 36 });
-    expect(previewOf(SIX, "extended", "gigpo")).toEqual({ traces: 6, traces_kept: 6, rows: 6, row_unit: "trace", skipped: { without_calls: 0, no_group: 0 } });
+    expect(previewOf(SIX, "extended", "gigpo")).toEqual({ traces: 6, traces_kept: 6, rows: 6, row_unit: "trace", skipped: { without_calls: 0, no_group: 0 }, replays: 1 });
     // the trainers' forms: verl, verl_agent and skyrl one row per call, rLLM and Agent Lightning one per trace with calls
     expect(previewOf(SIX, "verl", "ccp")).toEqual(previewOf(SIX, "transitions", "ccp"));
     expect(previewOf(SIX, "skyrl", "gigpo")).toEqual(previewOf(SIX, "transitions", "gigpo"));
-    expect(previewOf(SIX, "rllm", "ccp")).toEqual({ traces: 6, traces_kept: 3, rows: 3, row_unit: "trace", skipped: { without_calls: 3, no_group: 0 } });
-    expect(previewOf(SIX, "agent_lightning", "grpo")).toEqual({ traces: 6, traces_kept: 2, rows: 2, row_unit: "trace", skipped: { without_calls: 1, no_group: 3 } });
+    expect(previewOf(SIX, "rllm", "ccp")).toEqual({ traces: 6, traces_kept: 3, rows: 3, row_unit: "trace", skipped: { without_calls: 3, no_group: 0 }, replays: 1 });
+    expect(previewOf(SIX, "agent_lightning", "grpo")).toEqual({ traces: 6, traces_kept: 2, rows: 2, row_unit: "trace", skipped: { without_calls: 1, no_group: 3 }, replays: 1 });
   });
 
   it("kept and skipped traces add up to the traces selected, whatever the counts", () => {
@@ -32,6 +32,7 @@ describe("previewOf", () => {
         grouped_calls: gc,
         events: ge + ue,
         grouped_events: ge,
+        replays: 0,
       }));
     fc.assert(
       fc.property(counts, fc.constantFrom(...DATASET_FORMS), fc.constantFrom("ccp", "grpo", "gigpo", "uniform"), (c, form, method) => {
@@ -46,6 +47,9 @@ describe("previewOf", () => {
 describe("snapshotWarnings", () => {
   it("says why a snapshot is empty or short, with the counts", () => {
     expect(snapshotWarnings({ rows: 9, traces: 3, without_calls: 0, no_group: 0 }, "transitions", "ccp")).toEqual([]);
+    expect(snapshotWarnings({ rows: 9, traces: 3, without_calls: 0, no_group: 0, replays: 2 }, "transitions", "ccp")).toEqual([
+      '2 matching traces are replays or forks of an intervention: a fork\'s changed call holds the edit, not the model\'s reply. Replays: "leave out replays and forks" to keep them out of a training set.',
+    ]);
     expect(snapshotWarnings({ rows: 0, traces: 0, without_calls: 0, no_group: 0 }, "transitions", "ccp")[0]).toContain("matches no traces");
     expect(snapshotWarnings({ rows: 0, traces: 0, without_calls: 0, no_group: 0 }, "rows", "ccp", true)).toEqual(["The filter matched no traces (in the projects this snapshot may hold): the snapshot is empty."]);
     expect(snapshotWarnings({ rows: 3, traces: 2, without_calls: 1, no_group: 0 }, "transitions", "ccp")[0]).toMatch(/^1 trace would be skipped: /);

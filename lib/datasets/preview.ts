@@ -31,6 +31,8 @@ export interface SelectionCounts {
   /** events of all traces / of the grouped ones */
   events: number;
   grouped_events: number;
+  /** of all, the replays and forks of interventions (docs/replay.md) */
+  replays: number;
 }
 
 export interface DatasetPreview {
@@ -43,23 +45,25 @@ export interface DatasetPreview {
   /** what each row is: a model call, an event, a trace */
   row_unit: "model call" | "event" | "trace";
   skipped: { without_calls: number; no_group: number };
+  /** matching traces that are replays or forks: kept, but a fork's changed call holds the edit, not the model's reply */
+  replays: number;
 }
 
 /** Credit methods that need each trace's group (SPEC.md section 3). */
 export const GROUP_METHODS: readonly string[] = ["grpo", "gigpo"];
 
 export function previewOf(c: SelectionCounts, form: DatasetForm, method: string): DatasetPreview {
-  if (form === "strict" || form === "extended") return { traces: c.traces, traces_kept: c.traces, rows: c.traces, row_unit: "trace", skipped: { without_calls: 0, no_group: 0 } };
+  if (form === "strict" || form === "extended") return { traces: c.traces, traces_kept: c.traces, rows: c.traces, row_unit: "trace", skipped: { without_calls: 0, no_group: 0 }, replays: c.replays };
   const grouped = GROUP_METHODS.includes(method);
   const noGroup = grouped ? c.ungrouped : 0;
   if (form === "rows") {
-    return { traces: c.traces, traces_kept: c.traces - noGroup, rows: grouped ? c.grouped_events : c.events, row_unit: "event", skipped: { without_calls: 0, no_group: noGroup } };
+    return { traces: c.traces, traces_kept: c.traces - noGroup, rows: grouped ? c.grouped_events : c.events, row_unit: "event", skipped: { without_calls: 0, no_group: noGroup }, replays: c.replays };
   }
   const withoutCalls = grouped ? c.grouped_without_calls : c.without_calls;
   // rLLM's episodes and Agent Lightning's rollouts: one row per trace that has model calls
   if (form === "rllm" || form === "agent_lightning") {
     const kept = c.traces - noGroup - withoutCalls;
-    return { traces: c.traces, traces_kept: kept, rows: kept, row_unit: "trace", skipped: { without_calls: withoutCalls, no_group: noGroup } };
+    return { traces: c.traces, traces_kept: kept, rows: kept, row_unit: "trace", skipped: { without_calls: withoutCalls, no_group: noGroup }, replays: c.replays };
   }
   return {
     traces: c.traces,
@@ -67,11 +71,12 @@ export function previewOf(c: SelectionCounts, form: DatasetForm, method: string)
     rows: grouped ? c.grouped_calls : c.calls,
     row_unit: "model call",
     skipped: { without_calls: withoutCalls, no_group: noGroup },
+    replays: c.replays,
   };
 }
 
 /** Why a preview (or, `taken`, a finished snapshot) deserves a second look, one sentence each (empty: nothing to say). */
-export function snapshotWarnings(counts: { rows: number; traces: number; without_calls: number; no_group: number }, form: string, method: string, taken = false): string[] {
+export function snapshotWarnings(counts: { rows: number; traces: number; without_calls: number; no_group: number; replays?: number }, form: string, method: string, taken = false): string[] {
   const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString("en")} ${k === 1 ? one : many}`;
   const out: string[] = [];
   if (counts.traces === 0) {
@@ -80,6 +85,8 @@ export function snapshotWarnings(counts: { rows: number; traces: number; without
       : "The filter matches no traces (in the projects you may snapshot): the snapshot would be empty. Check the filter: System, Task and Group match part of a name.");
   } else if (counts.rows === 0) out.push(`${taken ? "The snapshot holds" : "The snapshot would hold"} 0 rows from ${n(counts.traces, "matching trace")}.`);
   if (counts.no_group > 0) out.push(`${n(counts.no_group, "trace")} ${taken ? "skipped" : "would be skipped"}: ${method} compares each trace with its group, and ${counts.no_group === 1 ? "this one has" : "these have"} no group_id or no other trace in it. Choose another method (ccp, say) to keep them.`);
+  const replays = counts.replays ?? 0;
+  if (replays > 0) out.push(`${n(replays, "matching trace")} ${replays === 1 ? "is a replay or a fork" : "are replays or forks"} of an intervention: a fork's changed call holds the edit, not the model's reply. Replays: "leave out replays and forks" to keep ${replays === 1 ? "it" : "them"} out of a training set.`);
   if (counts.without_calls > 0) out.push(`${n(counts.without_calls, "trace")} ${taken ? "skipped" : "would be skipped"}: the ${form} form is made of model calls, and ${counts.without_calls === 1 ? "this trace has" : "these traces have"} none. Choose the rows form (one row per event) to keep them.`);
   return out;
 }

@@ -99,7 +99,7 @@ function PreviewLine({ preview }: { preview: Preview }) {
   if (preview.state === "counting") return <p className="text-slate-500" data-testid="snapshot-preview" data-state="counting">Counting…</p>;
   const { preview: p, form, method, stale } = preview;
   const n = (k: number) => k.toLocaleString("en");
-  const warnings = snapshotWarnings({ rows: p.rows, traces: p.traces, without_calls: p.skipped.without_calls, no_group: p.skipped.no_group }, form, method);
+  const warnings = snapshotWarnings({ rows: p.rows, traces: p.traces, without_calls: p.skipped.without_calls, no_group: p.skipped.no_group, replays: p.replays }, form, method);
   return (
     <div className={`space-y-1 ${stale ? "opacity-60" : ""}`} data-testid="snapshot-preview" data-state={stale ? "counting" : "ready"} data-traces={p.traces} data-rows={p.rows}>
       <p className="text-slate-800">

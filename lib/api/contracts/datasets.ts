@@ -51,6 +51,7 @@ export const datasetPreview = z.strictObject({
   rows: z.number(),
   row_unit: z.enum(["model call", "event", "trace"]),
   skipped: z.strictObject({ without_calls: z.number(), no_group: z.number() }),
+  replays: z.number(),
 });
 sameType<z.output<typeof datasetPreview>, DatasetPreview>();
 

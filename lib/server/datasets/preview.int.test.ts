@@ -28,7 +28,8 @@ const id = (s: string) => `auth-test-pv-${s}`;
 const TRACES: Record<string, unknown>[] = [
   { ...withCalls, trace_id: id("a"), system: SYSTEM, group_id: "pv-g1" },
   { ...withCalls, trace_id: id("b"), system: SYSTEM, group_id: "pv-g1" },
-  { ...withCalls, trace_id: id("c"), system: SYSTEM, group_id: undefined },
+  // c is a fork of a (an intervention's re-run, as a replay's metadata says)
+  { ...withCalls, trace_id: id("c"), system: SYSTEM, group_id: undefined, metadata: { counterfactual: { of: id("a"), call_id: "c1", edit: { reply: { content: "edited" } }, sample: 1 } } },
   { ...withoutCalls, trace_id: id("d"), system: SYSTEM, group_id: undefined },
   { ...withoutCalls, trace_id: id("e"), system: SYSTEM, group_id: "pv-g2" },
   { ...withoutCalls, trace_id: id("g"), system: SYSTEM, group_id: "pv-g3" },
@@ -58,7 +59,9 @@ describe("POST /api/datasets/preview: counts", () => {
   it("transitions under ccp: one row per model call; the traces without calls are skipped", async () => {
     const { status, body } = await answer(await post({ filter: FILTER, form: "transitions", method: "ccp" }));
     expect(status).toBe(200);
-    expect(body).toEqual({ traces: 6, traces_kept: 3, rows: 9, row_unit: "model call", skipped: { without_calls: 3, no_group: 0 }, form: "transitions", method: "ccp" });
+    expect(body).toEqual({ traces: 6, traces_kept: 3, rows: 9, row_unit: "model call", skipped: { without_calls: 3, no_group: 0 }, replays: 1, form: "transitions", method: "ccp" });
+    // the fork left out: one trace and its 3 calls fewer, and no replay to warn of
+    expect((await answer(await post({ filter: { ...FILTER, replay: "0" }, form: "transitions" }))).body).toMatchObject({ traces: 5, traces_kept: 2, rows: 6, replays: 0 });
   });
 
   it("under gigpo the traces without a group of 2 (c, d, e) are skipped first; of the grouped, g has no calls", async () => {

@@ -25,10 +25,10 @@ export async function previewDataset(checked: CheckedPreview, readable: string[]
   const needsCalls = perCall;
   const db = (await reader()).prisma;
   const [row] = await db.$queryRaw<Record<keyof SelectionCounts, number>[]>(Prisma.sql`
-    WITH s AS (SELECT t.id, t.group_id, t.event_count FROM traces t ${whereOf(listConditions(checked.filter, readable, { count: true }))}),
+    WITH s AS (SELECT t.id, t.group_id, t.event_count, (t.metadata->'counterfactual'->>'of') IS NOT NULL AS replay FROM traces t ${whereOf(listConditions(checked.filter, readable, { count: true }))}),
     g AS (${needsGroup ? Prisma.sql`SELECT group_id, count(*) AS n FROM traces WHERE group_id IN (SELECT group_id FROM s WHERE group_id IS NOT NULL) GROUP BY group_id` : Prisma.sql`SELECT NULL::text AS group_id, 0::bigint AS n WHERE false`}),
     c AS (${needsCalls ? Prisma.sql`SELECT m.trace_id, count(*) AS n FROM model_calls m WHERE m.trace_id IN (SELECT id FROM s) GROUP BY m.trace_id` : Prisma.sql`SELECT NULL::int AS trace_id, 0::bigint AS n WHERE false`}),
-    x AS (SELECT ${needsGroup ? Prisma.sql`coalesce(g.n, 0) >= 2` : Prisma.sql`true`} AS grouped, coalesce(c.n, 0) AS calls, s.event_count AS events
+    x AS (SELECT ${needsGroup ? Prisma.sql`coalesce(g.n, 0) >= 2` : Prisma.sql`true`} AS grouped, coalesce(c.n, 0) AS calls, s.event_count AS events, s.replay
           FROM s LEFT JOIN g ON g.group_id = s.group_id LEFT JOIN c ON c.trace_id = s.id)
     SELECT count(*)::float8 AS traces,
       (count(*) FILTER (WHERE NOT grouped))::float8 AS ungrouped,
@@ -37,7 +37,8 @@ export async function previewDataset(checked: CheckedPreview, readable: string[]
       coalesce(sum(calls), 0)::float8 AS calls,
       coalesce(sum(calls) FILTER (WHERE grouped), 0)::float8 AS grouped_calls,
       coalesce(sum(events), 0)::float8 AS events,
-      coalesce(sum(events) FILTER (WHERE grouped), 0)::float8 AS grouped_events
+      coalesce(sum(events) FILTER (WHERE grouped), 0)::float8 AS grouped_events,
+      (count(*) FILTER (WHERE replay))::float8 AS replays
     FROM x`);
   return { ...previewOf(row!, form, method), form, method };
 }

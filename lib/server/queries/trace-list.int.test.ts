@@ -18,7 +18,9 @@ const TOKENS = [100, 300, 300, 0, 50];
 
 function variant(i: number) {
   const events = example.events.map((e, k) => ({ ...e, ...(TOKENS[i]! > 0 && { tokens: TOKENS[i]! / 8 }), ...(i === 2 && k === 5 && { status: "error" }) }));
-  return { ...example, trace_id: `ex-${i}`, system: "paper", costs: { tokens: 0, wall_clock_s: 7, ...(i === 1 && { cost_usd: 0.25 }) }, events };
+  // ex-3 is an unchanged replay of ex-0 (as the gateway's replays say so: metadata.counterfactual)
+  const replay = i === 3 && { metadata: { ...(example.metadata as object), counterfactual: { of: "ex-0", call_id: null, edit: null, sample: 1 } } };
+  return { ...example, trace_id: `ex-${i}`, system: "paper", costs: { tokens: 0, wall_clock_s: 7, ...(i === 1 && { cost_usd: 0.25 }) }, events, ...replay };
 }
 
 const ids = async (params: Record<string, string>) => (await listTraces(traceListQuery.parse(params))).traces.map((t) => t.trace_id);
@@ -157,6 +159,13 @@ describe("structured filters", () => {
     // tau-bench: 84 of the 200 runs succeeded (reward 1)
     expect(await countTraces(traceListQuery.parse({ e1: "1", q: "taubench" }))).toBe(84);
     expect(await countTraces(traceListQuery.parse({}))).toBe(205);
+  });
+
+  it("replays and forks: left out, or only them", async () => {
+    expect(await ids({ system: "paper", replay: "1" })).toEqual(["ex-3"]);
+    expect((await ids({ system: "paper", replay: "0" })).sort()).toEqual(["ex-0", "ex-1", "ex-2", "ex-4"]);
+    expect(await countTraces(traceListQuery.parse({ replay: "0" }))).toBe(204);
+    expect(traceListQuery.safeParse({ replay: "yes" }).success).toBe(false);
   });
 });
 

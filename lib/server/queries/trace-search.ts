@@ -43,6 +43,9 @@ export function listConditions(f: ListFilter, readable: string[] | null, opts: {
   if (f.flag) c.push(Prisma.sql`t.id IN (SELECT d.trace_id FROM trace_diagnostics d WHERE d.flags @> ARRAY[${f.flag}]::text[])`);
   if (f.e1 === "none") c.push(Prisma.sql`t.e1 IS NULL`);
   else if (f.e1) c.push(Prisma.sql`t.e1 = ${Number(f.e1)}`);
+  // a replay's trace names the run it replays (metadata.counterfactual.of, lib/replay/provenance.ts)
+  if (f.replay === "1") c.push(Prisma.sql`(t.metadata->'counterfactual'->>'of') IS NOT NULL`);
+  if (f.replay === "0") c.push(Prisma.sql`(t.metadata->'counterfactual'->>'of') IS NULL`);
   if (f.from) c.push(Prisma.sql`t.created_at >= ${new Date(`${f.from}T00:00:00Z`)}`);
   if (f.to) c.push(Prisma.sql`t.created_at < ${new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)}`);
   if (f.tokens_min !== undefined) c.push(Prisma.sql`t.total_tokens >= ${f.tokens_min}`);
