@@ -41,7 +41,7 @@ export function SelectionBar({ canDelete, total, atLeast = false, filters }: { c
   const link = "rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-100";
 
   async function remove() {
-    if (!window.confirm(`Delete ${counted(ids.length, "trace")} with their labels? This cannot be undone.`)) return;
+    if (!window.confirm(`Delete ${counted(ids.length, "trace")} with ${ids.length === 1 ? "its" : "their"} labels? This cannot be undone.`)) return;
     setBusy(true);
     const failed: string[] = [];
     for (const id of ids) {

@@ -1,3 +1,4 @@
+import { counted } from "../format";
 import type { DatasetForm } from "./request";
 
 /**
@@ -77,16 +78,15 @@ export function previewOf(c: SelectionCounts, form: DatasetForm, method: string)
 
 /** Why a preview (or, `taken`, a finished snapshot) deserves a second look, one sentence each (empty: nothing to say). */
 export function snapshotWarnings(counts: { rows: number; traces: number; without_calls: number; no_group: number; replays?: number }, form: string, method: string, taken = false): string[] {
-  const n = (k: number, one: string, many = `${one}s`) => `${k.toLocaleString("en")} ${k === 1 ? one : many}`;
   const out: string[] = [];
   if (counts.traces === 0) {
     out.push(taken
       ? "The filter matched no traces (in the projects this snapshot may hold): the snapshot is empty."
       : "The filter matches no traces (in the projects you may snapshot): the snapshot would be empty. Check the filter: System, Task and Group match part of a name.");
-  } else if (counts.rows === 0) out.push(`${taken ? "The snapshot holds" : "The snapshot would hold"} 0 rows from ${n(counts.traces, "matching trace")}.`);
-  if (counts.no_group > 0) out.push(`${n(counts.no_group, "trace")} ${taken ? "skipped" : "would be skipped"}: ${method} compares each trace with its group, and ${counts.no_group === 1 ? "this one has" : "these have"} no group_id or no other trace in it. Choose another method (ccp, say) to keep them.`);
+  } else if (counts.rows === 0) out.push(`${taken ? "The snapshot holds" : "The snapshot would hold"} 0 rows from ${counted(counts.traces, "matching trace")}.`);
+  if (counts.no_group > 0) out.push(`${counted(counts.no_group, "trace")} ${taken ? "skipped" : "would be skipped"}: ${method} compares each trace with its group, and ${counts.no_group === 1 ? "this one has" : "these have"} no group_id or no other trace in it. Choose another method (ccp, say) to keep them.`);
   const replays = counts.replays ?? 0;
-  if (replays > 0) out.push(`${n(replays, "matching trace")} ${replays === 1 ? "is a replay or a fork" : "are replays or forks"} of an intervention: a fork's changed call holds the edit, not the model's reply. Replays: "leave out replays and forks" to keep ${replays === 1 ? "it" : "them"} out of a training set.`);
-  if (counts.without_calls > 0) out.push(`${n(counts.without_calls, "trace")} ${taken ? "skipped" : "would be skipped"}: the ${form} form is made of model calls, and ${counts.without_calls === 1 ? "this trace has" : "these traces have"} none. Choose the rows form (one row per event) to keep them.`);
+  if (replays > 0) out.push(`${counted(replays, "matching trace")} ${replays === 1 ? "is a replay or a fork" : "are replays or forks"} of an intervention: a fork's changed call holds the edit, not the model's reply. Replays: "leave out replays and forks" to keep ${replays === 1 ? "it" : "them"} out of a training set.`);
+  if (counts.without_calls > 0) out.push(`${counted(counts.without_calls, "trace")} ${taken ? "skipped" : "would be skipped"}: the ${form} form is made of model calls, and ${counts.without_calls === 1 ? "this trace has" : "these traces have"} none. Choose the rows form (one row per event) to keep them.`);
   return out;
 }
