@@ -120,6 +120,14 @@ test("a step changed from the label view: its forks are run and the heatmap page
     await replayOf.getByTestId("replay-compare").click();
     await expect(page).toHaveURL(`/compare?a=${encodeURIComponent(traceId)}&b=gw-${encodeURIComponent(forks[0]!)}`);
     await expect(page.getByRole("row", { name: /E1 task success/ })).toContainText(/failure\s*success/);
+    // their calls side by side: the planner's reply was the edit, the three after it the live model's, each unlike the original's
+    const pairs = page.getByTestId("compare-call");
+    await expect(pairs).toHaveCount(4);
+    await expect(pairs.first()).toHaveAttribute("data-origin", "edit");
+    await expect(pairs.first()).toContainText("City: Paris");
+    await expect(pairs.first()).toContainText("City: Oslo");
+    await expect(page.locator('[data-testid=compare-call][data-origin="live"][data-same="0"]')).toHaveCount(3);
+    expect(await seriousProblemsIn(page, "[data-testid=compare-calls]")).toEqual([]);
     // and the original's page counts its forks
     await page.goto(`/traces/${traceId}`);
     await expect(page.getByTestId("replayed")).toContainText("This run was replayed: 1 intervention with 3 forks.");

@@ -13,7 +13,7 @@ describe("replayProvenance", () => {
   it("reads a fork's original, its changed call and how its calls were answered", () => {
     expect(replayProvenance(fork)).toEqual({
       of: "gw-base", callId: "call-1", replaced: "reply", intent: "correct", intervention: 7, sample: 2,
-      answered: { record: 0, edit: 1, live: 2 }, diverged: null,
+      answered: { record: 0, edit: 1, live: 2 }, diverged: null, origins: ["edit", "live", "live"],
     });
   });
 

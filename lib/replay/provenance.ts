@@ -35,6 +35,8 @@ export interface ReplayProvenance {
   answered: Record<(typeof ORIGINS)[number], number>;
   /** 1-based request at which the program left the record, and its agent */
   diverged: { request: number; agent: string } | null;
+  /** how each call was answered, in call order */
+  origins: (typeof ORIGINS)[number][];
 }
 
 export function replayProvenance(metadata: unknown): ReplayProvenance | null {
@@ -53,5 +55,6 @@ export function replayProvenance(metadata: unknown): ReplayProvenance | null {
     sample: c.sample,
     answered,
     diverged: c.divergence === null ? null : { request: c.divergence.call_index + 1, agent: c.divergence.agent },
+    origins: c.origins,
   };
 }
